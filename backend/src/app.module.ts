@@ -1,0 +1,37 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from './config/config.module.js';
+import type { AppConfig } from './config/env.js';
+import { DatabaseModule } from './infra/database/database.module.js';
+import { MailModule } from './infra/mail/mail.module.js';
+import { QueueModule } from './infra/queue/queue.module.js';
+import { RealtimeModule } from './infra/realtime/realtime.module.js';
+import { StorageModule } from './infra/storage/storage.module.js';
+import { CategoriesModule } from './modules/categories/categories.module.js';
+import { ContactModule } from './modules/contact/contact.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+
+/**
+ * `web`: HTTP API, socket.io and pages (and the workers too when `runWorkers`).
+ * `worker`: the same domain modules with no HTTP, consuming the queues.
+ */
+export type AppMode = { kind: 'web'; runWorkers: boolean } | { kind: 'worker' };
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, databaseUrl: string, mode: AppMode): DynamicModule {
+    const web = mode.kind === 'web';
+    const runWorkers = mode.kind === 'worker' || mode.runWorkers;
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(databaseUrl),
+        QueueModule.forRoot({ runWorkers }),
+        MailModule,
+        StorageModule,
+        ContactModule.forRoot({ http: web }),
+        ...(web ? [CategoriesModule, HealthModule, RealtimeModule] : []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { randomUUID } from 'node:crypto';
+import { AppModule } from '../app.module.js';
+import { EnvelopeInterceptor } from '../common/envelope.interceptor.js';
+import { HttpExceptionFilter } from '../common/http-exception.filter.js';
+import { createValidationPipe } from '../common/validation.js';
+import type { AppConfig } from '../config/env.js';
+import { RedisIoAdapter } from '../infra/realtime/redis-io.adapter.js';
+import { mountFrontend } from '../web/frontend.js';
+import { createLogger } from './logger.js';
+
+/** Builds the web application (API, socket.io, pages) without listening; used by main and tests. */
+export async function createWebApp(config: AppConfig, databaseUrl: string): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, databaseUrl, { kind: 'web', runWorkers: config.queue.workersInProcess }),
+    adapter,
+    { logger: createLogger(config), abortOnError: false },
+  );
+  app.setGlobalPrefix('api');
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new HttpExceptionFilter(config.bodyLimitBytes));
+  app.useGlobalInterceptors(new EnvelopeInterceptor());
+  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
+
+  const fastify = app.getHttpAdapter().getInstance();
+  // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    if (request.url.startsWith('/api/')) {
+      Logger.log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)}ms [${request.id}]`, 'HTTP');
+    }
+  });
+
+  if (config.queue.redisUrl) {
+    const redisAdapter = new RedisIoAdapter(app, config.queue.redisUrl, config.queue.prefix);
+    await redisAdapter.connect();
+    app.useWebSocketAdapter(redisAdapter);
+  } else {
+    app.useWebSocketAdapter(new IoAdapter(app));
+  }
+  if (config.frontendDir) await mountFrontend(fastify, config.frontendDir);
+  await app.init();
+  return app;
+}

@@ -1,0 +1,85 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorEnvelope } from './envelope.js';
+import { DetailedHttpException, FieldValidationException } from './errors.js';
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}
+
+/**
+ * Renders every error as the spec's envelope. Client mistakes that Fastify itself detects
+ * (bad JSON, oversized body, wrong content type) keep their 4xx status with a clear message;
+ * anything unexpected is logged with the request id and answered with a generic 500.
+ */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  constructor(private readonly bodyLimitBytes: number) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const [status, body] = this.render(exception, request);
+    if (status >= 500) {
+      this.logger.error(`${request.method} ${request.url} [${request.id}] failed`, exception instanceof Error ? exception.stack : String(exception));
+    }
+    void reply.status(status).header('cache-control', 'no-store').send(body);
+  }
+
+  private render(exception: unknown, request: FastifyRequest): [number, ErrorEnvelope] {
+    const bodyError = this.renderBodyError(fastifyErrorOf(exception));
+    if (bodyError) return bodyError;
+    if (exception instanceof FieldValidationException) {
+      return [HttpStatus.BAD_REQUEST, { success: false, error: exception.message, fields: exception.fields }];
+    }
+    if (exception instanceof DetailedHttpException) {
+      return [exception.getStatus(), { success: false, error: exception.message, details: exception.details }];
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === HttpStatus.NOT_FOUND && exception.message.startsWith('Cannot ')) {
+        return [status, { success: false, error: `No API endpoint at ${request.method} ${request.url.split('?')[0]}` }];
+      }
+      return [status, { success: false, error: messageOf(exception) }];
+    }
+    return [HttpStatus.INTERNAL_SERVER_ERROR, { success: false, error: 'Something went wrong on our side. Please try again.' }];
+  }
+
+  /** Client mistakes Fastify detects while reading the body, with messages a client can act on. */
+  private renderBodyError(error: FastifyLikeError | undefined): [number, ErrorEnvelope] | undefined {
+    switch (error?.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return [413, { success: false, error: `Request body is too large (the limit is ${this.bodyLimitBytes} bytes).` }];
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return [415, { success: false, error: 'Unsupported content type; send JSON with Content-Type: application/json.' }];
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return [400, { success: false, error: 'Request body is empty; send a JSON object.' }];
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return [400, { success: false, error: 'Request body is not valid JSON.' }];
+    }
+    if (error?.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return [error.statusCode, { success: false, error: error.message ?? 'Bad request.' }];
+    }
+    return undefined;
+  }
+}
+
+/** Fastify's own error, whether raw or wrapped by Nest as an HttpException's cause. */
+function fastifyErrorOf(exception: unknown): FastifyLikeError | undefined {
+  const candidate = exception instanceof HttpException ? exception.cause : exception;
+  const error = candidate as FastifyLikeError | undefined;
+  return typeof error?.code === 'string' && error.code.startsWith('FST_') ? error : undefined;
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join(', ');
+  return typeof message === 'string' ? message : exception.message;
+}

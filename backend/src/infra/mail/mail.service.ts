@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+}
+
+/**
+ * Sends mail through SMTP when SMTP_URL is set, otherwise writes each message to the local
+ * outbox folder as an .eml file (any mail client opens it) with a .json summary beside it.
+ */
+@Injectable()
+export class MailService implements OnApplicationShutdown {
+  private readonly logger = new Logger(MailService.name);
+  private readonly transporter: Transporter;
+  private readonly outboxDir: string | undefined;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    const { smtpUrl, outboxDir } = config.mail;
+    if (smtpUrl) {
+      this.transporter = nodemailer.createTransport(smtpUrl);
+    } else {
+      this.transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+      this.outboxDir = outboxDir;
+    }
+  }
+
+  get transportName(): 'smtp' | 'outbox' {
+    return this.outboxDir ? 'outbox' : 'smtp';
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    const info = await this.transporter.sendMail({ from: this.config.mail.from, ...mail });
+    if (this.outboxDir) await this.writeToOutbox(info.messageId, info.message as Buffer, mail);
+    this.logger.log(`mail "${mail.subject}" sent to ${mail.to} via ${this.transportName}`);
+  }
+
+  /** For the health check: the outbox folder is writable, or the SMTP server answers. */
+  async check(): Promise<string> {
+    if (this.outboxDir) {
+      await mkdir(this.outboxDir, { recursive: true });
+      return `outbox at ${this.outboxDir}`;
+    }
+    await this.transporter.verify();
+    return 'SMTP server reachable';
+  }
+
+  private async writeToOutbox(messageId: string, raw: Buffer, mail: OutgoingMail): Promise<void> {
+    const dir = this.outboxDir as string;
+    await mkdir(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const base = `${stamp}-${messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}`;
+    await writeFile(join(dir, `${base}.eml`), raw);
+    const summary = { messageId, from: this.config.mail.from, ...mail, date: new Date().toISOString() };
+    await writeFile(join(dir, `${base}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+  }
+
+  onApplicationShutdown(): void {
+    this.transporter.close();
+  }
+}

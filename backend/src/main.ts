@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { prepareDatabase } from './bootstrap/database.js';
+import { createLogger } from './bootstrap/logger.js';
+import { onShutdownSignal } from './bootstrap/shutdown.js';
+import { createWebApp } from './bootstrap/web-app.js';
+import { ConfigError, loadConfig } from './config/env.js';
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = loadConfig();
+  Logger.overrideLogger(createLogger(config));
+  const logger = new Logger('Fieldmarket');
+  const database = await prepareDatabase(config, logger);
+  const app = await createWebApp(config, database.url);
+  await app.listen({ port: config.port, host: config.host });
+  onShutdownSignal(logger, async () => {
+    await app.close(); // finishes in-flight requests and jobs
+    await database.embedded?.stop();
+  });
+  const workers = config.queue.workersInProcess ? 'workers in this process' : 'workers in their own process';
+  logger.log(`Fieldmarket is running at ${config.publicUrl} (${workers}, started in ${Date.now() - started} ms)`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('Fieldmarket failed to start:', error instanceof Error ? (error.stack ?? error.message) : error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,160 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { startSmtpSink } from '../../testing/smtp-sink.js';
+
+const valid = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Tractor hire', message: 'Do you list tractors for hire in Devon?' };
+
+describe('POST /api/contact', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db, { CONTACT_RATE_LIMIT: '3' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+  afterEach(async () => {
+    await waitForJobs(t.app, db);
+    await db.query('delete from contact_message');
+  });
+
+  const post = (payload: unknown, headers: Record<string, string> = {}, ip = '10.0.0.1') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      remoteAddress: ip,
+    });
+
+  it.each([
+    ['name', 'Name is required', { ...valid, name: '' }],
+    ['name', 'Name is required', { ...valid, name: '   ' }],
+    ['email', 'Email is required', { ...valid, email: '' }],
+    ['email', 'Please enter a valid email address', { ...valid, email: 'jane@' }],
+    ['subject', 'Subject is required', { ...valid, subject: undefined }],
+    ['message', 'Message is required', { ...valid, message: '' }],
+    ['message', 'Message must be at least 10 characters', { ...valid, message: '  too short ' }],
+    ['message', 'Message must be at most 5000 characters', { ...valid, message: 'x'.repeat(5001) }],
+    ['name', 'Name must be text', { ...valid, name: 42 }],
+  ])('rejects a bad %s with "%s"', async (field, message, payload) => {
+    const response = await post(payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ success: false, error: message, fields: { [field]: message } });
+    expect(await db.query('select id from contact_message')).toHaveLength(0);
+  });
+
+  it('reports every invalid field at once, joined with commas', async () => {
+    const response = await post({});
+    expect(response.statusCode).toBe(400);
+    const body = response.json<{ error: string; fields: Record<string, string> }>();
+    expect(body.fields).toEqual({
+      name: 'Name is required',
+      email: 'Email is required',
+      subject: 'Subject is required',
+      message: 'Message is required',
+    });
+    expect(body.error).toBe('Name is required, Email is required, Subject is required, Message is required');
+  });
+
+  it('stores a valid message, trimmed, dropping unknown fields, and answers 201 with its id', async () => {
+    const response = await post({ ...valid, name: '  Jane Farmer ', admin: true, id: 'x' });
+    expect(response.statusCode).toBe(201);
+    const body = response.json<{ success: boolean; data: { id: string; receivedAt: string } }>();
+    expect(body.success).toBe(true);
+    const rows = await db.query<{ id: string; name: string; email: string }>('select * from contact_message');
+    expect(rows).toEqual([expect.objectContaining({ id: body.data.id, name: 'Jane Farmer', email: valid.email })]);
+    expect(Object.keys(rows[0] as object)).not.toContain('admin');
+  });
+
+  it('e-mails staff and acknowledges the sender through the queue (local outbox)', async () => {
+    const response = await post(valid);
+    const { id } = response.json<{ data: { id: string } }>().data;
+    await waitForJobs(t.app, db);
+    const mails = await eventually(async () => {
+      const all = (await readOutbox(t.config.mail.outboxDir)).filter((m) => m.text.includes(id));
+      if (all.length < 2) throw new Error(`only ${all.length} mails`);
+      return all;
+    });
+    const staff = mails.find((m) => m.to === t.config.mail.staffAddress);
+    const ack = mails.find((m) => m.to === valid.email);
+    expect(staff).toMatchObject({ subject: '[Contact] Tractor hire', replyTo: `Jane Farmer <${valid.email}>` });
+    expect(staff?.text).toContain(valid.message);
+    expect(ack?.subject).toBe('We received your message: Tractor hire');
+    const [row] = await db.query<{ staff_notified_at: Date | null; acknowledged_at: Date | null }>(
+      'select staff_notified_at, acknowledged_at from contact_message where id = $1',
+      [id],
+    );
+    expect(row?.staff_notified_at).not.toBeNull();
+    expect(row?.acknowledged_at).not.toBeNull();
+  });
+
+  it('limits each client: past the limit it answers 429 and stores nothing more', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post(valid, {}, '10.9.9.9')).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    const limited = await post(valid, {}, '10.9.9.9');
+    expect(limited.json()).toEqual({
+      success: false,
+      error: 'Too many messages from your connection. Please wait a few minutes and try again.',
+    });
+    expect(await db.query(`select id from contact_message where client_ip = '10.9.9.9'`)).toHaveLength(3);
+    // Another client is unaffected.
+    expect((await post(valid, {}, '10.9.9.10')).statusCode).toBe(201);
+  });
+
+  it('holds the limit under concurrent requests', async () => {
+    const statuses = await Promise.all(Array.from({ length: 8 }, () => post(valid, {}, '10.7.7.7').then((r) => r.statusCode)));
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    expect(await db.query(`select id from contact_message where client_ip = '10.7.7.7'`)).toHaveLength(3);
+  });
+
+  it.each([
+    ['malformed JSON', '{"name": ', { 'content-type': 'application/json' }, 400, 'Request body is not valid JSON.'],
+    ['a text body', 'hello', { 'content-type': 'text/plain' }, 415, 'Unsupported content type; send JSON with Content-Type: application/json.'],
+    ['an oversized body', JSON.stringify({ ...valid, message: 'x'.repeat(1_100_000) }), { 'content-type': 'application/json' }, 413, 'Request body is too large (the limit is 1048576 bytes).'],
+  ])('answers %s with a clear 4xx', async (_label, payload, headers, status, error) => {
+    const response = await post(payload, headers);
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toEqual({ success: false, error });
+  });
+});
+
+describe('contact delivery on each queue backend and mail transport', () => {
+  const backends: Array<{ name: string; env: () => Record<string, string> }> = [{ name: 'PostgreSQL queue', env: () => ({}) }];
+  const redisUrl = process.env.REDIS_URL;
+  if (redisUrl) backends.push({ name: 'Redis queue', env: () => ({ REDIS_URL: redisUrl, WORKERS_IN_PROCESS: 'true' }) });
+
+  it.each(backends)('delivers over SMTP through the $name', async ({ env }) => {
+    const db = await createTestDatabase();
+    const smtp = await startSmtpSink();
+    const t = await startTestApp(db, { ...env(), SMTP_URL: smtp.url, STAFF_EMAIL: 'staff@fieldmarket.test' });
+    try {
+      const response = await t.app.inject({ method: 'POST', url: '/api/contact', payload: valid });
+      expect(response.statusCode).toBe(201);
+      await eventually(() => {
+        if (smtp.received.length < 2) throw new Error(`received ${smtp.received.length}`);
+      });
+      expect(smtp.received.flatMap((m) => m.to).sort()).toEqual([valid.email, 'staff@fieldmarket.test'].sort());
+      expect(smtp.received.find((m) => m.to.includes('staff@fieldmarket.test'))?.raw).toContain('Subject: [Contact] Tractor hire');
+    } finally {
+      await t.close();
+      await smtp.close();
+      if (redisUrl && t.config.queue.redisUrl) await deleteKeys(redisUrl, t.config.queue.prefix);
+      await db.drop();
+    }
+  });
+});
+
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+}

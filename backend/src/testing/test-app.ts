@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createWebApp } from '../bootstrap/web-app.js';
+import { type AppConfig, loadConfig } from '../config/env.js';
+import { JobQueue } from '../infra/queue/job-queue.service.js';
+import type { TestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/** Builds the test environment: own data folder, own queue prefix, no frontend, quiet logs. */
+export async function testConfig(db: TestDatabase, env: Record<string, string | undefined> = {}): Promise<AppConfig> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fieldmarket-app-'));
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    FRONTEND_DIR: 'none',
+    QUEUE_PREFIX: `fmtest_${randomBytes(4).toString('hex')}`,
+    ...env,
+  });
+}
+
+/** The web application as production builds it, not listening (use app.inject) unless `listen`. */
+export async function startTestApp(db: TestDatabase, env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const config = await testConfig(db, env);
+  const app = await createWebApp(config, db.url);
+  return { app, config, close: () => app.close() };
+}
+
+/** Waits until `check` passes (returns without throwing), retrying every 100 ms. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Resolves when every staged job has been published and no queue has work left. */
+export async function waitForJobs(app: NestFastifyApplication, db: TestDatabase): Promise<void> {
+  const jobs = app.get(JobQueue);
+  await eventually(async () => {
+    const [{ pending }] = await db.query<{ pending: string }>('select count(*) as pending from outbox_job where published_at is null');
+    const busy = (await jobs.counts()).reduce((sum, q) => sum + q.waiting + q.active + q.delayed, 0);
+    if (Number(pending) + busy > 0) throw new Error(`${pending} unpublished, ${busy} queued jobs`);
+  });
+}
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+}
+
+/** The messages in the local mail outbox, oldest first. */
+export async function readOutbox(dir: string): Promise<OutboxMail[]> {
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as OutboxMail));
+}

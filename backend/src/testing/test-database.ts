@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrateDatabase } from '../infra/database/migrate.js';
+
+export interface TestDatabase {
+  url: string;
+  /** Runs SQL against the test database (for assertions on stored rows). */
+  query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own for one test file, dropped afterwards. */
+export async function createTestDatabase(options: { queueSchema?: boolean } = {}): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
+  const name = `fm_test_${randomBytes(6).toString('hex')}`;
+  const admin = new URL(serverUrl);
+  admin.pathname = '/postgres';
+  await withClient(admin.toString(), (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString(), { queueSchema: options.queueSchema ?? true });
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  return {
+    url: url.toString(),
+    query: async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await pool.query<T>(sql, params)).rows,
+    drop: async () => {
+      await pool.end();
+      await withClient(admin.toString(), (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}

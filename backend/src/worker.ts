@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module.js';
+import { prepareDatabase } from './bootstrap/database.js';
+import { createLogger } from './bootstrap/logger.js';
+import { onShutdownSignal } from './bootstrap/shutdown.js';
+import { ConfigError, loadConfig } from './config/env.js';
+
+/** The worker process: the domain modules in worker mode, consuming the queues, no HTTP. */
+export async function startWorkerProcess(): Promise<void> {
+  try {
+    const config = loadConfig();
+    Logger.overrideLogger(createLogger(config));
+    const logger = new Logger('Workers');
+    if (!config.database.url) {
+      throw new ConfigError('The worker process needs DATABASE_URL (the embedded default runs workers inside the web process).');
+    }
+    const database = await prepareDatabase(config, logger);
+    const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, database.url, { kind: 'worker' }), {
+      logger: createLogger(config),
+    });
+    await app.init();
+    onShutdownSignal(logger, () => app.close());
+    logger.log(`worker process running (queues on ${config.queue.redisUrl ? 'Redis' : 'PostgreSQL'})`);
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+}

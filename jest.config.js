@@ -1,0 +1,40 @@
+/** jest 30 + SWC, ESM. Unit and integration tests of the backend, and pure-logic tests of the frontend. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true, tsx: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
+      target: 'es2024',
+    },
+    module: { type: 'es6' },
+  },
+];
+
+const common = {
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  testEnvironment: 'node',
+};
+
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'backend',
+      rootDir: 'backend',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      setupFiles: ['reflect-metadata'],
+      globalSetup: '<rootDir>/src/testing/global-setup.mjs',
+      globalTeardown: '<rootDir>/src/testing/global-teardown.mjs',
+    },
+    {
+      ...common,
+      displayName: 'frontend',
+      rootDir: 'frontend',
+      testMatch: ['<rootDir>/src/**/*.test.ts'],
+    },
+  ],
+  testTimeout: 60_000,
+};

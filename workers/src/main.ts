@@ -1,0 +1,3 @@
+import { startWorkerProcess } from '@fieldmarket/backend/worker';
+
+await startWorkerProcess();
