@@ -41,7 +41,10 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   });
   fastify.addHook('onResponse', async (request, reply) => {
     if (request.url.startsWith('/api/')) {
-      Logger.log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)}ms [${request.id}]`, 'HTTP');
+      Logger.log(
+        `${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)}ms [${request.id}]`,
+        'HTTP',
+      );
     }
   });
 

@@ -15,7 +15,11 @@ export class TooManyRequestsException extends HttpException {
 
 /** An HTTP error whose envelope also carries machine-readable `details`. */
 export class DetailedHttpException extends HttpException {
-  constructor(message: string, status: HttpStatus, readonly details: unknown) {
+  constructor(
+    message: string,
+    status: HttpStatus,
+    readonly details: unknown,
+  ) {
     super(message, status);
   }
 }

@@ -25,8 +25,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const [status, body] = this.render(exception, request);
-    if (status >= 500) {
-      this.logger.error(`${request.method} ${request.url} [${request.id}] failed`, exception instanceof Error ? exception.stack : String(exception));
+    if (!(exception instanceof HttpException) && status >= 500) {
+      this.logger.error(
+        `${request.method} ${request.url} [${request.id}] failed`,
+        exception instanceof Error ? exception.stack : String(exception),
+      );
     }
     void reply.status(status).header('cache-control', 'no-store').send(body);
   }

@@ -34,14 +34,16 @@ export interface AppConfig {
     outboxDir: string;
   };
   storage: {
-    s3: {
-      bucket: string;
-      endpoint: string | undefined;
-      region: string;
-      accessKeyId: string | undefined;
-      secretAccessKey: string | undefined;
-      forcePathStyle: boolean;
-    } | undefined;
+    s3:
+      | {
+          bucket: string;
+          endpoint: string | undefined;
+          region: string;
+          accessKeyId: string | undefined;
+          secretAccessKey: string | undefined;
+          forcePathStyle: boolean;
+        }
+      | undefined;
     uploadsDir: string;
   };
   contactRateLimit: { limit: number; windowSeconds: number };
@@ -156,7 +158,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
     trustProxy: read.bool('TRUST_PROXY', false),
     bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
-    corsOrigins: (read.string('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (read.string('CORS_ORIGINS') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     database: {
       url: databaseUrl,
       embeddedPort: read.int('EMBEDDED_PG_PORT', 54329, 1, 65535),

@@ -2,6 +2,4 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000Initial } from './Migration20261121000000_initial.js';
 
 /** Migrations in the order they apply; listed explicitly so the compiled app needs no file discovery. */
-export const MIGRATIONS: MigrationObject[] = [
-  { name: 'Migration20261121000000_initial', class: Migration20261121000000Initial },
-];
+export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261121000000_initial', class: Migration20261121000000Initial }];

@@ -48,6 +48,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     const detail = recentOutput.filter(Boolean).slice(-5).join(' | ');
     throw new Error(
       `The embedded PostgreSQL did not start on port ${port} (is another one running? set EMBEDDED_PG_PORT or DATABASE_URL). ${detail || String(error ?? '')}`,
+      { cause: error },
     );
   }
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;

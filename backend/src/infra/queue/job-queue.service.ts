@@ -32,7 +32,14 @@ export class JobQueue implements OnApplicationShutdown {
     return Promise.all(
       QUEUE_NAMES.map(async (queue) => {
         const c = await this.queue(queue).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
-        return { queue, waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 };
+        return {
+          queue,
+          waiting: c.waiting ?? 0,
+          active: c.active ?? 0,
+          delayed: c.delayed ?? 0,
+          failed: c.failed ?? 0,
+          completed: c.completed ?? 0,
+        };
       }),
     );
   }

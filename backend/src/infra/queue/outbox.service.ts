@@ -40,10 +40,12 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private async relayBatch(): Promise<number> {
     const em = this.em.fork();
     return em.transactional(async (tx) => {
-      const rows = await tx.getConnection().execute<{ id: string; name: JobName; payload: Record<string, unknown> }[]>(
-        `select id, name, payload from outbox_job where published_at is null order by created_at limit ? for update skip locked`,
-        [RELAY_BATCH],
-      );
+      const rows = await tx
+        .getConnection()
+        .execute<{ id: string; name: JobName; payload: Record<string, unknown> }[]>(
+          `select id, name, payload from outbox_job where published_at is null order by created_at limit ? for update skip locked`,
+          [RELAY_BATCH],
+        );
       for (const row of rows) {
         await this.jobs.enqueue(row.name, row.payload as never, row.id);
       }

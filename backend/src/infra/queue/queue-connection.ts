@@ -28,7 +28,12 @@ export class QueueConnection {
     if (redisUrl) {
       return new Worker(name, processor, { connection: redisConnection(redisUrl), prefix, concurrency, autorun: false } as WorkerOptions);
     }
-    return new Worker(name, processor, { connection: this.postgresConnection(), prefix, concurrency, autorun: false }, createPostgresBackend) as unknown as Worker;
+    return new Worker(
+      name,
+      processor,
+      { connection: this.postgresConnection(), prefix, concurrency, autorun: false },
+      createPostgresBackend,
+    ) as unknown as Worker;
   }
 
   private postgresConnection() {

@@ -1,10 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { deleteRedisKeys } from '../../testing/redis.js';
 import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { startSmtpSink } from '../../testing/smtp-sink.js';
 
-const valid = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Tractor hire', message: 'Do you list tractors for hire in Devon?' };
+const valid = {
+  name: 'Jane Farmer',
+  email: 'jane@example.co.uk',
+  subject: 'Tractor hire',
+  message: 'Do you list tractors for hire in Devon?',
+};
 
 describe('POST /api/contact', () => {
   let db: TestDatabase;
@@ -117,8 +122,20 @@ describe('POST /api/contact', () => {
 
   it.each([
     ['malformed JSON', '{"name": ', { 'content-type': 'application/json' }, 400, 'Request body is not valid JSON.'],
-    ['a text body', 'hello', { 'content-type': 'text/plain' }, 415, 'Unsupported content type; send JSON with Content-Type: application/json.'],
-    ['an oversized body', JSON.stringify({ ...valid, message: 'x'.repeat(1_100_000) }), { 'content-type': 'application/json' }, 413, 'Request body is too large (the limit is 1048576 bytes).'],
+    [
+      'a text body',
+      'hello',
+      { 'content-type': 'text/plain' },
+      415,
+      'Unsupported content type; send JSON with Content-Type: application/json.',
+    ],
+    [
+      'an oversized body',
+      JSON.stringify({ ...valid, message: 'x'.repeat(1_100_000) }),
+      { 'content-type': 'application/json' },
+      413,
+      'Request body is too large (the limit is 1048576 bytes).',
+    ],
   ])('answers %s with a clear 4xx', async (_label, payload, headers, status, error) => {
     const response = await post(payload, headers);
     expect(response.statusCode).toBe(status);
@@ -146,15 +163,8 @@ describe('contact delivery on each queue backend and mail transport', () => {
     } finally {
       await t.close();
       await smtp.close();
-      if (redisUrl && t.config.queue.redisUrl) await deleteKeys(redisUrl, t.config.queue.prefix);
+      if (redisUrl && t.config.queue.redisUrl) await deleteRedisKeys(redisUrl, t.config.queue.prefix);
       await db.drop();
     }
   });
 });
-
-async function deleteKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url);
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-}

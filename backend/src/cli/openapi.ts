@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { writeFile } from 'node:fs/promises';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { stringify } from 'yaml';
+import { AppModule } from '../app.module.js';
+import { loadConfig } from '../config/env.js';
+
+/**
+ * Writes the OpenAPI contract generated from the controllers and DTOs (no database needed:
+ * the app is built in preview mode, which resolves metadata without creating providers).
+ * Usage: node backend/dist/cli/openapi.js [output.yaml]
+ */
+const output = process.argv[2] ?? 'openapi.yaml';
+const config = loadConfig({ FRONTEND_DIR: 'none', DATABASE_URL: 'postgres://contract@127.0.0.1:1/none' });
+const app = await NestFactory.create<NestFastifyApplication>(
+  AppModule.forRoot(config, 'postgres://contract@127.0.0.1:1/none', { kind: 'web', runWorkers: false }),
+  new FastifyAdapter(),
+  { preview: true, logger: false },
+);
+app.setGlobalPrefix('api');
+const document = SwaggerModule.createDocument(
+  app,
+  new DocumentBuilder()
+    .setTitle('Fieldmarket API')
+    .setDescription('UK agricultural marketplace. Every response is an envelope: { success: true, data } or { success: false, error }.')
+    .setVersion('0.1.0')
+    .build(),
+);
+await writeFile(output, stringify(document, { sortMapEntries: false }));
+await app.close();
+console.log(`wrote ${output}`);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, ENV_DOCS, loadConfig } from './env.js';
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with no configuration', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config.port).toBe(3000);
+    expect(config.database.url).toBeUndefined();
+    expect(config.database.migrateOnStart).toBe(true);
+    expect(config.queue.workersInProcess).toBe(true);
+    expect(config.mail.smtpUrl).toBeUndefined();
+    expect(config.mail.outboxDir).toBe('/srv/app/.data/outbox');
+    expect(config.storage.s3).toBeUndefined();
+    expect(config.storage.uploadsDir).toBe('/srv/app/.data/uploads');
+    expect(config.frontendDir).toBe('/srv/app/frontend/dist');
+  });
+
+  it('moves the workers out of the web process when Redis is configured', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://cache:6379', DATABASE_URL: 'postgres://db/fm' });
+    expect(config.queue.workersInProcess).toBe(false);
+    expect(config.database.migrateOnStart).toBe(false);
+  });
+
+  it('reads S3 settings and defaults to path-style addressing for a custom endpoint', () => {
+    const config = loadConfig({ S3_BUCKET: 'images', S3_ENDPOINT: 'http://minio:9000' });
+    expect(config.storage.s3).toMatchObject({ bucket: 'images', endpoint: 'http://minio:9000', forcePathStyle: true, region: 'eu-west-2' });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 1 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT must be a whole number from 1 to 65535 (got "70000")'],
+    [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL must start with postgres:// or postgresql://'],
+    [{ REDIS_URL: 'not a url' }, 'REDIS_URL is not a valid URL'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false (got "maybe")'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of error, warn, log, debug, verbose (got "loud")'],
+    [{ S3_ENDPOINT: 'http://minio:9000' }, 'S3_ENDPOINT is set but S3_BUCKET is not'],
+    [{ QUEUE_PREFIX: 'a b' }, 'QUEUE_PREFIX may hold only letters, digits, "-" and "_"'],
+  ])('refuses %j, naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('lists every problem at once', () => {
+    expect(() => loadConfig({ PORT: 'x', SMTP_URL: 'http://mail' })).toThrow(
+      /PORT must[\s\S]*SMTP_URL must start with smtp:\/\/ or smtps:\/\//,
+    );
+  });
+});
+
+describe('ENV_DOCS', () => {
+  it('is the table the README documents', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const variable of ENV_DOCS) expect(readme).toContain(`| \`${variable.name}\` |`);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from './testing/test-database.js';
+import { deleteRedisKeys } from './testing/redis.js';
+import { eventually, readOutbox, startTestApp } from './testing/test-app.js';
+
+const workerEntry = fileURLToPath(new URL('../../workers/dist/main.js', import.meta.url));
+
+const backends: Array<{ name: string; env: Record<string, string> }> = [{ name: 'PostgreSQL', env: {} }];
+if (process.env.REDIS_URL) backends.push({ name: 'Redis', env: { REDIS_URL: process.env.REDIS_URL } });
+
+describe('the worker process', () => {
+  it.each(backends)('delivers contact mail queued by a web process that runs no workers ($name queues)', async ({ env }) => {
+    const db = await createTestDatabase();
+    const t = await startTestApp(db, { ...env, WORKERS_IN_PROCESS: 'false' });
+    let worker: ChildProcess | undefined;
+    try {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        payload: { name: 'Sam', email: 'sam@example.co.uk', subject: 'Worker', message: 'Handled by the worker process' },
+      });
+      expect(response.statusCode).toBe(201);
+      // No worker yet: the job waits in the queue and nothing is mailed.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await readOutbox(t.config.mail.outboxDir)).toHaveLength(0);
+
+      worker = spawn(process.execPath, [workerEntry], {
+        env: {
+          PATH: process.env.PATH,
+          ...env,
+          DATABASE_URL: db.url,
+          QUEUE_PREFIX: t.config.queue.prefix,
+          MAIL_OUTBOX_DIR: t.config.mail.outboxDir,
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'test',
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      const mails = await eventually(async () => {
+        const all = await readOutbox(t.config.mail.outboxDir);
+        if (all.length < 2) throw new Error(`${all.length} mails so far`);
+        return all;
+      }, 30_000);
+      expect(mails.map((m) => m.to).sort()).toEqual(['sam@example.co.uk', t.config.mail.staffAddress].sort());
+    } finally {
+      if (worker && worker.exitCode === null) {
+        const exited = new Promise((resolve) => worker?.once('exit', resolve));
+        worker.kill('SIGTERM');
+        await exited;
+      }
+      await t.close();
+      if (env.REDIS_URL) await deleteRedisKeys(env.REDIS_URL, t.config.queue.prefix);
+      await db.drop();
+    }
+  });
+});

@@ -1,0 +1,29 @@
+// Fails when openapi.yaml or the frontend's generated API types differ from what the code produces.
+// Regenerate both with: npm run contract:generate
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'fm-contract-'));
+const spec = join(dir, 'openapi.yaml');
+const types = join(dir, 'api-types.ts');
+execFileSync(process.execPath, ['backend/dist/cli/openapi.js', spec], { stdio: 'ignore' });
+// The generator is the frontend's dependency; run it from there.
+execFileSync('npm', ['exec', '--workspace', 'frontend', '--', 'openapi-typescript', spec, '-o', types], { stdio: 'ignore' });
+
+const drift = [
+  ['openapi.yaml', spec],
+  ['frontend/src/lib/api-types.ts', types],
+].filter(([committed, fresh]) => {
+  try {
+    return readFileSync(committed, 'utf8') !== readFileSync(fresh, 'utf8');
+  } catch {
+    return true;
+  }
+});
+if (drift.length > 0) {
+  console.error(`Out of date: ${drift.map(([f]) => f).join(', ')}. Run "npm run contract:generate" and commit the result.`);
+  process.exit(1);
+}
+console.log('contract: openapi.yaml and frontend API types match the backend');
