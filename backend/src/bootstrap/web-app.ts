@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
 import { AppModule } from '../app.module.js';
 import { EnvelopeInterceptor } from '../common/envelope.interceptor.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
@@ -17,6 +18,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -34,6 +36,8 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
 
   const fastify = app.getHttpAdapter().getInstance();
+  // Pages, scripts and JSON compressed (brotli or gzip): most of our users are on weak mobile signal.
+  await fastify.register(fastifyCompress, { threshold: 1024 });
   // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onSend', async (request, reply) => {

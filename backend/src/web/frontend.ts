@@ -31,10 +31,7 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
     wildcard: false,
     index: false,
     redirect: false,
-    setHeaders: (res, path) => {
-      const hashed = relative(clientDir, path).startsWith(`_astro${sep}`);
-      res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-    },
+    setHeaders: (res, path) => res.header('cache-control', cacheControlFor(relative(clientDir, path))),
   });
 
   for (const file of await listPages(clientDir)) {
@@ -66,7 +63,14 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
 }
 
 function sendPage(reply: FastifyReply, file: string, status: number) {
-  return reply.status(status).header('cache-control', 'no-cache').sendFile(file);
+  return reply.status(status).sendFile(file);
+}
+
+/** Hashed build assets never change; pages revalidate (ETag) so a deploy shows at once. */
+export function cacheControlFor(file: string): string {
+  if (file.startsWith(`_astro${sep}`)) return 'public, max-age=31536000, immutable';
+  if (file.endsWith('.html')) return 'no-cache';
+  return 'public, max-age=3600';
 }
 
 /** `index.html` → `/`, `contact.html` and `contact/index.html` → `/contact`; the 404 page has no route. */

@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('the shared layout', () => {
+  test('home page renders the header, hero and footer', async ({ page }) => {
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(page.getByTestId('site-logo')).toContainText('Fieldmarket');
+    for (const link of ['Buy', 'Rent', 'Sell', 'Services', 'Messages', 'Feedback']) {
+      await expect(nav.getByRole('link', { name: link, exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole('link', { name: 'Post Listing', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Post Your Listing Free' })).toHaveAttribute('href', '/post-listing');
+
+    const footer = page.getByTestId('site-footer');
+    await expect(footer).toContainText('London, United Kingdom');
+    await expect(page.getByTestId('copyright')).toContainText(String(new Date().getFullYear()));
+    await expect(footer).toContainText('Beta Version');
+  });
+
+  test('Browse opens a dropdown with All Categories and five categories', async ({ page }) => {
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: 'Browse' }).click();
+    await expect(nav.getByRole('link', { name: 'All Categories' })).toHaveAttribute('href', '/browse');
+    await expect(nav.getByRole('link', { name: 'Seeds & Plants' })).toHaveAttribute('href', '/browse?category=seeds-plants');
+  });
+
+  test('featured listings show the empty state until listings exist', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('featured-empty')).toHaveText(
+      'No featured listings yet. Be the first to post your land, equipment, or service!',
+    );
+    await page.getByRole('button', { name: 'Land', exact: true }).click();
+    await expect(page.getByTestId('featured-empty')).toHaveText('No Land listings found.');
+  });
+
+  test('the connection dot turns green once socket.io connects', async ({ page }) => {
+    await page.goto('/');
+    const dot = page.getByTestId('realtime-status');
+    await expect(dot).toHaveAttribute('data-state', 'connected');
+    await expect(dot).toHaveAccessibleName('Real-time connected');
+  });
+
+  test('an unknown path shows the not-found page with status 404', async ({ page }) => {
+    const response = await page.goto('/no-such-page/anywhere');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go back home' }).click();
+    await expect(page).toHaveURL('/');
+  });
+
+  test('the mobile menu repeats the links @phone', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(menu.getByRole('link', { name: 'Feedback' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Sign Up' })).toBeVisible();
+  });
+});
+
+test.describe('cookie consent', () => {
+  test('Accept All Cookies is remembered across reloads', async ({ page }) => {
+    await page.goto('/');
+    const banner = page.getByRole('region', { name: 'Cookie consent' });
+    await banner.getByRole('button', { name: 'Accept All Cookies' }).click();
+    await expect(banner).toBeHidden();
+    await page.reload();
+    await expect(page.getByTestId('site-footer')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+    expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('accepted');
+  });
+
+  test('closing the banner declines, and Customize saves a choice', async ({ page }) => {
+    await page.goto('/contact');
+    const banner = page.getByRole('region', { name: 'Cookie consent' });
+    await banner.getByRole('button', { name: 'Close' }).click();
+    expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('declined');
+
+    await page.evaluate(() => localStorage.removeItem('cookieConsent'));
+    await page.reload();
+    await banner.getByRole('button', { name: 'Customize' }).click();
+    await banner.getByLabel('Non-essential cookies').check();
+    await banner.getByRole('button', { name: 'Save Preferences' }).click();
+    await expect(banner).toBeHidden();
+    expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('accepted');
+  });
+});

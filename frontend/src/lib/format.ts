@@ -1,0 +1,32 @@
+const gbp = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'GBP',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
+
+/** A price in whole pounds, e.g. 12500 → "£12,500". */
+export function formatPrice(amount: number): string {
+  return gbp.format(amount);
+}
+
+const relative = new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' });
+
+const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 60 * 60],
+  ['month', 30 * 24 * 60 * 60],
+  ['week', 7 * 24 * 60 * 60],
+  ['day', 24 * 60 * 60],
+  ['hour', 60 * 60],
+  ['minute', 60],
+];
+
+/** Time since (or until) a moment, e.g. "5 minutes ago", "yesterday"; under a minute is "just now". */
+export function formatRelativeTime(value: Date | string | number, now: Date = new Date()): string {
+  const seconds = Math.round((new Date(value).getTime() - now.getTime()) / 1000);
+  if (Number.isNaN(seconds)) return '';
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
+  }
+  return 'just now';
+}
