@@ -1,7 +1,7 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import { ACCOUNT_LINKS, BROWSE_LINKS, PRIMARY_LINKS } from './nav-links';
+import { ACCOUNT_LINKS, BROWSE_LINKS, type NavLink, PRIMARY_LINKS } from './nav-links';
 import { useDismiss } from './use-dismiss';
 
 /** Hamburger button and the panel that repeats the header's links on small screens. */
@@ -42,24 +42,8 @@ function MobileMenu() {
           <p id={browseHeadingId} className="mobile-menu__heading">
             Browse
           </p>
-          <ul className="mobile-menu__list" aria-labelledby={browseHeadingId}>
-            {BROWSE_LINKS.map((link) => (
-              <li key={link.href}>
-                <a className="mobile-menu__link" href={link.href}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <ul className="mobile-menu__list mobile-menu__list--primary">
-            {PRIMARY_LINKS.map((link) => (
-              <li key={link.href}>
-                <a className="mobile-menu__link" href={link.href}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <MenuLinks links={BROWSE_LINKS} labelledBy={browseHeadingId} />
+          <MenuLinks links={PRIMARY_LINKS} modifier="primary" />
           <div className="mobile-menu__account btn-row">
             <a className="btn btn--outline" href={ACCOUNT_LINKS.signUp.href}>
               {ACCOUNT_LINKS.signUp.label}
@@ -75,3 +59,17 @@ function MobileMenu() {
 }
 
 export default withErrorBoundary(MobileMenu);
+
+function MenuLinks({ links, labelledBy, modifier }: { links: readonly NavLink[]; labelledBy?: string; modifier?: string }) {
+  return (
+    <ul className={`mobile-menu__list${modifier ? ` mobile-menu__list--${modifier}` : ''}`} aria-labelledby={labelledBy}>
+      {links.map((link) => (
+        <li key={link.href}>
+          <a className="mobile-menu__link" href={link.href}>
+            {link.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
