@@ -16,6 +16,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: true,
+  // The test command asks for a JSON report too, to print one closing count over all suites.
+  reporter: process.env.FM_E2E_JSON_REPORT ? [['list'], ['json', { outputFile: process.env.FM_E2E_JSON_REPORT }]] : [['list']],
   use: {
     baseURL,
     trace: 'retain-on-failure',

@@ -24,7 +24,6 @@ step "unit and integration tests (jest)"
 NODE_OPTIONS=--experimental-vm-modules npx jest --json --outputFile="$results/jest.json"
 
 step "browser tests (Playwright, embedded defaults)"
-env -u DATABASE_URL -u REDIS_URL -u SMTP_URL -u S3_BUCKET PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" \
-  npm run --silent test:e2e -- --reporter=list,json
+env -u DATABASE_URL -u REDIS_URL -u SMTP_URL -u S3_BUCKET FM_E2E_JSON_REPORT="$results/e2e.json" npm run --silent test:e2e
 
 node scripts/test-summary.mjs "$results/jest.json" "$results/e2e.json"

@@ -104,8 +104,12 @@ describe('platform', () => {
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('accepts socket.io connections on the web port and greets them', async () => {
-    const listening = await startTestApp(db);
+  const socketAdapters: Array<{ adapter: string; env: Record<string, string> }> = [{ adapter: 'in-memory', env: {} }];
+  if (process.env.REDIS_URL)
+    socketAdapters.push({ adapter: 'Redis', env: { REDIS_URL: process.env.REDIS_URL, WORKERS_IN_PROCESS: 'true' } });
+
+  it.each(socketAdapters)('accepts socket.io connections on the web port and greets them ($adapter adapter)', async ({ env }) => {
+    const listening = await startTestApp(db, env);
     await listening.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = listening.app.getHttpServer().address() as AddressInfo;
     const socket = io(`http://127.0.0.1:${port}`, { path: '/socket.io', transports: ['websocket'], reconnection: false });

