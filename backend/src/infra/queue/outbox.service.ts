@@ -17,6 +17,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Outbox.name);
   private timer: NodeJS.Timeout | undefined;
   private relaying: Promise<number> | undefined;
+  private passRequested = false;
 
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
@@ -32,8 +33,22 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /** Enqueues every unpublished job; safe to run concurrently from several processes. */
   relay(): Promise<number> {
-    // One relay at a time per process; callers share the run in progress.
-    this.relaying ??= this.relayBatch().finally(() => (this.relaying = undefined));
+    // One relay at a time per process. A call during a run asks for one more pass, because
+    // its jobs may have been committed after that run read the table.
+    if (this.relaying) {
+      this.passRequested = true;
+      return this.relaying;
+    }
+    this.relaying = (async () => {
+      let published = 0;
+      do {
+        this.passRequested = false;
+        const batch = await this.relayBatch();
+        published += batch;
+        if (batch === RELAY_BATCH) this.passRequested = true;
+      } while (this.passRequested);
+      return published;
+    })().finally(() => (this.relaying = undefined));
     return this.relaying;
   }
 
