@@ -5,11 +5,17 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 
+/** A person's address; the name is user text, so it is never spliced into a header string. */
+export interface MailAddress {
+  name: string;
+  address: string;
+}
+
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
-  replyTo?: string;
+  replyTo?: MailAddress;
 }
 
 /**
@@ -58,7 +64,8 @@ export class MailService implements OnApplicationShutdown {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const base = `${stamp}-${messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}`;
     await writeFile(join(dir, `${base}.eml`), raw);
-    const summary = { messageId, from: this.config.mail.from, ...mail, date: new Date().toISOString() };
+    const replyTo = mail.replyTo && `${mail.replyTo.name} <${mail.replyTo.address}>`;
+    const summary = { messageId, from: this.config.mail.from, ...mail, replyTo, date: new Date().toISOString() };
     await writeFile(join(dir, `${base}.json`), `${JSON.stringify(summary, null, 2)}\n`);
   }
 

@@ -5,7 +5,8 @@ import type { ContactMessage } from './contact-message.entity.js';
 export function staffCopy(message: ContactMessage, staffAddress: string): OutgoingMail {
   return {
     to: staffAddress,
-    replyTo: `${message.name} <${message.email}>`,
+    // An address object: nodemailer quotes the name, so "Jane, x@evil <x@evil>" cannot add recipients.
+    replyTo: { name: message.name, address: message.email },
     subject: `[Contact] ${message.subject}`,
     text: [
       `From: ${message.name} <${message.email}>`,
