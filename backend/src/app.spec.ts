@@ -62,6 +62,12 @@ describe('platform', () => {
       ]);
     });
 
+    it('answers a burst of polls from one probe of the dependencies', async () => {
+      const responses = await Promise.all(Array.from({ length: 10 }, () => t.app.inject({ method: 'GET', url: '/api/health' })));
+      const stamps = responses.map((r) => r.json<{ data: { checks: Array<{ timestamp: string }> } }>().data.checks[0]?.timestamp);
+      expect(new Set(stamps).size).toBe(1);
+    });
+
     it('answers the OPTIONS probe with 204 and the allowed methods', async () => {
       const response = await t.app.inject({ method: 'OPTIONS', url: '/api/health' });
       expect(response.statusCode).toBe(204);
