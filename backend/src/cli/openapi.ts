@@ -13,9 +13,10 @@ import { loadConfig } from '../config/env.js';
  * Usage: node backend/dist/cli/openapi.js [output.yaml]
  */
 const output = process.argv[2] ?? 'openapi.yaml';
-const config = loadConfig({ FRONTEND_DIR: 'none', DATABASE_URL: 'postgres://contract@127.0.0.1:1/none' });
+const neverConnected = 'postgres://contract@127.0.0.1:1/none'; // preview mode opens no connection
+const config = loadConfig({ FRONTEND_DIR: 'none', DATABASE_URL: neverConnected });
 const app = await NestFactory.create<NestFastifyApplication>(
-  AppModule.forRoot(config, 'postgres://contract@127.0.0.1:1/none', { kind: 'web', runWorkers: false }),
+  AppModule.forRoot(config, neverConnected, { kind: 'web', runWorkers: false }),
   new FastifyAdapter(),
   { preview: true, logger: false },
 );

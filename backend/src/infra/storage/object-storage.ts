@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile, access, constants } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { AppConfig } from '../../config/env.js';
@@ -87,8 +87,13 @@ export class S3Storage implements ObjectStorage {
   close(): void {
     this.client.destroy();
   }
+
+  /** Nest calls this on the provider at shutdown: release the SDK's sockets. */
+  onApplicationShutdown(): void {
+    this.close();
+  }
 }
 
 export function createObjectStorage(storage: AppConfig['storage']): ObjectStorage {
-  return storage.s3 ? new S3Storage(storage.s3) : new DiskStorage(join(storage.uploadsDir));
+  return storage.s3 ? new S3Storage(storage.s3) : new DiskStorage(storage.uploadsDir);
 }
