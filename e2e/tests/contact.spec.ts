@@ -45,3 +45,40 @@ test.describe('contact form', () => {
     await expect(form.getByLabel('Subject')).toHaveValue('');
   });
 });
+
+test.describe('contact form against server-side rules', () => {
+  test('shows the server message for an address only the server rejects, and sends nothing', async ({ page }) => {
+    const subject = `Server check ${Date.now()}`;
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByLabel('Name').fill('Jane Farmer');
+    await form.getByLabel('Email').fill('jane..farmer@example.co.uk'); // passes the browser's pattern
+    await form.getByLabel('Subject').fill(subject);
+    await form.getByLabel('Message').fill('Is the hay still available?');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+
+    await expect(page.getByTestId('contact-email-error')).toHaveText('Please enter a valid email address');
+    await expect(form.getByLabel('Subject')).toHaveValue(subject); // nothing the user typed is lost
+    expect((await outboxMails()).filter((m) => m.subject.includes(subject))).toHaveLength(0);
+  });
+
+  // Last in this file: it uses up this client's contact allowance for the run.
+  test('tells the user when they have sent too many messages', async ({ page, request }) => {
+    const message = { name: 'Flood', email: 'flood@example.co.uk', subject: 'Again', message: 'Sending this again and again' };
+    let status = 0;
+    for (let i = 0; i < 10 && status !== 429; i++) status = (await request.post('/api/contact', { data: message })).status();
+    expect(status).toBe(429);
+
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByLabel('Name').fill('Jane Farmer');
+    await form.getByLabel('Email').fill('jane@example.co.uk');
+    await form.getByLabel('Subject').fill('One more');
+    await form.getByLabel('Message').fill('Is the hay still available?');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+
+    const toast = page.getByTestId('toast').filter({ hasText: 'Too many messages from your connection' });
+    await expect(toast).toHaveAttribute('data-variant', 'destructive');
+    await expect(form.getByLabel('Subject')).toHaveValue('One more');
+  });
+});
