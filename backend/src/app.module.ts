@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/env.js';
 import { DatabaseModule } from './infra/database/database.module.js';
+import { declaredEntities, type EntityClass } from './infra/database/entities.js';
 import { MailModule } from './infra/mail/mail.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
 import { RealtimeModule } from './infra/realtime/realtime.module.js';
@@ -12,26 +13,33 @@ import { HealthModule } from './modules/health/health.module.js';
 
 /**
  * `web`: HTTP API, socket.io and pages (and the workers too when `runWorkers`).
- * `worker`: the same domain modules with no HTTP, consuming the queues.
+ * `worker`: the same modules with no HTTP, consuming the queues.
  */
 export type AppMode = { kind: 'web'; runWorkers: boolean } | { kind: 'worker' };
+
+/** The domain modules, identical in both modes: each declares its controllers, entities, subscribers and schedules. */
+const DOMAIN_MODULES = [CategoriesModule, ContactModule, HealthModule];
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, databaseUrl: string, mode: AppMode): DynamicModule {
     const web = mode.kind === 'web';
-    const runWorkers = mode.kind === 'worker' || mode.runWorkers;
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(databaseUrl),
-        QueueModule.forRoot({ runWorkers }),
+        QueueModule.forRoot({ runWorkers: mode.kind === 'worker' || mode.runWorkers }),
+        RealtimeModule.forRoot({ gateway: web }),
         MailModule,
         StorageModule,
-        ContactModule.forRoot({ http: web }),
-        ...(web ? [CategoriesModule, HealthModule, RealtimeModule] : []),
+        ...DOMAIN_MODULES,
       ],
     };
   }
+}
+
+/** Every entity of the application, as its modules declare them; for the migration tooling and the schema test. */
+export function appEntities(): EntityClass[] {
+  return declaredEntities();
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
+import { appEntities } from './app.module.js';
 import { createOrmConfig } from './infra/database/orm-config.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
 import { startTestApp, type TestApp } from './testing/test-app.js';
@@ -136,7 +137,7 @@ describe('platform', () => {
 it('has migrations that match the entities exactly', async () => {
   // Without BullMQ's schema, so the comparison covers only the application's tables.
   const db = await createTestDatabase({ queueSchema: false });
-  const orm = new MikroORM(createOrmConfig(db.url));
+  const orm = new MikroORM(createOrmConfig(db.url, appEntities()));
   try {
     expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
   } finally {

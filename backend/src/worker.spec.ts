@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from './testing/test-database.js';
 import { deleteRedisKeys } from './testing/redis.js';
+import { JobQueue } from './infra/queue/job-queue.service.js';
 import { eventually, readOutbox, startTestApp } from './testing/test-app.js';
 
 const workerEntry = fileURLToPath(new URL('../../workers/dist/main.js', import.meta.url));
@@ -22,8 +23,17 @@ describe('the worker process', () => {
         payload: { name: 'Sam', email: 'sam@example.co.uk', subject: 'Worker', message: 'Handled by the worker process' },
       });
       expect(response.statusCode).toBe(201);
-      // No worker yet: the job waits in the queue and nothing is mailed.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Handed to the queue, where no worker listens: the jobs wait and nothing is mailed.
+      const jobs = t.app.get(JobQueue);
+      await eventually(async () => {
+        const entries = await db.query<{ id: string; enqueued_at: Date | null }>('select id, enqueued_at from outbox_job');
+        expect(entries).toHaveLength(2);
+        for (const entry of entries) {
+          expect(entry.enqueued_at).not.toBeNull();
+          expect(await jobs.stateOf('mail', entry.id)).toBe('waiting');
+        }
+      });
+      expect(await jobs.workerCount('mail')).toBe(0);
       expect(await readOutbox(t.config.mail.outboxDir)).toHaveLength(0);
 
       worker = spawn(process.execPath, [workerEntry], {

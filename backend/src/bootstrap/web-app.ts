@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { IoAdapter } from '@nestjs/platform-socket.io';
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import { AppModule } from '../app.module.js';
@@ -9,7 +8,8 @@ import { EnvelopeInterceptor } from '../common/envelope.interceptor.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
-import { RedisIoAdapter } from '../infra/realtime/redis-io.adapter.js';
+import { BusIoAdapter, type RealtimeBus } from '../infra/realtime/realtime-bus.js';
+import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
 import { createLogger } from './logger.js';
 
@@ -52,13 +52,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
     }
   });
 
-  if (config.queue.redisUrl) {
-    const redisAdapter = new RedisIoAdapter(app, config.queue.redisUrl, config.queue.prefix);
-    await redisAdapter.connect();
-    app.useWebSocketAdapter(redisAdapter);
-  } else {
-    app.useWebSocketAdapter(new IoAdapter(app));
-  }
+  app.useWebSocketAdapter(new BusIoAdapter(app, app.get<RealtimeBus>(REALTIME_BUS)));
   if (config.frontendDir) await mountFrontend(fastify, config.frontendDir);
   await app.init();
   return app;

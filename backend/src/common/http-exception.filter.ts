@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorEnvelope } from './envelope.js';
-import { DetailedHttpException, FieldValidationException } from './errors.js';
+import { DetailedHttpException, FieldValidationException, TooManyRequestsException } from './errors.js';
 
 interface FastifyLikeError {
   code?: string;
@@ -30,6 +30,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
         `${request.method} ${request.url} [${request.id}] failed`,
         exception instanceof Error ? exception.stack : String(exception),
       );
+    }
+    if (exception instanceof TooManyRequestsException && exception.retryAfterSeconds !== undefined) {
+      void reply.header('retry-after', String(exception.retryAfterSeconds));
     }
     void reply.status(status).header('cache-control', 'no-store').send(body);
   }

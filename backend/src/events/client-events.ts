@@ -1,11 +1,19 @@
 /**
- * Events the server pushes to browsers over socket.io, with their payloads, declared once.
- * Later issues add listing, message and notification events here.
+ * Events the server pushes to browsers over socket.io, with their payloads, declared once and
+ * imported by the browser as types. Later issues add listing, message and notification events.
  */
 export interface ServerToClientEvents {
   /** Sent on connect so a client can confirm the live channel works end to end. */
-  'realtime:ready': (payload: { connectedAt: string }) => void;
+  'realtime:ready': (payload: { connectedAt: string; signedIn: boolean }) => void;
+  /** A server-side probe of the live channel (diagnostics measure its latency). */
+  'realtime:ping': (payload: { sentAt: string }) => void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface ClientToServerEvents {}
+
+/** What the server knows about a connected socket. */
+export interface SocketData {
+  /** Set when the handshake carried a valid session. */
+  userId?: string;
+}

@@ -1,5 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000Initial } from './Migration20261121000000_initial.js';
+import { Migration20261122010640_events_outbox } from './Migration20261122010640_events_outbox.js';
 
-/** Migrations in the order they apply; listed explicitly so the compiled app needs no file discovery. */
-export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261121000000_initial', class: Migration20261121000000Initial }];
+/** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261121000000_initial', class: Migration20261121000000Initial },
+  { name: 'Migration20261122010640_events_outbox', class: Migration20261122010640_events_outbox },
+];

@@ -7,13 +7,30 @@ export interface ReceivedMail {
   raw: string;
 }
 
+export interface SmtpSink {
+  url: string;
+  received: ReceivedMail[];
+  /** Answers the next delivery to `address` with a temporary failure (451), as a flaky server would. */
+  failNextDeliveryTo(address: string): void;
+  close(): Promise<void>;
+}
+
 /** A real SMTP server on loopback that keeps what it receives, for tests of the SMTP transport. */
-export async function startSmtpSink(): Promise<{ url: string; received: ReceivedMail[]; close(): Promise<void> }> {
+export async function startSmtpSink(): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  const failOnce = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (failOnce.delete(address.address)) {
+        const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
+        callback(error);
+        return;
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,5 +46,16 @@ export async function startSmtpSink(): Promise<{ url: string; received: Received
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    failNextDeliveryTo: (address) => failOnce.add(address),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A header of a raw message, unfolded. */
+export function headerOf(raw: string, name: string): string | undefined {
+  const head = raw.split(/\r?\n\r?\n/)[0]?.replace(/\r?\n[ \t]+/g, ' ') ?? '';
+  return new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim();
 }

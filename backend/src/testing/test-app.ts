@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createWebApp } from '../bootstrap/web-app.js';
 import { type AppConfig, loadConfig } from '../config/env.js';
-import { JobQueue } from '../infra/queue/job-queue.service.js';
 import type { TestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -19,7 +18,7 @@ export async function testConfig(db: TestDatabase, env: Record<string, string | 
   const dataDir = await mkdtemp(join(tmpdir(), 'fieldmarket-app-'));
   return loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'error',
+    LOG_LEVEL: process.env.FM_TEST_LOG_LEVEL ?? 'error',
     DATABASE_URL: db.url,
     DATA_DIR: dataDir,
     FRONTEND_DIR: 'none',
@@ -48,17 +47,18 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_
   }
 }
 
-/** Resolves when every staged job has been published and no queue has work left. */
-export async function waitForJobs(app: NestFastifyApplication, db: TestDatabase): Promise<void> {
-  const jobs = app.get(JobQueue);
+/** Resolves when every outbox entry's work is done (or has failed for good). */
+export async function waitForJobs(db: TestDatabase, timeoutMs?: number): Promise<void> {
   await eventually(async () => {
-    const [{ pending }] = await db.query<{ pending: string }>('select count(*) as pending from outbox_job where published_at is null');
-    const busy = (await jobs.counts()).reduce((sum, q) => sum + q.waiting + q.active + q.delayed, 0);
-    if (Number(pending) + busy > 0) throw new Error(`${pending} unpublished, ${busy} queued jobs`);
-  });
+    const [{ pending }] = await db.query<{ pending: string }>(
+      'select count(*) as pending from outbox_job where completed_at is null and failed_at is null',
+    );
+    if (Number(pending) > 0) throw new Error(`${pending} outbox entries not done`);
+  }, timeoutMs);
 }
 
 export interface OutboxMail {
+  messageId: string;
   to: string;
   subject: string;
   text: string;

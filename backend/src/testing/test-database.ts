@@ -24,9 +24,26 @@ export async function createTestDatabase(options: { queueSchema?: boolean } = {}
   return {
     url: url.toString(),
     query: async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await pool.query<T>(sql, params)).rows,
+    /** Drops the database; fails when a connection is still open to it (something the app did not close). */
     drop: async () => {
       await pool.end();
-      await withClient(admin.toString(), (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      const leftover = await withClient(admin.toString(), async (client) => {
+        // A closing client may take a moment to disconnect on the server side.
+        for (let attempt = 0; ; attempt++) {
+          const open = await client.query<{ application_name: string; query: string }>(
+            `select application_name, query from pg_stat_activity where datname = $1`,
+            [name],
+          );
+          if (open.rows.length === 0 || attempt === 100) {
+            await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            return open.rows;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      });
+      if (leftover.length > 0) {
+        throw new Error(`connections were left open to the test database: ${JSON.stringify(leftover)}`);
+      }
     },
   };
 }

@@ -8,10 +8,11 @@ export const DATABASE_URL = Symbol('DATABASE_URL');
 @Global()
 @Module({})
 export class DatabaseModule {
+  /** Entities come from the modules that declare them (MikroOrmModule.forFeature). */
   static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [MikroOrmModule.forRoot({ ...createOrmConfig(databaseUrl), registerRequestContext: true })],
+      imports: [MikroOrmModule.forRoot({ ...createOrmConfig(databaseUrl), autoLoadEntities: true, registerRequestContext: true })],
       providers: [{ provide: DATABASE_URL, useValue: databaseUrl }],
       exports: [DATABASE_URL],
     };

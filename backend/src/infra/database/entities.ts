@@ -1,6 +1,20 @@
-import { Category } from '../../modules/categories/category.entity.js';
-import { ContactMessage } from '../../modules/contact/contact-message.entity.js';
-import { OutboxJob } from '../queue/outbox-job.entity.js';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import type { DynamicModule } from '@nestjs/common';
 
-/** Every entity, listed once for the ORM and the migration generator. */
-export const ENTITIES = [Category, ContactMessage, OutboxJob];
+export type EntityClass = new (...args: never[]) => object;
+
+const declared = new Set<EntityClass>();
+
+/**
+ * A module declares its entities with this in its imports: the ORM loads them (autoLoadEntities)
+ * and the migration tooling finds them through declaredEntities(), with no central list.
+ */
+export function ormEntities(entities: EntityClass[]): DynamicModule {
+  for (const entity of entities) declared.add(entity);
+  return MikroOrmModule.forFeature(entities);
+}
+
+/** Every entity declared by the modules imported so far (import the app module first). */
+export function declaredEntities(): EntityClass[] {
+  return [...declared];
+}

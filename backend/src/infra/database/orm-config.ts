@@ -1,14 +1,22 @@
 import { defineConfig } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
-import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from '../../migrations/index.js';
+import type { EntityClass } from './entities.js';
 
-/** The ORM's options for a database URL; shared by the app, the migrate CLI and the tests. */
-export function createOrmConfig(clientUrl: string) {
+/** Tables that migrations create for libraries, not for our entities: the schema diff leaves them alone. */
+const LIBRARY_TABLES = ['socket_io_attachments'];
+
+/**
+ * The ORM's options for a database URL; shared by the app, the migrate CLI and the tests.
+ * Entities are added by the caller: the app loads them from its modules; running migrations
+ * needs none.
+ */
+export function createOrmConfig(clientUrl: string, entities: EntityClass[] = []) {
   return defineConfig({
     clientUrl,
-    entities: ENTITIES,
+    entities,
+    discovery: { warnWhenNoEntities: false },
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     migrations: {
@@ -19,6 +27,7 @@ export function createOrmConfig(clientUrl: string) {
       allOrNothing: true,
       silent: true,
     },
+    schemaGenerator: { skipTables: LIBRARY_TABLES },
     pool: { min: 0, max: 10 },
     allowGlobalContext: false,
     debug: false,

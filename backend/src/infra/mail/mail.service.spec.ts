@@ -11,6 +11,7 @@ describe('MailService (local outbox)', () => {
     const outbox = await mkdtemp(join(tmpdir(), 'fm-outbox-'));
     const mail = new MailService(loadConfig({ MAIL_OUTBOX_DIR: outbox }));
     await mail.send({
+      key: 'test.reply-to',
       to: 'staff@fieldmarket.test',
       subject: 'Hello',
       text: 'Body',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
@@ -12,6 +13,11 @@ export interface MailAddress {
 }
 
 export interface OutgoingMail {
+  /**
+   * Names this mail: what it is about and which kind it is (e.g. "contact-<id>.staff"). It becomes
+   * the Message-ID, so a mail sent again after a crash is recognised by the receiver as a repeat.
+   */
+  key: string;
   to: string;
   subject: string;
   text: string;
@@ -43,9 +49,16 @@ export class MailService implements OnApplicationShutdown {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const info = await this.transporter.sendMail({ from: this.config.mail.from, ...mail });
+    const { key, ...message } = mail;
+    const info = await this.transporter.sendMail({ from: this.config.mail.from, ...message, messageId: this.messageIdFor(key) });
     if (this.outboxDir) await this.writeToOutbox(info.messageId, info.message as Buffer, mail);
     this.logger.log(`mail "${mail.subject}" sent to ${mail.to} via ${this.transportName}`);
+  }
+
+  /** `<key@sender-domain>`: stable for the same key. */
+  messageIdFor(key: string): string {
+    const domain = /@([^>\s]+)>?\s*$/.exec(this.config.mail.from)?.[1] ?? 'fieldmarket.local';
+    return `<${key.replace(/[^\w.-]/g, '-')}@${domain}>`;
   }
 
   /** For the health check: the outbox folder is writable, or the SMTP server answers. */
@@ -62,7 +75,7 @@ export class MailService implements OnApplicationShutdown {
     const dir = this.outboxDir as string;
     await mkdir(dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const base = `${stamp}-${messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}`;
+    const base = `${stamp}-${randomBytes(4).toString('hex')}`; // two mails may be written in the same millisecond
     await writeFile(join(dir, `${base}.eml`), raw);
     const replyTo = mail.replyTo && `${mail.replyTo.name} <${mail.replyTo.address}>`;
     const summary = { messageId, from: this.config.mail.from, ...mail, replyTo, date: new Date().toISOString() };

@@ -1,6 +1,7 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { Queue } from 'bullmq';
-import { DEFAULT_JOB_OPTIONS, JOB_QUEUES, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from '../../jobs/job-map.js';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { Job, JobState, Queue } from 'bullmq';
+import { withTimeout } from '../../common/timeout.js';
+import { JOB_OPTIONS, QUEUE_NAMES, type QueueName } from '../../jobs/queues.js';
 import { QueueConnection } from './queue-connection.js';
 
 export interface QueueCounts {
@@ -12,9 +13,14 @@ export interface QueueCounts {
   completed: number;
 }
 
-/** The one place that talks to BullMQ queues: enqueue jobs and read their counts. */
+/** Every call to the queue backend is bounded: a Redis that is down must never hold a caller for long. */
+const CALL_TIMEOUT_MS = 5_000;
+const CLOSE_TIMEOUT_MS = 5_000;
+
+/** The one place that talks to BullMQ queues: enqueue jobs, look them up, schedule periodic work, count. */
 @Injectable()
 export class JobQueue implements OnApplicationShutdown {
+  private readonly logger = new Logger('Queue');
   private readonly queues = new Map<QueueName, Queue>();
 
   constructor(@Inject(QueueConnection) private readonly connection: QueueConnection) {}
@@ -23,15 +29,54 @@ export class JobQueue implements OnApplicationShutdown {
     return this.connection.backendName;
   }
 
-  /** Adds a job; `jobId` makes re-adding the same job a no-op. */
-  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], jobId: string): Promise<void> {
-    await this.queue(JOB_QUEUES[name]).add(name, payload, { ...DEFAULT_JOB_OPTIONS, jobId });
+  /** Adds a job; `jobId` makes re-adding the same job a no-op while it exists. */
+  async enqueue(queue: QueueName, name: string, data: unknown, jobId: string): Promise<void> {
+    await this.bounded(this.queue(queue).add(name, data, { ...JOB_OPTIONS, jobId }), `adding job ${name}`);
+  }
+
+  /** The job's state, or undefined when the backend has no such job (never added, removed, or lost). */
+  async stateOf(queue: QueueName, jobId: string): Promise<JobState | 'unknown' | undefined> {
+    const job = await this.bounded(this.queue(queue).getJob(jobId), `looking up job ${jobId}`);
+    if (!job) return undefined;
+    return this.bounded(job.getState(), `reading the state of job ${jobId}`);
+  }
+
+  async failedJobs(queue: QueueName, limit = 50): Promise<Job[]> {
+    return this.bounded(this.queue(queue).getFailed(0, limit - 1), `listing failed jobs of ${queue}`);
+  }
+
+  /** Creates or updates a repeating job; BullMQ runs one job per interval across every process. */
+  async schedule(queue: QueueName, name: string, everyMs: number): Promise<void> {
+    await this.bounded(
+      this.queue(queue).upsertJobScheduler(name, { every: everyMs }, { name, opts: { ...JOB_OPTIONS, attempts: 3 } }),
+      `scheduling ${name}`,
+    );
+  }
+
+  /** Removes schedulers no job declares any more (a job renamed or removed in a deploy). */
+  async removeSchedulersExcept(queue: QueueName, keep: ReadonlySet<string>): Promise<void> {
+    const schedulers = await this.bounded(this.queue(queue).getJobSchedulers(), `listing schedulers of ${queue}`);
+    for (const scheduler of schedulers) {
+      const id = scheduler.key;
+      if (!keep.has(id)) {
+        await this.bounded(this.queue(queue).removeJobScheduler(id), `removing scheduler ${id}`);
+        this.logger.log(`removed the schedule of "${id}", which no job declares any more`);
+      }
+    }
+  }
+
+  /** Workers connected to the queue, across every process. */
+  async workerCount(queue: QueueName): Promise<number> {
+    return this.bounded(this.queue(queue).getWorkersCount(), `counting workers of ${queue}`);
   }
 
   async counts(): Promise<QueueCounts[]> {
     return Promise.all(
       QUEUE_NAMES.map(async (queue) => {
-        const c = await this.queue(queue).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+        const c = await this.bounded(
+          this.queue(queue).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
+          `counting jobs of ${queue}`,
+        );
         return {
           queue,
           waiting: c.waiting ?? 0,
@@ -41,6 +86,14 @@ export class JobQueue implements OnApplicationShutdown {
           completed: c.completed ?? 0,
         };
       }),
+    );
+  }
+
+  private bounded<T>(promise: Promise<T>, what: string): Promise<T> {
+    return withTimeout(
+      promise,
+      CALL_TIMEOUT_MS,
+      `the ${this.backendName} queue backend did not answer within ${CALL_TIMEOUT_MS} ms (${what})`,
     );
   }
 
@@ -54,7 +107,14 @@ export class JobQueue implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await Promise.all(
+      [...this.queues.values()].map((queue) =>
+        withTimeout(queue.close(), CLOSE_TIMEOUT_MS, 'queue close timed out').catch(async () => {
+          // The backend is unreachable: drop the connection rather than wait for it.
+          await queue.disconnect().catch(() => undefined);
+        }),
+      ),
+    );
     this.queues.clear();
   }
 }

@@ -1,20 +1,58 @@
-import { Logger } from '@nestjs/common';
-import { type OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
+import { Inject, Logger } from '@nestjs/common';
+import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
+import { isAllowedOrigin } from '../../common/origins.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import type { ClientToServerEvents, ServerToClientEvents, SocketData } from '../../events/client-events.js';
+import { Realtime, userRoom } from './realtime.js';
 
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** The one socket.io gateway, on the web port at /socket.io. Only services emit through it. */
+/**
+ * The one socket.io gateway, on the web port at /socket.io. It refuses handshakes from foreign
+ * origins, asks who is connecting (the authenticator registered with Realtime), and puts each signed-in socket in
+ * its user's room. Only services emit, through Realtime.
+ */
 @WebSocketGateway({ path: '/socket.io', serveClient: false, pingInterval: 25_000, pingTimeout: 10_000 })
-export class RealtimeGateway implements OnGatewayConnection {
+export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
   private readonly logger = new Logger('Realtime');
 
   @WebSocketServer()
   server!: RealtimeServer;
 
-  handleConnection(socket: Socket<ClientToServerEvents, ServerToClientEvents>): void {
-    this.logger.debug(`client connected ${socket.id}`);
-    socket.emit('realtime:ready', { connectedAt: new Date().toISOString() });
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Realtime) private readonly realtime: Realtime,
+  ) {}
+
+  afterInit(server: RealtimeServer): void {
+    // Checked on the engine's handshake and on the WebSocket upgrade, before any socket exists.
+    // A request without Origin is not a browser page, so it cannot be cross-site.
+    server.engine.opts.allowRequest = (request, callback) => {
+      const origin = request.headers.origin;
+      const allowed = !origin || isAllowedOrigin(origin, this.config);
+      callback(allowed ? null : 'Origin not allowed', allowed);
+    };
+    server.use((socket, next) => {
+      this.realtime.identify(socket.handshake).then(
+        (identity) => {
+          if (identity) socket.data.userId = identity.userId;
+          next();
+        },
+        (error: unknown) => {
+          this.logger.warn(`socket authentication failed: ${String(error)}`);
+          next(new Error('Authentication failed'));
+        },
+      );
+    });
+    this.realtime.attach(server);
+  }
+
+  async handleConnection(socket: RealtimeSocket): Promise<void> {
+    const { userId } = socket.data;
+    if (userId) await socket.join(userRoom(userId));
+    socket.emit('realtime:ready', { connectedAt: new Date().toISOString(), signedIn: userId !== undefined });
   }
 }

@@ -1,5 +1,47 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import { DATABASE_URL } from '../database/database.module.js';
+import { createRealtimeBus, type RealtimeBus } from './realtime-bus.js';
+import { Realtime } from './realtime.js';
 import { RealtimeGateway } from './realtime.gateway.js';
 
-@Module({ providers: [RealtimeGateway], exports: [RealtimeGateway] })
-export class RealtimeModule {}
+export const REALTIME_BUS = Symbol('REALTIME_BUS');
+
+/**
+ * Realtime in both process kinds: the gateway where sockets are held (web), the bus emitter
+ * where they are not (worker).
+ */
+@Global()
+@Module({})
+export class RealtimeModule {
+  static forRoot(options: { gateway: boolean }): DynamicModule {
+    return {
+      module: RealtimeModule,
+      providers: [
+        {
+          provide: REALTIME_BUS,
+          inject: [APP_CONFIG, DATABASE_URL],
+          useFactory: (config: AppConfig, databaseUrl: string) => createRealtimeBus(config, databaseUrl),
+        },
+        {
+          provide: Realtime,
+          inject: [REALTIME_BUS],
+          useFactory: (bus: RealtimeBus) => {
+            const realtime = new Realtime();
+            if (!options.gateway && bus.kind !== 'memory') realtime.attach(bus.emitter());
+            return realtime;
+          },
+        },
+        {
+          // Closes the bus's connections after the server is gone.
+          provide: 'REALTIME_BUS_CLOSER',
+          inject: [REALTIME_BUS],
+          useFactory: (bus: RealtimeBus) => ({ onApplicationShutdown: () => bus.close() }),
+        },
+        ...(options.gateway ? [RealtimeGateway] : []),
+      ],
+      exports: [Realtime, REALTIME_BUS],
+    };
+  }
+}

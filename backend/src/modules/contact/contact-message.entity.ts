@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 /** A message sent through the contact form, kept for the staff inbox. */
 @Entity({ tableName: 'contact_message' })
 @Index({ properties: ['clientIp', 'createdAt'] })
+@Index({ properties: ['email', 'createdAt'] })
 export class ContactMessage {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -30,6 +31,10 @@ export class ContactMessage {
   /** Set once the staff copy has been handed to the mail transport (makes the job idempotent). */
   @Property({ type: 'datetime', nullable: true })
   staffNotifiedAt?: Date;
+
+  /** False when this address already had its day's allowance of acknowledgements. */
+  @Property({ type: 'boolean' })
+  acknowledgementDue: boolean = true;
 
   /** Set once the acknowledgement to the sender has been handed to the mail transport. */
   @Property({ type: 'datetime', nullable: true })

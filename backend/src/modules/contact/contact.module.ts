@@ -1,16 +1,13 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { ContactDeliveryJob } from './contact-delivery.job.js';
+import { ormEntities } from '../../infra/database/entities.js';
+import { Module } from '@nestjs/common';
+import { ContactMailSubscriber } from './contact-mail.subscriber.js';
+import { ContactMessage } from './contact-message.entity.js';
 import { ContactController } from './contact.controller.js';
 import { ContactService } from './contact.service.js';
 
-@Module({})
-export class ContactModule {
-  /** `http`: expose the endpoint (web process); the job handler is always registered. */
-  static forRoot(options: { http: boolean }): DynamicModule {
-    return {
-      module: ContactModule,
-      controllers: options.http ? [ContactController] : [],
-      providers: [ContactService, ContactDeliveryJob],
-    };
-  }
-}
+@Module({
+  imports: [ormEntities([ContactMessage])],
+  controllers: [ContactController],
+  providers: [ContactService, ContactMailSubscriber],
+})
+export class ContactModule {}

@@ -1,0 +1,100 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
+import { Emitter as PostgresEmitter } from '@socket.io/postgres-emitter';
+import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
+import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { Server, ServerOptions } from 'socket.io';
+import { ThrottledLog } from '../../common/throttled-log.js';
+import { withTimeout } from '../../common/timeout.js';
+import type { AppConfig } from '../../config/env.js';
+import type { RealtimeTarget } from './realtime.js';
+
+/** The table the PostgreSQL adapter keeps payloads too large for NOTIFY in (created by a migration). */
+export const SOCKET_IO_ATTACHMENTS_TABLE = 'socket_io_attachments';
+
+/**
+ * How socket.io events travel between processes:
+ *  - redis: REDIS_URL is set (the Redis adapter in web processes, the Redis emitter in workers);
+ *  - postgres: an external DATABASE_URL without Redis (LISTEN/NOTIFY adapter and emitter), so
+ *    several web processes and a separate worker process still reach every socket;
+ *  - memory: the embedded default, one process that holds every socket.
+ */
+export interface RealtimeBus {
+  readonly kind: 'memory' | 'redis' | 'postgres';
+  /** Makes a socket.io server share its rooms with the other processes. */
+  install(server: Server): void;
+  /** For a process without a socket.io server (the worker process). */
+  emitter(): RealtimeTarget;
+  close(): Promise<void>;
+}
+
+export async function createRealtimeBus(config: AppConfig, databaseUrl: string): Promise<RealtimeBus> {
+  const logger = new Logger('Realtime');
+  const problems = new ThrottledLog(logger, 60_000);
+  const channel = `${config.queue.prefix}:socket.io`;
+  if (config.queue.redisUrl) {
+    const pub = new Redis(config.queue.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    const sub = pub.duplicate();
+    for (const client of [pub, sub])
+      client.on('error', (error: Error) => problems.warn('redis', `socket.io Redis (REDIS_URL): ${error.message}`));
+    await withTimeout(Promise.all([pub.connect(), sub.connect()]), 10_000, 'Redis did not answer within 10 s').catch((error: unknown) => {
+      pub.disconnect();
+      sub.disconnect();
+      throw new Error(`Cannot reach Redis at REDIS_URL for socket.io: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return {
+      kind: 'redis',
+      install: (server) => void server.adapter(createRedisAdapter(pub, sub, { key: channel })),
+      emitter: () => new RedisEmitter(pub, { key: channel }) as unknown as RealtimeTarget,
+      close: async () => {
+        pub.disconnect();
+        sub.disconnect();
+      },
+    };
+  }
+  if (config.database.url) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    pool.on('error', (error: Error) => problems.warn('postgres', `socket.io PostgreSQL (DATABASE_URL): ${error.message}`));
+    const options = { channelPrefix: channel.replace(/[^\w]/g, '_'), tableName: SOCKET_IO_ATTACHMENTS_TABLE };
+    return {
+      kind: 'postgres',
+      install: (server) =>
+        void server.adapter(
+          createPostgresAdapter(pool, {
+            ...options,
+            errorHandler: (error: Error) => problems.warn('postgres-adapter', `socket.io PostgreSQL adapter: ${error.message}`),
+          }),
+        ),
+      emitter: () => new PostgresEmitter(pool, '/', options) as unknown as RealtimeTarget,
+      close: () => pool.end(),
+    };
+  }
+  return {
+    kind: 'memory',
+    install: () => undefined,
+    emitter: () => {
+      throw new Error('No realtime bus between processes: run the workers in the web process, or set REDIS_URL or DATABASE_URL');
+    },
+    close: async () => undefined,
+  };
+}
+
+/** Nest's socket.io adapter with the bus installed on the server it creates. */
+export class BusIoAdapter extends IoAdapter {
+  constructor(
+    app: INestApplicationContext,
+    private readonly bus: RealtimeBus,
+  ) {
+    super(app);
+  }
+
+  override createIOServer(port: number, options?: ServerOptions): Server {
+    const server = super.createIOServer(port, options) as Server;
+    this.bus.install(server);
+    return server;
+  }
+}
