@@ -10,19 +10,26 @@ export interface ReceivedMail {
 export interface SmtpSink {
   url: string;
   received: ReceivedMail[];
+  /** Connections opened so far. */
+  readonly connections: number;
   /** Answers the next delivery to `address` with a temporary failure (451), as a flaky server would. */
   failNextDeliveryTo(address: string): void;
   close(): Promise<void>;
 }
 
 /** A real SMTP server on loopback that keeps what it receives, for tests of the SMTP transport. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(options: { replyDelayMs?: number } = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  let connections = 0;
   const failOnce = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       if (failOnce.delete(address.address)) {
         const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
@@ -40,7 +47,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        // A slow server: the mail is accepted only after a while.
+        setTimeout(callback, options.replyDelayMs ?? 0);
       });
     },
   });
@@ -49,6 +57,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    get connections() {
+      return connections;
+    },
     failNextDeliveryTo: (address) => failOnce.add(address),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

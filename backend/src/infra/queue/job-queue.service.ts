@@ -53,11 +53,14 @@ export class JobQueue implements OnApplicationShutdown {
     );
   }
 
+  async schedulers(queue: QueueName): Promise<Array<{ name: string; everyMs: number | undefined }>> {
+    const schedulers = await this.bounded(this.queue(queue).getJobSchedulers(), `listing schedulers of ${queue}`);
+    return schedulers.map((s) => ({ name: s.key, everyMs: s.every ?? undefined }));
+  }
+
   /** Removes schedulers no job declares any more (a job renamed or removed in a deploy). */
   async removeSchedulersExcept(queue: QueueName, keep: ReadonlySet<string>): Promise<void> {
-    const schedulers = await this.bounded(this.queue(queue).getJobSchedulers(), `listing schedulers of ${queue}`);
-    for (const scheduler of schedulers) {
-      const id = scheduler.key;
+    for (const { name: id } of await this.schedulers(queue)) {
       if (!keep.has(id)) {
         await this.bounded(this.queue(queue).removeJobScheduler(id), `removing scheduler ${id}`);
         this.logger.log(`removed the schedule of "${id}", which no job declares any more`);

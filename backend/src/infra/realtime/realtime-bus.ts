@@ -29,6 +29,8 @@ export interface RealtimeBus {
   install(server: Server): void;
   /** For a process without a socket.io server (the worker process). */
   emitter(): RealtimeTarget;
+  /** Waits (bounded) until the server's adapter has finished connecting, so closing it releases everything. */
+  settle(server: Server): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
       kind: 'redis',
       install: (server) => void server.adapter(createRedisAdapter(pub, sub, { key: channel })),
       emitter: () => new RedisEmitter(pub, { key: channel }) as unknown as RealtimeTarget,
+      settle: async () => undefined,
       close: async () => {
         pub.disconnect();
         sub.disconnect();
@@ -70,7 +73,14 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
           }),
         ),
       emitter: () => new PostgresEmitter(pool, '/', options) as unknown as RealtimeTarget,
-      close: () => pool.end(),
+      settle: async (server) => {
+        // The adapter takes a LISTEN connection from the pool as the server starts; closed before it
+        // has one, it never releases it (and pool.end() would wait for ever).
+        const pubsub = (server.of('/').adapter as unknown as { client?: { client?: unknown } }).client;
+        const deadline = Date.now() + 3_000;
+        while (pubsub && !pubsub.client && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+      close: () => withTimeout(pool.end(), 3_000, 'closing the socket.io PostgreSQL pool').catch(() => undefined),
     };
   }
   return {
@@ -79,6 +89,7 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
     emitter: () => {
       throw new Error('No realtime bus between processes: run the workers in the web process, or set REDIS_URL or DATABASE_URL');
     },
+    settle: async () => undefined,
     close: async () => undefined,
   };
 }
@@ -96,5 +107,10 @@ export class BusIoAdapter extends IoAdapter {
     const server = super.createIOServer(port, options) as Server;
     this.bus.install(server);
     return server;
+  }
+
+  override async close(server: Server): Promise<void> {
+    await this.bus.settle(server);
+    await super.close(server);
   }
 }
