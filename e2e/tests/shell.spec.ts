@@ -36,12 +36,30 @@ test.describe('the shared layout', () => {
     await expect(page.getByTestId('featured-empty')).toHaveText('No Land listings found.');
   });
 
+  test('the About block counts the categories the API lists', async ({ page, request }) => {
+    const categories = (await (await request.get('/api/categories')).json()) as { data: unknown[] };
+    await page.goto('/');
+    await expect(page.getByTestId('category-count')).toHaveText(`${categories.data.length} listing categories`);
+    await expect(page.getByRole('link', { name: 'Learn More about Fieldmarket' })).toHaveAttribute('href', '/about');
+  });
+
   test('an unknown path shows the not-found page with status 404', async ({ page }) => {
     const response = await page.goto('/no-such-page/anywhere');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await page.getByRole('link', { name: 'Go back home' }).click();
     await expect(page).toHaveURL('/');
+  });
+
+  test('Browse Listings on the not-found page leads to a page that exists', async ({ page }) => {
+    await page.goto('/no-such-page');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().isNavigationRequest()),
+      page.getByTestId('not-found').getByRole('link', { name: 'Browse Listings' }).click(),
+    ]);
+    expect(response.status()).toBe(200);
+    await expect(page).toHaveURL('/#categories');
+    await expect(page.getByRole('heading', { name: 'Explore by category' })).toBeInViewport();
   });
 
   test('the mobile menu repeats the links @phone', async ({ page }) => {
