@@ -36,7 +36,8 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
 
   const fastify = app.getHttpAdapter().getInstance();
-  // Pages, scripts and JSON compressed (brotli or gzip): most of our users are on weak mobile signal.
+  // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
+  // precompressed from the build instead (web/frontend.ts).
   await fastify.register(fastifyCompress, { threshold: 1024 });
   // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
   fastify.removeContentTypeParser('text/plain');
