@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,13 +10,18 @@ type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void
 
 const API_PREFIXES = ['/api/', '/socket.io/'];
 const NOT_FOUND_PAGE = '404.html';
+/** The not-found page's route as Astro names it in STATIC_HEADERS_FILE. */
+const NOT_FOUND_ROUTE = '/404';
 /** Written by the frontend build (scripts/precompress.mjs) beside each file; served in its place. */
 const PRECOMPRESSED_SUFFIX = /\.(?:br|gz)$/;
+/** Written by the Astro node adapter (staticHeaders): each prerendered page's Content-Security-Policy. */
+const STATIC_HEADERS_FILE = '_headers.json';
 
 /**
  * Serves the built Astro site from the web process:
  *  - `/_astro/*` and the other files in dist/client, with long caching for hashed assets;
- *  - each prerendered page at its clean path (`contact.html` or `contact/index.html` → `/contact`);
+ *  - each prerendered page at its clean path (`contact.html` or `contact/index.html` → `/contact`)
+ *    with the Content-Security-Policy Astro computed for it;
  *  - anything else through Astro's handler (pages with `prerender = false`), and finally the
  *    prerendered 404 page with status 404. `/api` and `/socket.io` never reach Astro.
  * Files are sent as the build's brotli or gzip copy when the client accepts one (with
@@ -29,6 +34,7 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
     throw new Error(`No built frontend in ${frontendDir}: run the build (./fieldmarket build) or set FRONTEND_DIR=none`);
   }
   const { handler } = (await import(pathToFileURL(serverEntry).href)) as { handler: AstroHandler };
+  const policies = await readPagePolicies(frontendDir);
 
   await fastify.register(fastifyStatic, {
     root: clientDir,
@@ -41,10 +47,15 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
     },
   });
 
-  const sendPage = (reply: FastifyReply, file: string, status: 200 | 404) => {
+  const policyFor = (route: string): string => {
+    const policy = policies.get(route);
+    if (policy === undefined) throw new Error(`No Content-Security-Policy for ${route} in ${STATIC_HEADERS_FILE}: rebuild the frontend`);
+    return policy;
+  };
+  const sendPage = (reply: FastifyReply, file: string, policy: string, status: 200 | 404) => {
     // A 404 carries no validators: a cached 304 must not stand in for "not found".
     const options = status === 404 ? { etag: false, lastModified: false } : {};
-    return reply.status(status).sendFile(file, options);
+    return reply.status(status).header('content-security-policy', policy).sendFile(file, options);
   };
 
   for (const file of await listFiles(clientDir)) {
@@ -55,9 +66,11 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
     }
     const route = pageRoute(file);
     if (route === undefined) continue;
-    fastify.get(route, { compress: false }, (_request, reply) => sendPage(reply, file, 200));
+    const policy = policyFor(route);
+    fastify.get(route, { compress: false }, (_request, reply) => sendPage(reply, file, policy, 200));
   }
 
+  const notFoundPolicy = policyFor(NOT_FOUND_ROUTE);
   fastify.get('/*', { compress: false }, async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path === '/api' || path === '/socket.io' || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
@@ -68,7 +81,7 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
       reply.hijack();
       return;
     }
-    return sendPage(reply, NOT_FOUND_PAGE, 404);
+    return sendPage(reply, NOT_FOUND_PAGE, notFoundPolicy, 404);
   });
 }
 
@@ -77,6 +90,18 @@ function renderedByAstro(handler: AstroHandler, request: FastifyRequest, reply: 
   return new Promise((resolve, reject) => {
     handler(request.raw, reply.raw, () => resolve(false)).then(() => resolve(true), reject);
   });
+}
+
+/** Each prerendered page's Content-Security-Policy by route ('/', '/contact', '/404'). */
+async function readPagePolicies(frontendDir: string): Promise<Map<string, string>> {
+  const file = join(frontendDir, STATIC_HEADERS_FILE);
+  const entries = JSON.parse(await readFile(file, 'utf8')) as Array<{ pathname: string; headers: Array<{ key: string; value: string }> }>;
+  const policies = new Map<string, string>();
+  for (const { pathname, headers } of entries) {
+    const policy = headers.find((header) => header.key.toLowerCase() === 'content-security-policy');
+    if (policy) policies.set(pathname.replace(/(.)\/$/, '$1'), policy.value);
+  }
+  return policies;
 }
 
 /** Hashed build assets never change; pages revalidate (ETag) so a deploy shows at once. */
