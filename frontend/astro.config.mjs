@@ -6,10 +6,32 @@ import react from '@astrojs/react';
 // Pages are prerendered by default. The NestJS backend mounts the built handler
 // (dist/server/entry.mjs) in middleware mode and serves dist/client statically.
 export default defineConfig({
-  adapter: node({ mode: 'middleware' }),
+  // staticHeaders: the Content-Security-Policy of each prerendered page goes to dist/_headers.json,
+  // which the web process sends as a header (backend/src/web), instead of a <meta> tag that could
+  // not carry frame-ancestors.
+  adapter: node({ mode: 'middleware', staticHeaders: true }),
   integrations: [react()],
   trailingSlash: 'ignore',
   build: { format: 'directory' },
+  security: {
+    // Astro adds script-src and style-src with the hashes of every script and style it emits
+    // (islands' hydration scripts included); inline scripts of our own declare theirs with
+    // Astro.csp. No 'unsafe-inline' anywhere.
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        // 'self' covers same-origin WebSocket (socket.io) in CSP 3 browsers.
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ],
+    },
+  },
+  // No Markdown pages; Shiki's inline styles would not pass the CSP (and Astro warns about them).
+  markdown: { syntaxHighlight: false },
   // Pin the tsconfig: otherwise Vite picks the monorepo root one for files outside src/ and follows its
   // project references into backend/ and workers/, which the frontend build must not depend on.
   vite: { tsconfig: 'tsconfig.json' },

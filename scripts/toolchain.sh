@@ -51,7 +51,7 @@ fm_build() {
 fm_ensure_build() {
   fm_ensure_deps
   local stamp="node_modules/.fieldmarket-build"
-  if [ -f "$stamp" ] && [ -z "$(find backend/src workers/src frontend/src frontend/public frontend/astro.config.mjs \
+  if [ -f "$stamp" ] && [ -z "$(find backend/src workers/src frontend/src frontend/public frontend/scripts frontend/astro.config.mjs \
         backend/tsconfig*.json workers/tsconfig.json tsconfig.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
     return
   fi

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { boxOf, overlaps } from './layout.js';
 import { outboxMails } from './outbox.js';
 
 test.describe('contact form', () => {
@@ -28,8 +29,13 @@ test.describe('contact form', () => {
     await form.getByLabel('Message').fill('Do you deliver hay bales to Dorset farms?');
     await form.getByRole('button', { name: 'Send Message' }).click();
 
-    await expect(page.getByTestId('toast').filter({ hasText: 'Message Sent Successfully!' })).toHaveAttribute('data-variant', 'success');
+    const toast = page.getByTestId('toast').filter({ hasText: 'Message Sent Successfully!' });
+    await expect(toast).toHaveAttribute('data-variant', 'success');
     await expect(page.getByTestId('contact-success')).toBeVisible();
+    // The toast leaves the header's account and posting buttons usable.
+    for (const name of ['Sign In', 'Post Listing']) {
+      expect(overlaps(await boxOf(toast), await boxOf(page.getByRole('link', { name, exact: true })))).toBe(false);
+    }
 
     await expect
       .poll(async () =>

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { boxOf, isUncovered, overlaps } from './layout.js';
 
 test.describe('the shared layout', () => {
   test('home page renders the header, hero and footer', async ({ page }) => {
@@ -35,11 +36,11 @@ test.describe('the shared layout', () => {
     await expect(page.getByTestId('featured-empty')).toHaveText('No Land listings found.');
   });
 
-  test('the connection dot turns green once socket.io connects', async ({ page }) => {
+  test('the About block counts the categories the API lists', async ({ page, request }) => {
+    const categories = (await (await request.get('/api/categories')).json()) as { data: unknown[] };
     await page.goto('/');
-    const dot = page.getByTestId('realtime-status');
-    await expect(dot).toHaveAttribute('data-state', 'connected');
-    await expect(dot).toHaveAccessibleName('Real-time connected');
+    await expect(page.getByTestId('category-count')).toHaveText(`${categories.data.length} listing categories`);
+    await expect(page.getByRole('link', { name: 'Learn More about Fieldmarket' })).toHaveAttribute('href', '/about');
   });
 
   test('an unknown path shows the not-found page with status 404', async ({ page }) => {
@@ -48,6 +49,17 @@ test.describe('the shared layout', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await page.getByRole('link', { name: 'Go back home' }).click();
     await expect(page).toHaveURL('/');
+  });
+
+  test('Browse Listings on the not-found page leads to a page that exists', async ({ page }) => {
+    await page.goto('/no-such-page');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().isNavigationRequest()),
+      page.getByTestId('not-found').getByRole('link', { name: 'Browse Listings' }).click(),
+    ]);
+    expect(response.status()).toBe(200);
+    await expect(page).toHaveURL('/#categories');
+    await expect(page.getByRole('heading', { name: 'Explore by category' })).toBeInViewport();
   });
 
   test('the mobile menu repeats the links @phone', async ({ page }) => {
@@ -66,8 +78,10 @@ test.describe('cookie consent', () => {
     await banner.getByRole('button', { name: 'Accept All Cookies' }).click();
     await expect(banner).toBeHidden();
     await page.reload();
-    await expect(page.getByTestId('site-footer')).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+    // Only once the page has decided (the <head> script marks <html>) does the banner's absence mean anything.
+    await expect(page.locator('html')).toHaveAttribute('data-cookie-consent', /./);
+    expect(await page.getByTestId('cookie-consent').isVisible()).toBe(false);
+    await expect(page.locator('html')).toHaveAttribute('data-cookie-consent', 'accepted');
     expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('accepted');
   });
 
@@ -84,5 +98,44 @@ test.describe('cookie consent', () => {
     await banner.getByRole('button', { name: 'Save Preferences' }).click();
     await expect(banner).toBeHidden();
     expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('accepted');
+  });
+});
+
+/** At the end of the page, with the banner up, the footer's last blocks are not under it. */
+async function expectFooterUncovered(page: Page) {
+  await page.goto('/');
+  const banner = page.getByRole('region', { name: 'Cookie consent' });
+  await expect(banner).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(banner).toBeInViewport();
+  const copyright = page.getByTestId('copyright');
+  expect(overlaps(await boxOf(copyright), await boxOf(banner))).toBe(false);
+  expect(await isUncovered(copyright)).toBe(true);
+  for (const heading of ['Stay Updated', 'Follow us']) {
+    const block = page.getByRole('heading', { name: heading });
+    await block.scrollIntoViewIfNeeded();
+    expect(await isUncovered(block)).toBe(true);
+  }
+}
+
+test.describe('the cookie banner leaves room for the footer', () => {
+  test('on a desktop screen', async ({ page }) => {
+    await expectFooterUncovered(page);
+  });
+
+  test('on a phone @phone', async ({ page }) => {
+    await expectFooterUncovered(page);
+  });
+});
+
+test.describe('toasts', () => {
+  test('appear where they cover neither the header buttons nor the cookie banner @phone', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    const toast = page.getByTestId('toast').filter({ hasText: 'Newsletter sign-up is coming soon.' });
+    await expect(toast).toHaveAttribute('data-variant', 'info');
+    const toastBox = await boxOf(toast);
+    expect(overlaps(toastBox, await boxOf(page.getByRole('link', { name: 'Post Listing', exact: true })))).toBe(false);
+    expect(overlaps(toastBox, await boxOf(page.getByRole('region', { name: 'Cookie consent' })))).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import type { AppConfig } from '../config/env.js';
 import { BusIoAdapter, type RealtimeBus } from '../infra/realtime/realtime-bus.js';
 import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
+import { registerSecurityHeaders } from '../web/security-headers.js';
 import { createLogger } from './logger.js';
 
 /** Builds the web application (API, socket.io, pages) without listening; used by main and tests. */
@@ -36,8 +37,10 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
 
   const fastify = app.getHttpAdapter().getInstance();
-  // Pages, scripts and JSON compressed (brotli or gzip): most of our users are on weak mobile signal.
+  // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
+  // precompressed from the build instead (web/frontend.ts).
   await fastify.register(fastifyCompress, { threshold: 1024 });
+  await registerSecurityHeaders(fastify, config);
   // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onSend', async (request, reply) => {

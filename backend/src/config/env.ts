@@ -85,6 +85,7 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
   { name: 'CONTACT_RATE_WINDOW_SECONDS', default: '900', description: 'Length of the contact rate-limit window' },
   { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
+  { name: 'INTERNAL_API_URL', default: 'http://127.0.0.1:$PORT', description: 'Base URL server-rendered pages call /api on' },
 ];
 
 type Env = Record<string, string | undefined>;
@@ -202,6 +203,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     frontendDir: frontendDir === 'none' ? undefined : resolve(cwd, frontendDir),
   };
 
+  // Read by the frontend's server-side API client (frontend/src/lib/api.ts); checked here so a typo stops the boot.
+  read.url('INTERNAL_API_URL', ['http:', 'https:']);
   if (s3Endpoint && !s3Bucket) read.problems.push('S3_ENDPOINT is set but S3_BUCKET is not');
   if (!/^[A-Za-z0-9_-]+$/.test(config.queue.prefix)) {
     read.problems.push('QUEUE_PREFIX may hold only letters, digits, "-" and "_"');

@@ -1,6 +1,6 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyStatic from '@fastify/static';
@@ -10,13 +10,22 @@ type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void
 
 const API_PREFIXES = ['/api/', '/socket.io/'];
 const NOT_FOUND_PAGE = '404.html';
+/** The not-found page's route as Astro names it in STATIC_HEADERS_FILE. */
+const NOT_FOUND_ROUTE = '/404';
+/** Written by the frontend build (scripts/precompress.mjs) beside each file; served in its place. */
+const PRECOMPRESSED_SUFFIX = /\.(?:br|gz)$/;
+/** Written by the Astro node adapter (staticHeaders): each prerendered page's Content-Security-Policy. */
+const STATIC_HEADERS_FILE = '_headers.json';
 
 /**
  * Serves the built Astro site from the web process:
- *  - `/_astro/*` and other files in dist/client, with long caching for hashed assets;
- *  - each prerendered page at its clean path (`contact.html` or `contact/index.html` → `/contact`);
- *  - anything else through Astro's SSR handler (pages with `prerender = false`), and finally
- *    the prerendered 404 page with status 404. `/api` and `/socket.io` never reach Astro.
+ *  - `/_astro/*` and the other files in dist/client, with long caching for hashed assets;
+ *  - each prerendered page at its clean path (`contact.html` or `contact/index.html` → `/contact`)
+ *    with the Content-Security-Policy Astro computed for it;
+ *  - anything else through Astro's handler (pages with `prerender = false`), and finally the
+ *    prerendered 404 page with status 404. `/api` and `/socket.io` never reach Astro.
+ * Files are sent as the build's brotli or gzip copy when the client accepts one (with
+ * `Vary: Accept-Encoding`), so these routes are left out of per-response compression.
  */
 export async function mountFrontend(fastify: FastifyInstance, frontendDir: string): Promise<void> {
   const clientDir = join(frontendDir, 'client');
@@ -25,50 +34,79 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
     throw new Error(`No built frontend in ${frontendDir}: run the build (./fieldmarket build) or set FRONTEND_DIR=none`);
   }
   const { handler } = (await import(pathToFileURL(serverEntry).href)) as { handler: AstroHandler };
+  const policies = await readPagePolicies(frontendDir);
 
   await fastify.register(fastifyStatic, {
     root: clientDir,
-    wildcard: false,
+    serve: false,
+    preCompressed: true,
     index: false,
-    redirect: false,
-    setHeaders: (res, path) => res.header('cache-control', cacheControlFor(relative(clientDir, path))),
+    setHeaders: (reply, path) => {
+      const file = path.slice(clientDir.length + 1).replace(PRECOMPRESSED_SUFFIX, '');
+      reply.header('cache-control', reply.statusCode === 404 ? 'no-store' : cacheControlFor(file));
+    },
   });
 
-  for (const file of await listPages(clientDir)) {
+  const policyFor = (route: string): string => {
+    const policy = policies.get(route);
+    if (policy === undefined) throw new Error(`No Content-Security-Policy for ${route} in ${STATIC_HEADERS_FILE}: rebuild the frontend`);
+    return policy;
+  };
+  const sendPage = (reply: FastifyReply, file: string, policy: string, status: 200 | 404) => {
+    // A 404 carries no validators: a cached 304 must not stand in for "not found".
+    const options = status === 404 ? { etag: false, lastModified: false } : {};
+    return reply.status(status).header('content-security-policy', policy).sendFile(file, options);
+  };
+
+  for (const file of await listFiles(clientDir)) {
+    if (PRECOMPRESSED_SUFFIX.test(file)) continue;
+    if (!file.endsWith('.html')) {
+      fastify.get(`/${file}`, { compress: false }, (_request, reply) => reply.sendFile(file));
+      continue;
+    }
     const route = pageRoute(file);
     if (route === undefined) continue;
-    fastify.get(route, (_request, reply) => sendPage(reply, file, 200));
+    const policy = policyFor(route);
+    fastify.get(route, { compress: false }, (_request, reply) => sendPage(reply, file, policy, 200));
   }
 
-  const fallback = (request: FastifyRequest, reply: FastifyReply): void => {
+  const notFoundPolicy = policyFor(NOT_FOUND_ROUTE);
+  fastify.get('/*', { compress: false }, async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path === '/api' || path === '/socket.io' || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
-      void reply.status(404).send({ success: false, error: `No API endpoint at ${request.method} ${path}` });
+      return reply.status(404).send({ success: false, error: `No API endpoint at ${request.method} ${path}` });
+    }
+    if (await renderedByAstro(handler, request, reply)) {
+      // Astro has answered on the raw response already.
+      reply.hijack();
       return;
     }
-    reply.hijack();
-    void handler(request.raw, reply.raw, () => {
-      void streamNotFound(reply);
-    });
-  };
-  fastify.get('/*', fallback);
-
-  function streamNotFound(reply: FastifyReply): void {
-    // The reply was hijacked for Astro; answer on the raw response.
-    reply.raw.writeHead(404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    createReadStream(join(clientDir, NOT_FOUND_PAGE))
-      .on('error', () => reply.raw.end('Page not found'))
-      .pipe(reply.raw);
-  }
+    return sendPage(reply, NOT_FOUND_PAGE, notFoundPolicy, 404);
+  });
 }
 
-function sendPage(reply: FastifyReply, file: string, status: number) {
-  return reply.status(status).sendFile(file);
+/** Offers the request to Astro; resolves false when Astro has no page for it (it calls next). */
+function renderedByAstro(handler: AstroHandler, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    handler(request.raw, reply.raw, () => resolve(false)).then(() => resolve(true), reject);
+  });
+}
+
+/** Each prerendered page's Content-Security-Policy by route ('/', '/contact', '/404'). */
+async function readPagePolicies(frontendDir: string): Promise<Map<string, string>> {
+  const file = join(frontendDir, STATIC_HEADERS_FILE);
+  const entries = JSON.parse(await readFile(file, 'utf8')) as Array<{ pathname: string; headers: Array<{ key: string; value: string }> }>;
+  const policies = new Map<string, string>();
+  for (const { pathname, headers } of entries) {
+    const policy = headers.find((header) => header.key.toLowerCase() === 'content-security-policy');
+    if (policy) policies.set(pathname.replace(/(.)\/$/, '$1'), policy.value);
+  }
+  return policies;
 }
 
 /** Hashed build assets never change; pages revalidate (ETag) so a deploy shows at once. */
 export function cacheControlFor(file: string): string {
-  if (file.startsWith(`_astro${sep}`)) return 'public, max-age=31536000, immutable';
+  if (file.startsWith('_astro/')) return 'public, max-age=31536000, immutable';
   if (file.endsWith('.html')) return 'no-cache';
   return 'public, max-age=3600';
 }
@@ -80,12 +118,8 @@ export function pageRoute(file: string): string | undefined {
   return `/${path}`;
 }
 
-async function listPages(dir: string, prefix = ''): Promise<string[]> {
-  const pages: string[] = [];
-  for (const entry of await readdir(join(dir, prefix), { withFileTypes: true })) {
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory() && entry.name !== '_astro') pages.push(...(await listPages(dir, path)));
-    else if (entry.isFile() && entry.name.endsWith('.html')) pages.push(path);
-  }
-  return pages;
+/** Every file under dir, as a path relative to it with '/' separators. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
 }

@@ -1,19 +1,35 @@
-/** The five listing categories of the marketplace, in the order the header and home page show them. */
-export const LISTING_CATEGORIES = [
+/** The marketplace's six categories, as GET /api/categories lists them. */
+export const CATEGORIES = [
   { slug: 'land', name: 'Land' },
   { slug: 'equipment', name: 'Equipment' },
   { slug: 'livestock', name: 'Livestock' },
   { slug: 'seeds-plants', name: 'Seeds & Plants' },
   { slug: 'services', name: 'Services' },
+  { slug: 'rentals', name: 'Rentals' },
 ] as const;
 
-export type ListingCategory = (typeof LISTING_CATEGORIES)[number];
-export type ListingCategorySlug = ListingCategory['slug'];
+export type Category = (typeof CATEGORIES)[number];
+export type CategorySlug = Category['slug'];
+
+/**
+ * The five categories the header's Browse menu and the home page's chips offer, in that order.
+ * Rentals are a way of trading rather than a kind of thing, with a page of their own (/rent).
+ */
+export const LISTING_CATEGORIES = CATEGORIES.filter(
+  (category): category is Exclude<Category, { slug: 'rentals' }> => category.slug !== 'rentals',
+);
+
+export type ListingCategorySlug = (typeof LISTING_CATEGORIES)[number]['slug'];
 
 export function categoryName(slug: string): string | undefined {
-  return LISTING_CATEGORIES.find((category) => category.slug === slug)?.name;
+  return CATEGORIES.find((category) => category.slug === slug)?.name;
 }
 
 export function browseCategoryHref(slug: ListingCategorySlug): string {
   return `/browse?category=${slug}`;
+}
+
+/** The category's own page: /land, /equipment, ...; rentals live at /rent (spec §2 route table). */
+export function categoryPageHref(slug: CategorySlug): string {
+  return slug === 'rentals' ? '/rent' : `/${slug}`;
 }

@@ -1,13 +1,17 @@
 import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../../backend/src/events/client-events';
 import { $realtimeStatus } from '../stores/realtime-status';
 
-let socket: Socket | undefined;
+/** The socket, typed by the event map the server declares (type-only import: nothing of the backend ships). */
+export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let socket: RealtimeSocket | undefined;
 
 /**
  * Opens the page's one socket.io connection (same origin) and mirrors its state into
  * $realtimeStatus. Safe to call more than once: later calls return the existing socket.
  */
-export function startRealtime(): Socket {
+export function startRealtime(): RealtimeSocket {
   if (socket) return socket;
   $realtimeStatus.set('connecting');
   socket = io({
@@ -23,6 +27,6 @@ export function startRealtime(): Socket {
   return socket;
 }
 
-export function getRealtimeSocket(): Socket | undefined {
+export function getRealtimeSocket(): RealtimeSocket | undefined {
   return socket;
 }

@@ -1,32 +1,29 @@
-import { categoryName } from '../../lib/categories';
-import { isRecord } from '../../lib/is-record';
-import { toListingSummary, type ListingSummary } from '../listings/listing-summary';
+import { categoryName, LISTING_CATEGORIES } from '../../lib/categories';
 
 /** A category slug, or '' for the All chip. */
 export type FeaturedFilter = string;
 
-export type FeaturedResult = { kind: 'listings'; listings: ListingSummary[] } | { kind: 'error' };
-
-export const FEATURED_LIMIT = 6;
-export const FEATURED_URL = `/api/listings/featured?limit=${FEATURED_LIMIT}`;
-
-/**
- * Reads the featured endpoint's answer. 404 means the endpoint does not exist yet and counts as
- * "no listings"; any other non-2xx or a body without a data array is an error.
- */
-export function interpretFeaturedResponse(status: number, body: unknown): FeaturedResult {
-  if (status === 404) return { kind: 'listings', listings: [] };
-  if (status < 200 || status >= 300) return { kind: 'error' };
-  const data = isRecord(body) ? body['data'] : undefined;
-  if (!Array.isArray(data)) return { kind: 'error' };
-  return { kind: 'listings', listings: data.flatMap((raw) => toListingSummary(raw) ?? []) };
-}
-
-export function filterByCategory(listings: readonly ListingSummary[], filter: FeaturedFilter): ListingSummary[] {
-  return filter === '' ? [...listings] : listings.filter((listing) => listing.categorySlug === filter);
-}
+export const FEATURED_CHIPS: ReadonlyArray<{ value: FeaturedFilter; label: string }> = [
+  { value: '', label: 'All' },
+  ...LISTING_CATEGORIES.map((category) => ({ value: category.slug, label: category.name })),
+];
 
 export function emptyMessage(filter: FeaturedFilter): string {
   if (filter === '') return 'No featured listings yet. Be the first to post your land, equipment, or service!';
   return `No ${categoryName(filter) ?? filter} listings found.`;
+}
+
+/**
+ * The chips over the featured grid: pressing one marks it pressed and shows that category's empty
+ * text. Until the listings API exists there is nothing to fetch, so this is all the grid does.
+ */
+export function setupFeaturedFilter(root: HTMLElement): void {
+  const message = root.querySelector<HTMLElement>('[data-testid="featured-empty"]');
+  const chips = [...root.querySelectorAll<HTMLButtonElement>('[data-featured-filter]')];
+  for (const chip of chips) {
+    chip.addEventListener('click', () => {
+      for (const other of chips) other.setAttribute('aria-pressed', String(other === chip));
+      if (message) message.textContent = emptyMessage(chip.dataset['featuredFilter'] ?? '');
+    });
+  }
 }

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdir, readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { startTestApp, type TestApp } from '../testing/test-app.js';
+
+// Against the real build (the test command builds first): the files the product would serve.
+const frontendDir = resolve(import.meta.dirname, '../../../frontend/dist');
+const clientFile = (path: string) => readFile(resolve(frontendDir, 'client', path));
+
+describe('the built site as the web process serves it', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let script: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db, { FRONTEND_DIR: frontendDir });
+    const assets = await readdir(resolve(frontendDir, 'client/_astro'));
+    const found = assets.find((file) => file.endsWith('.js'));
+    if (!found) throw new Error('no script in the build');
+    script = `_astro/${found}`;
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+
+  const get = (url: string, acceptEncoding?: string) =>
+    t.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+
+  it.each([
+    ['br', 'index.html.br'],
+    ['gzip', 'index.html.gz'],
+    ['br, gzip', 'index.html.br'],
+  ])('sends a page as the build compressed it for Accept-Encoding %p', async (acceptEncoding, file) => {
+    const response = await get('/', acceptEncoding);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe(file.endsWith('.br') ? 'br' : 'gzip');
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    // Byte for byte the build's file: compressed once at build time, not again per response.
+    expect(response.rawPayload.equals(await clientFile(file))).toBe(true);
+  });
+
+  it('sends the page uncompressed to a client that accepts no compression, still varying on it', async () => {
+    const response = await get('/contact');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.rawPayload.equals(await clientFile('contact/index.html'))).toBe(true);
+  });
+
+  it('sends scripts precompressed with a year of caching', async () => {
+    const response = await get(`/${script}`, 'gzip, deflate, br');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.rawPayload.equals(await clientFile(`${script}.br`))).toBe(true);
+  });
+
+  it.each(['/no-such-page', '/404.html', '/index.html', '/index.html.br', `/_astro/missing.js`])(
+    'answers %s with the not-found page, status 404, compressed',
+    async (url) => {
+      const response = await get(url, 'br');
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-encoding']).toBe('br');
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers.etag).toBeUndefined();
+      expect(brotliDecompressSync(response.rawPayload).toString()).toContain('Page not found');
+    },
+  );
+
+  it('answers a gzip-only client with the gzipped not-found page', async () => {
+    const response = await get('/no-such-page', 'gzip');
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(response.rawPayload).toString()).toContain('Page not found');
+  });
+
+  it('keeps unknown API paths JSON', async () => {
+    const response = await get('/api/no-such-endpoint', 'br');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ success: false, error: 'No API endpoint at GET /api/no-such-endpoint' });
+  });
+
+  it('serves the favicon browsers ask for and robots.txt', async () => {
+    const favicon = await get('/favicon.ico');
+    expect(favicon.statusCode).toBe(200);
+    expect(favicon.headers['content-type']).toMatch(/icon/);
+    const robots = await get('/robots.txt');
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['content-type']).toMatch(/^text\/plain/);
+    expect(robots.body).toMatch(/^User-agent: \*$/m);
+  });
+});

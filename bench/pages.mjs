@@ -1,0 +1,250 @@
+// Page-weight benchmark, run as a whole program against the built product:
+//   node bench/pages.mjs [runs] [--weight-only]
+// Starts the product on its embedded defaults (own port and data folder) and prints, per page
+// (`/`, `/contact` and the not-found page):
+//   - the JavaScript a visitor downloads: every script the HTML loads, islands' component and
+//     renderer modules, and everything those import (static and dynamic), each counted once,
+//     as the bytes on the wire with Accept-Encoding gzip and br;
+//   - the HTML as sent raw, with br and with gzip;
+//   - when /usr/bin/chromium exists, Lighthouse mobile scores as medians of `runs` (default 3);
+//   - when wrk is installed, requests per second of `/` with Accept-Encoding br and without
+//     compression, medians of `runs` runs of 10 s with 50 connections.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 3);
+const weightOnly = process.argv.includes('--weight-only');
+const port = 3920;
+const origin = `http://127.0.0.1:${port}`;
+const CHROMIUM = '/usr/bin/chromium';
+const PAGES = [
+  { name: '/', path: '/' },
+  { name: '/contact', path: '/contact' },
+  { name: 'not found', path: '/no-such-page' },
+];
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
+
+/** GET as a client would, without decoding: status, headers and the body bytes as sent. */
+function get(path, encoding) {
+  return new Promise((resolve, reject) => {
+    const headers = encoding ? { 'accept-encoding': encoding } : {};
+    request(`${origin}${path}`, { headers }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function startProduct() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fm-bench-pages-'));
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: '54920', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const child = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: 'ignore' });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the product exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+/** Script URLs named by the HTML: script src, module preloads and the islands' modules. */
+function scriptsOf(html) {
+  const urls = new Set();
+  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) urls.add(match[1]);
+  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) urls.add(match[1]);
+  for (const match of html.matchAll(/\b(?:component-url|renderer-url|before-hydration-url)="([^"]+)"/g)) urls.add(match[1]);
+  return urls;
+}
+
+/**
+ * Modules a built script imports, statically or with import() (the minifier may quote with
+ * backticks), and the chunks Vite preloads for dynamic imports (its __vite__mapDeps list, whose
+ * paths are relative to the site root).
+ */
+function importsOf(code, scriptPath) {
+  const urls = new Set();
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'`]([^"'`]+\.m?js)["'`]/g)) {
+    urls.add(new URL(match[1], `${origin}${scriptPath}`).pathname);
+  }
+  for (const list of code.matchAll(/__vite__mapDeps=.*?\.f=\[([^\]]*)\]/g)) {
+    for (const entry of list[1].matchAll(/["'`]([^"'`]+\.m?js)["'`]/g)) urls.add(new URL(entry[1], `${origin}/`).pathname);
+  }
+  return urls;
+}
+
+/** Bytes of the scripts written into the HTML itself (sent, and compressed, with the page). */
+function inlineScriptBytes(html) {
+  let bytes = 0;
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (!/\bsrc=/.test(match[1]) && !/type="application\/(?:ld\+)?json"/.test(match[1])) bytes += Buffer.byteLength(match[2]);
+  }
+  return bytes;
+}
+
+async function javascriptOf(html, pagePath) {
+  const pending = [...scriptsOf(html)].map((url) => new URL(url, `${origin}${pagePath}`).pathname);
+  const seen = new Set();
+  const total = { files: 0, gzip: 0, br: 0, raw: 0 };
+  while (pending.length > 0) {
+    const path = pending.pop();
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const identity = await get(path, 'identity');
+    if (identity.status !== 200) throw new Error(`${path} answered ${identity.status}`);
+    total.files += 1;
+    total.raw += identity.body.length;
+    total.gzip += (await get(path, 'gzip')).body.length;
+    total.br += (await get(path, 'br')).body.length;
+    pending.push(...importsOf(identity.body.toString('utf8'), path));
+  }
+  return total;
+}
+
+/** One Lighthouse run (mobile, the default) in a Chromium of its own; scores 0-100 by category. */
+async function lighthouseOnce(url) {
+  const { default: lighthouse } = await import('lighthouse');
+  const profile = mkdtempSync(join(tmpdir(), 'fm-bench-chromium-'));
+  const debugPort = 9300 + Math.floor(Math.random() * 500);
+  const chromium = spawn(
+    CHROMIUM,
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      `--remote-debugging-port=${debugPort}`,
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  );
+  try {
+    for (;;) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${debugPort}/json/version`)).ok) break;
+      } catch {
+        // Chromium still starting
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // ignoreStatusCode: the not-found page is meant to answer 404, which Lighthouse otherwise refuses to score.
+    const result = await lighthouse(
+      url,
+      { port: debugPort, logLevel: 'error', output: 'json' },
+      {
+        extends: 'lighthouse:default',
+        settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], ignoreStatusCode: true },
+      },
+    );
+    const { categories, audits } = result.lhr;
+    const failing = Object.values(categories).flatMap((category) =>
+      category.auditRefs.filter((ref) => ref.weight > 0 && audits[ref.id].score !== null && audits[ref.id].score < 1).map((ref) => ref.id),
+    );
+    return {
+      scores: Object.fromEntries(Object.entries(categories).map(([id, category]) => [id, Math.round(category.score * 100)])),
+      lcp: audits['largest-contentful-paint'].numericValue,
+      fcp: audits['first-contentful-paint'].numericValue,
+      failing,
+    };
+  } finally {
+    const exited = new Promise((resolve) => chromium.once('exit', resolve));
+    chromium.kill('SIGTERM');
+    await exited;
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+function wrkRate(path, headers) {
+  const args = ['-t2', '-c50', '-d10s', ...headers.flatMap((header) => ['-H', header]), `${origin}${path}`];
+  const output = spawnSync('wrk', args, { encoding: 'utf8' }).stdout;
+  const match = /Requests\/sec:\s+([\d.]+)/.exec(output);
+  if (!match) throw new Error(`wrk printed no rate:\n${output}`);
+  return Number(match[1]);
+}
+
+const stop = await startProduct();
+try {
+  console.log(`page weight for a visitor (${origin})`);
+  console.log('JS: script files the page loads (transfer sizes); inline: scripts inside the HTML (raw, counted in the HTML)');
+  console.log('page        status  JS files  JS gzip    JS br      inline JS  HTML raw   HTML br    HTML gzip');
+  for (const page of PAGES) {
+    const raw = await get(page.path, 'identity');
+    const js = await javascriptOf(raw.body.toString('utf8'), page.path);
+    const br = await get(page.path, 'br');
+    const gzip = await get(page.path, 'gzip');
+    console.log(
+      [
+        page.name.padEnd(11),
+        String(raw.status).padEnd(7),
+        String(js.files).padEnd(9),
+        kB(js.gzip).padEnd(10),
+        kB(js.br).padEnd(10),
+        kB(inlineScriptBytes(raw.body.toString('utf8'))).padEnd(10),
+        kB(raw.body.length).padEnd(10),
+        `${kB(br.body.length)} ${br.headers['content-encoding'] === 'br' ? '' : '(not br)'}`.padEnd(10),
+        `${kB(gzip.body.length)} ${gzip.headers['content-encoding'] === 'gzip' ? '' : '(not gzip)'}`,
+      ].join(' '),
+    );
+  }
+
+  if (!weightOnly && existsSync(CHROMIUM)) {
+    console.log(`\nLighthouse mobile, median of ${runs} runs`);
+    console.log('page        perf  a11y  best-pr  seo   FCP ms  LCP ms  audits below 100 (any run)');
+    for (const page of PAGES) {
+      const results = [];
+      for (let i = 0; i < runs; i++) results.push(await lighthouseOnce(`${origin}${page.path}`));
+      const score = (id) => median(results.map((r) => r.scores[id]));
+      console.log(
+        [
+          page.name.padEnd(11),
+          String(score('performance')).padEnd(5),
+          String(score('accessibility')).padEnd(5),
+          String(score('best-practices')).padEnd(8),
+          String(score('seo')).padEnd(5),
+          median(results.map((r) => r.fcp))
+            .toFixed(0)
+            .padEnd(7),
+          median(results.map((r) => r.lcp))
+            .toFixed(0)
+            .padEnd(7),
+          [...new Set(results.flatMap((r) => r.failing))].join(', ') || '-',
+        ].join(' '),
+      );
+    }
+  }
+
+  if (!weightOnly && spawnSync('wrk', ['--version']).error === undefined) {
+    console.log(`\nGET / with wrk (2 threads, 50 connections, 10 s), median of ${runs} runs`);
+    for (const [label, headers] of [
+      ['Accept-Encoding: br', ['Accept-Encoding: br']],
+      ['no Accept-Encoding', []],
+    ]) {
+      const rates = [];
+      for (let i = 0; i < runs; i++) rates.push(wrkRate('/', headers));
+      console.log(
+        `${label.padEnd(22)} ${median(rates).toFixed(0).padStart(7)} requests/s   (runs: ${rates.map((r) => r.toFixed(0)).join(', ')})`,
+      );
+    }
+  }
+} finally {
+  await stop();
+}

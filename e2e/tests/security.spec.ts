@@ -1,0 +1,57 @@
+import { expect, test, type Page } from '@playwright/test';
+
+declare global {
+  interface Window {
+    cspViolations: string[];
+  }
+}
+
+/**
+ * Collects console errors, uncaught exceptions and Content-Security-Policy violations of the page.
+ * With `notFound`, Chromium's report of the document's own 404 status is expected: answering 404
+ * is that page's job, not a fault of it.
+ */
+async function watchForProblems(page: Page, { notFound = false } = {}): Promise<() => Promise<string[]>> {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const ownStatus = message.location().url === page.url() && message.text().includes('status of 404');
+    if (!(notFound && ownStatus)) problems.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`exception: ${error.message}`));
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      window.cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
+    });
+  });
+  return async () => [...problems, ...(await page.evaluate(() => window.cspViolations)).map((violation) => `CSP: ${violation}`)];
+}
+
+test.describe('pages under the Content-Security-Policy', () => {
+  for (const path of ['/', '/no-such-page']) {
+    test(`${path} runs its scripts with no console error and no policy violation`, async ({ page }) => {
+      const problems = await watchForProblems(page, { notFound: path === '/no-such-page' });
+      await page.goto(path);
+      // The layout's scripts ran: the Browse menu opens.
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('button', { name: 'Browse' }).click();
+      await expect(nav.getByRole('link', { name: 'All Categories' })).toBeVisible();
+      expect(await problems()).toEqual([]);
+    });
+  }
+
+  test('the contact form island hydrates and works, with no console error and no policy violation', async ({ page }) => {
+    const problems = await watchForProblems(page);
+    await page.goto('/contact');
+    // Astro drops the ssr attribute once the island has hydrated.
+    await expect(page.locator('astro-island')).toHaveCount(1);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await expect(form.getByText('Name is required', { exact: true })).toBeVisible();
+    await form.getByLabel('Name').fill('Jane Farmer');
+    await expect(form.getByText('Name is required', { exact: true })).toBeHidden();
+    expect(await problems()).toEqual([]);
+  });
+});
