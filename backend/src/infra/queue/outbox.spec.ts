@@ -109,6 +109,13 @@ describe('the outbox', () => {
     await start({ ...common, QUEUE_PREFIX: web.config.queue.prefix, WORKERS_IN_PROCESS: 'true' });
     await waitForJobs(db as TestDatabase);
     expect(smtp.received.flatMap((m) => m.to).sort()).toEqual(['sam@example.co.uk', 'staff@fieldmarket.test']);
+
+    // A worker that crashed after sending but before recording it: the entries look undone and
+    // the backend lost the jobs. The work runs again, and the handlers' own records stop a repeat.
+    await (db as TestDatabase).query('update outbox_job set completed_at = null');
+    await wipe(web);
+    await waitForJobs(db as TestDatabase, 40_000);
+    expect(smtp.received).toHaveLength(2);
   });
 
   it('lets running jobs finish and records them before the database closes', async () => {

@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import { Emitter as PostgresEmitter } from '@socket.io/postgres-emitter';
+import { encode as msgpack } from '@msgpack/msgpack';
 import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
 import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
@@ -72,7 +72,7 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
             errorHandler: (error: Error) => problems.warn('postgres-adapter', `socket.io PostgreSQL adapter: ${error.message}`),
           }),
         ),
-      emitter: () => new PostgresEmitter(pool, '/', options) as unknown as RealtimeTarget,
+      emitter: () => postgresEmitter(pool, options),
       settle: async (server) => {
         // The adapter takes a LISTEN connection from the pool as the server starts; closed before it
         // has one, it never releases it (and pool.end() would wait for ever).
@@ -113,4 +113,41 @@ export class BusIoAdapter extends IoAdapter {
     await this.bus.settle(server);
     await super.close(server);
   }
+}
+
+/** NOTIFY carries at most 8000 bytes; larger messages go through the attachments table. */
+const NOTIFY_LIMIT_BYTES = 7_900;
+const EMITTER_UID = 'emitter';
+const BROADCAST = 3; // socket.io-adapter's cluster message type
+const EVENT_PACKET = 2; // socket.io-parser's packet type
+
+/**
+ * Emits from a process without a socket.io server, in the message format of the PostgreSQL
+ * adapter (socket.io's own postgres-emitter speaks an older format the current adapter ignores).
+ */
+function postgresEmitter(pool: pg.Pool, options: { channelPrefix: string; tableName: string }): RealtimeTarget {
+  const channel = `${options.channelPrefix}#/`;
+  const publish = async (rooms: string[], event: string, payload: unknown): Promise<void> => {
+    const message = {
+      uid: EMITTER_UID,
+      nsp: '/',
+      type: BROADCAST,
+      data: { packet: { type: EVENT_PACKET, data: [event, payload], nsp: '/' }, opts: { rooms, except: [], flags: {} } },
+    };
+    const json = JSON.stringify(message);
+    if (Buffer.byteLength(json) <= NOTIFY_LIMIT_BYTES) {
+      await pool.query('select pg_notify($1, $2)', [channel, json]);
+      return;
+    }
+    const stored = await pool.query<{ id: string }>(`insert into ${options.tableName} (payload) values ($1) returning id`, [
+      Buffer.from(msgpack(message)),
+    ]);
+    const header = JSON.stringify({ uid: EMITTER_UID, type: BROADCAST, attachmentId: stored.rows[0]?.id });
+    await pool.query('select pg_notify($1, $2)', [channel, header]);
+  };
+  const logFailure = (error: unknown) => new Logger('Realtime').warn(`could not publish a socket.io event: ${String(error)}`);
+  return {
+    to: (room) => ({ emit: (event, payload) => void publish([room], event, payload).catch(logFailure) }),
+    emit: (event, payload) => void publish([], event, payload).catch(logFailure),
+  };
 }

@@ -1,0 +1,75 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { BadRequestException } from '@nestjs/common';
+
+/**
+ * Keyset ("cursor") pagination: a page is the rows strictly after the last row of the previous
+ * page in a fixed order, so rows added or removed meanwhile never cause a duplicate or a gap,
+ * and page 1000 costs what page 1 costs (an index range scan, no OFFSET).
+ *
+ * The order must end with a unique key (the id) so it is total, and its values must survive a
+ * round trip through JSON exactly: integers, strings, or timestamps with millisecond precision
+ * (what a JavaScript Date holds; database defaults like now() have microseconds).
+ */
+export interface SortKey<T> {
+  field: keyof T & string;
+  direction: 'asc' | 'desc';
+}
+
+export interface KeysetPage<T> {
+  items: T[];
+  /** Opaque; pass it back to get the next page. Null on the last page. */
+  nextCursor: string | null;
+}
+
+export const INVALID_CURSOR_MESSAGE = 'This page link is no longer valid. Start again from the first page.';
+
+type CursorValue = string | number | boolean;
+
+export function encodeCursor(values: readonly unknown[]): string {
+  return Buffer.from(JSON.stringify(values.map((value) => (value instanceof Date ? value.toISOString() : value)))).toString('base64url');
+}
+
+/** The values of a cursor made by encodeCursor for a sort of `arity` keys; a 400 for anything else. */
+export function decodeCursor(cursor: string, arity: number): CursorValue[] {
+  let values: unknown;
+  try {
+    if (cursor.length > 1_000 || !/^[\w-]+$/.test(cursor)) throw new Error('malformed');
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new BadRequestException(INVALID_CURSOR_MESSAGE);
+  }
+  const valid =
+    Array.isArray(values) &&
+    values.length === arity &&
+    values.every((v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)));
+  if (!valid) throw new BadRequestException(INVALID_CURSOR_MESSAGE);
+  return values as CursorValue[];
+}
+
+/** Rows strictly after `after` in the order `sort`: (a > x) or (a = x and b > y) or ... */
+export function keysetFilter<T>(sort: ReadonlyArray<SortKey<T>>, after: readonly CursorValue[]): FilterQuery<T> {
+  const branches = sort.map((key, index) => {
+    const branch: Record<string, unknown> = {};
+    for (let i = 0; i < index; i++) branch[(sort[i] as SortKey<T>).field] = after[i];
+    branch[key.field] = { [key.direction === 'asc' ? '$gt' : '$lt']: after[index] };
+    return branch;
+  });
+  return { $or: branches } as FilterQuery<T>;
+}
+
+/** One page of `entity` matching `where`, in `sort` order, after `cursor` (first page without). */
+export async function findKeysetPage<T extends object>(
+  em: EntityManager,
+  entity: new (...args: never[]) => T,
+  where: FilterQuery<T>,
+  options: { sort: ReadonlyArray<SortKey<T>>; limit: number; cursor?: string | undefined },
+): Promise<KeysetPage<T>> {
+  const { sort, limit, cursor } = options;
+  const filter = cursor ? ({ $and: [where, keysetFilter(sort, decodeCursor(cursor, sort.length))] } as FilterQuery<T>) : where;
+  const orderBy = Object.fromEntries(sort.map((key) => [key.field, key.direction]));
+  const rows = (await em.find(entity, filter, { orderBy: orderBy as never, limit: limit + 1 })) as T[];
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const nextCursor = rows.length > limit && last ? encodeCursor(sort.map((key) => last[key.field])) : null;
+  return { items, nextCursor };
+}
