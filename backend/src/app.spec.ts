@@ -37,6 +37,12 @@ describe('platform', () => {
       });
     });
 
+    it('serves exactly the rows the database holds, which listings refer to', async () => {
+      const rows = await db.query<{ id: number; name: string; slug: string }>('select id, name, slug from category order by id');
+      const response = await t.app.inject({ method: 'GET', url: '/api/categories' });
+      expect(response.json<{ data: unknown }>().data).toEqual(rows);
+    });
+
     it('returns one category by id', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/api/categories/4' });
       expect(response.json()).toEqual({ success: true, data: { id: 4, name: 'Seeds & Plants', slug: 'seeds-plants' } });

@@ -1,5 +1,8 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { applyDecorators, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { ValidateBy } from 'class-validator';
+import { textFieldError, trimText, type TextRule } from '../contracts/text-rules.js';
 import { FieldValidationException } from './errors.js';
 
 /**
@@ -27,6 +30,28 @@ function collectMessages(errors: ValidationError[], prefix = ''): Record<string,
   return fields;
 }
 
-/** Trims surrounding white space from string input; other types pass through for the type check. */
-export const Trim = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+/**
+ * A text field validated by a shared rule (contracts/): trimmed, then checked by the same function
+ * the browser's form uses, so the API answers with the form's own message. Also documents the
+ * field in the OpenAPI contract.
+ */
+export function TextField(rule: TextRule, docs: { example?: string } = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({
+      type: 'string',
+      required: !rule.optional,
+      maxLength: rule.maxLength,
+      ...(rule.minLength !== undefined ? { minLength: rule.minLength } : {}),
+      ...(rule.email ? { format: 'email' } : {}),
+      ...docs,
+    }),
+    Transform(({ value }: { value: unknown }) => trimText(value)),
+    ValidateBy({
+      name: 'textField',
+      validator: {
+        validate: (value: unknown) => textFieldError(rule, value) === undefined,
+        defaultMessage: (args) => textFieldError(rule, args?.value) ?? '',
+      },
+    }),
+  );
+}

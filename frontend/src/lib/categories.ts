@@ -1,15 +1,7 @@
-/** The marketplace's six categories, as GET /api/categories lists them. */
-export const CATEGORIES = [
-  { slug: 'land', name: 'Land' },
-  { slug: 'equipment', name: 'Equipment' },
-  { slug: 'livestock', name: 'Livestock' },
-  { slug: 'seeds-plants', name: 'Seeds & Plants' },
-  { slug: 'services', name: 'Services' },
-  { slug: 'rentals', name: 'Rentals' },
-] as const;
+import { CATEGORIES, type Category, type CategorySlug } from '../../../backend/src/contracts/categories';
 
-export type Category = (typeof CATEGORIES)[number];
-export type CategorySlug = Category['slug'];
+// The six categories are kept once, beside the API that serves them.
+export { CATEGORIES, type Category, type CategorySlug };
 
 /**
  * The five categories the header's Browse menu and the home page's chips offer, in that order.

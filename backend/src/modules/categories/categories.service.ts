@@ -1,24 +1,23 @@
-import { EntityManager } from '@mikro-orm/postgresql';
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { Category } from './category.entity.js';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { CATEGORIES } from '../../contracts/categories.js';
 import type { CategoryResponse } from './dto/category.response.js';
 
+/**
+ * The six categories never change while the product runs: they are served from the shared list
+ * (contracts/categories.ts), which a test keeps equal to the rows listings refer to.
+ */
 @Injectable()
 export class CategoriesService {
-  constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
+  private readonly all: CategoryResponse[] = CATEGORIES.map(({ id, name, slug }) => ({ id, name, slug }));
 
-  async list(): Promise<CategoryResponse[]> {
-    const categories = await this.em.find(Category, {}, { orderBy: { id: 'asc' } });
-    return categories.map(toResponse);
+  list(): CategoryResponse[] {
+    return this.all;
   }
 
   /** `id` is the raw path segment: anything that is not a known id is a 404. */
-  async get(id: string): Promise<CategoryResponse> {
-    const numeric = /^\d{1,9}$/.test(id) ? Number(id) : undefined;
-    const category = numeric === undefined ? null : await this.em.findOne(Category, { id: numeric });
+  get(id: string): CategoryResponse {
+    const category = /^\d{1,9}$/.test(id) ? this.all.find((c) => c.id === Number(id)) : undefined;
     if (!category) throw new NotFoundException('Category not found');
-    return toResponse(category);
+    return category;
   }
 }
-
-const toResponse = ({ id, name, slug }: Category): CategoryResponse => ({ id, name, slug });

@@ -1,14 +1,13 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { TooManyRequestsException } from '../../common/errors.js';
+import { CONTACT_RATE_LIMIT_MESSAGE } from '../../contracts/contact.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { ContactMessage } from './contact-message.entity.js';
 import type { ContactMessageRequest } from './dto/contact-message.request.js';
 import type { ContactSubmittedResponse } from './dto/contact-submitted.response.js';
-
-export const CONTACT_RATE_LIMIT_MESSAGE = 'Too many messages from your connection. Please wait a few minutes and try again.';
 
 /** Acknowledgements one address receives per day at most, whoever types it in: the form is no way to mail-bomb someone. */
 export const ACKNOWLEDGEMENTS_PER_ADDRESS_PER_DAY = 3;

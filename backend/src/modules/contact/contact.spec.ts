@@ -58,6 +58,9 @@ describe('POST /api/contact', () => {
     ['message', 'Message must be at least 10 characters', { ...valid, message: '  too short ' }],
     ['message', 'Message must be at most 5000 characters', { ...valid, message: 'x'.repeat(5001) }],
     ['name', 'Name must be text', { ...valid, name: 42 }],
+    ['name', 'Name must be on one line', { ...valid, name: 'Jane\r\nBcc: victim@example.com' }],
+    ['subject', 'Subject must be on one line', { ...valid, subject: 'Hi\nX-Mailer: forged' }],
+    ['message', 'Message must not contain control characters', { ...valid, message: 'Ring the bell \u0007 now please' }],
   ])('rejects a bad %s with "%s"', async (field, message, payload) => {
     const response = await post(payload);
     expect(response.statusCode).toBe(400);

@@ -90,3 +90,17 @@ describe('trimContact', () => {
     });
   });
 });
+
+describe('one-line fields', () => {
+  it.each([
+    ['name', 'Jane\nBcc: victim@example.com', 'Name must be on one line'],
+    ['subject', 'Hello\r\nX-Header: forged', 'Subject must be on one line'],
+    ['message', 'Line one\u0007 bell', 'Message must not contain control characters'],
+  ] as const)('refuses %s with a line break or control character', (field, value, message) => {
+    expect(validateContact({ ...valid, [field]: value })).toEqual({ [field]: message });
+  });
+
+  it('keeps line breaks in the message', () => {
+    expect(validateContact({ ...valid, message: 'First line\nSecond line\n\tindented' })).toEqual({});
+  });
+});

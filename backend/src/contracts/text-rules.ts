@@ -1,0 +1,54 @@
+/**
+ * The rules of a text field and the message for each way it can be wrong, shared by the forms in
+ * the browser and the API's request validation, so both say the same thing in the same order.
+ */
+export interface TextRule {
+  /** Names the field in messages: "Name is required". */
+  label: string;
+  /** Absent or blank (after trimming) is an error unless the field is optional. */
+  optional?: boolean;
+  minLength?: number;
+  maxLength: number;
+  email?: boolean;
+  /** Refuses line breaks: names, subjects and titles end up in e-mail headers and single-line layouts. */
+  singleLine?: boolean;
+}
+
+/** Something@something.something, without spaces: a typo check, not a deliverability check. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
+/** Control characters other than tab and line breaks (those are judged by singleLine). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** The first thing wrong with `value` (already trimmed when it is a string), or undefined. */
+export function textFieldError(rule: TextRule, value: unknown): string | undefined {
+  const { label } = rule;
+  if (value === undefined || value === null || value === '') return rule.optional ? undefined : `${label} is required`;
+  if (typeof value !== 'string') return `${label} must be text`;
+  if (rule.singleLine && LINE_BREAK.test(value)) return `${label} must be on one line`;
+  if (CONTROL.test(value)) return `${label} must not contain control characters`;
+  if (value.length > rule.maxLength) return `${label} must be at most ${rule.maxLength} characters`;
+  if (rule.email && !EMAIL_PATTERN.test(value)) return 'Please enter a valid email address';
+  if (rule.minLength !== undefined && value.length < rule.minLength) return `${label} must be at least ${rule.minLength} characters`;
+  return undefined;
+}
+
+/** Trims strings; other values pass through for the type check. */
+export function trimText(value: unknown): unknown {
+  return typeof value === 'string' ? value.trim() : value;
+}
+
+/** One message per invalid field, in the rules' order; an empty object when all are valid. */
+export function validateTextFields<F extends string>(
+  rules: Readonly<Record<F, TextRule>>,
+  values: Partial<Record<F, unknown>>,
+): Partial<Record<F, string>> {
+  const errors: Partial<Record<F, string>> = {};
+  for (const field of Object.keys(rules) as F[]) {
+    const error = textFieldError(rules[field], trimText(values[field]));
+    if (error) errors[field] = error;
+  }
+  return errors;
+}
