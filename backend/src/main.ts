@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { prepareDatabase } from './bootstrap/database.js';
+import { DependencyUnavailableError, waitForServices } from './bootstrap/dependencies.js';
 import { createLogger } from './bootstrap/logger.js';
 import { onShutdownSignal } from './bootstrap/shutdown.js';
 import { createWebApp } from './bootstrap/web-app.js';
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   Logger.overrideLogger(createLogger(config));
   const logger = new Logger('Fieldmarket');
+  await waitForServices(config, logger);
   const database = await prepareDatabase(config, logger);
   const app = await createWebApp(config, database.url);
   await app.listen({ port: config.port, host: config.host });
@@ -23,7 +25,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DependencyUnavailableError) {
     console.error(error.message);
   } else {
     console.error('Fieldmarket failed to start:', error instanceof Error ? (error.stack ?? error.message) : error);

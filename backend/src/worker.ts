@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { prepareDatabase } from './bootstrap/database.js';
+import { DependencyUnavailableError, waitForServices } from './bootstrap/dependencies.js';
 import { createLogger } from './bootstrap/logger.js';
 import { onShutdownSignal } from './bootstrap/shutdown.js';
 import { ConfigError, loadConfig } from './config/env.js';
@@ -16,6 +17,7 @@ export async function startWorkerProcess(): Promise<void> {
     if (!config.database.url) {
       throw new ConfigError('The worker process needs DATABASE_URL (the embedded default runs workers inside the web process).');
     }
+    await waitForServices(config, logger);
     const database = await prepareDatabase(config, logger);
     const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, database.url, { kind: 'worker' }), {
       logger: createLogger(config),
@@ -24,7 +26,7 @@ export async function startWorkerProcess(): Promise<void> {
     onShutdownSignal(logger, () => app.close());
     logger.log(`worker process running (queues on ${config.queue.redisUrl ? 'Redis' : 'PostgreSQL'})`);
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
+    console.error(error instanceof ConfigError || error instanceof DependencyUnavailableError ? error.message : error);
     process.exit(1);
   }
 }

@@ -1,5 +1,11 @@
 import type { Logger } from '@nestjs/common';
 
+/**
+ * However long the parts take (a queue backend that is down, a job that will not finish), the
+ * process is gone within this time of the signal; each part bounds its own wait well inside it.
+ */
+export const SHUTDOWN_GRACE_MS = 20_000;
+
 /** Runs `close` once on SIGTERM or SIGINT, then exits; a second signal exits at once. */
 export function onShutdownSignal(logger: Logger, close: () => Promise<void>): void {
   let closing = false;
@@ -10,6 +16,13 @@ export function onShutdownSignal(logger: Logger, close: () => Promise<void>): vo
     }
     closing = true;
     logger.log(`${signal} received: finishing in-flight work`);
+    const deadline = setTimeout(() => {
+      logger.error(
+        `shutdown took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting with work unfinished (it runs again at the next start)`,
+      );
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    deadline.unref();
     close().then(
       () => process.exit(0),
       (error: unknown) => {

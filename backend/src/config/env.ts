@@ -49,6 +49,8 @@ export interface AppConfig {
     uploadsDir: string;
   };
   contactRateLimit: { limit: number; windowSeconds: number };
+  /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
+  startupWaitSeconds: number;
   frontendDir: string | undefined;
 }
 
@@ -82,6 +84,7 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'S3_SECRET_ACCESS_KEY', default: '(SDK default chain)', description: 'S3 secret key' },
   { name: 'S3_FORCE_PATH_STYLE', default: 'true when S3_ENDPOINT is set', description: 'Path-style bucket addressing' },
   { name: 'UPLOADS_DIR', default: '$DATA_DIR/uploads', description: 'Folder for images on local disk' },
+  { name: 'STARTUP_WAIT_SECONDS', default: '30', description: 'How long to wait at start for DATABASE_URL and REDIS_URL to answer' },
   { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
   { name: 'CONTACT_RATE_WINDOW_SECONDS', default: '900', description: 'Length of the contact rate-limit window' },
   { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
@@ -200,6 +203,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       limit: read.int('CONTACT_RATE_LIMIT', 5, 1, 10_000),
       windowSeconds: read.int('CONTACT_RATE_WINDOW_SECONDS', 900, 1, 86_400),
     },
+    startupWaitSeconds: read.int('STARTUP_WAIT_SECONDS', 30, 0, 3_600),
     frontendDir: frontendDir === 'none' ? undefined : resolve(cwd, frontendDir),
   };
 
