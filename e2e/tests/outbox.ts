@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface OutboxMail {
+  messageId: string;
   to: string;
   subject: string;
   text: string;

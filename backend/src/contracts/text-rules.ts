@@ -14,8 +14,13 @@ export interface TextRule {
   singleLine?: boolean;
 }
 
-/** Something@something.something, without spaces: a typo check, not a deliverability check. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * local@domain.tld as mail servers accept it: dot-separated parts with no empty part (so no
+ * "jane..farmer" or "jane.@"), a domain of letters, digits and hyphens, a top-level domain of two
+ * letters or more. A typo check, not a deliverability check.
+ */
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
 /** Control characters other than tab and line breaks (those are judged by singleLine). */
