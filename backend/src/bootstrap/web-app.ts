@@ -9,6 +9,7 @@ import { EnvelopeInterceptor } from '../common/envelope.interceptor.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
+import { fastifyTrustProxy } from '../config/trust-proxy.js';
 import { RedisIoAdapter } from '../infra/realtime/redis-io.adapter.js';
 import { mountFrontend } from '../web/frontend.js';
 import { createLogger } from './logger.js';
@@ -17,7 +18,7 @@ import { createLogger } from './logger.js';
 export async function createWebApp(config: AppConfig, databaseUrl: string): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * Every environment variable the product reads, parsed and validated once at boot.
@@ -12,7 +13,7 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   bodyLimitBytes: number;
   corsOrigins: string[];
   database: {
@@ -59,7 +60,7 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'PUBLIC_URL', default: 'http://localhost:$PORT', description: 'Address printed at start and used in e-mails' },
   { name: 'DATA_DIR', default: './.data', description: 'Folder for the embedded database, uploads and the mail outbox' },
   { name: 'LOG_LEVEL', default: 'log', description: 'error, warn, log, debug or verbose' },
-  { name: 'TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-For (set behind a reverse proxy)' },
+  { name: 'TRUST_PROXY', default: 'false', description: 'Proxies in front: how many (e.g. 1) or their addresses/CIDRs; see below' },
   { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON body accepted; larger gets 413' },
   { name: 'CORS_ORIGINS', default: '(none)', description: 'Comma-separated origins allowed to call /api from another site' },
   { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR' },
@@ -115,6 +116,18 @@ class EnvReader {
     return fallback;
   }
 
+  /** A value with a parser of its own, which returns the value or what is wrong with it. */
+  parsed<T>(name: string, fallback: T, parse: (raw: string) => { value: T } | { problem: string }): T {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const result = parse(raw);
+    if ('problem' in result) {
+      this.problems.push(`${name} ${result.problem}`);
+      return fallback;
+    }
+    return result.value;
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const raw = this.string(name);
     if (raw === undefined) return fallback;
@@ -156,7 +169,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     publicUrl: publicUrl.replace(/\/$/, ''),
     dataDir,
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
-    trustProxy: read.bool('TRUST_PROXY', false),
+    trustProxy: read.parsed('TRUST_PROXY', false, parseTrustProxy),
     bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     corsOrigins: (read.string('CORS_ORIGINS') ?? '')
       .split(',')
