@@ -8,7 +8,11 @@ export class FieldValidationException extends HttpException {
 }
 
 export class TooManyRequestsException extends HttpException {
-  constructor(message: string) {
+  /** `retryAfterSeconds`: sent as Retry-After, so a client knows when to try again. */
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message, HttpStatus.TOO_MANY_REQUESTS);
   }
 }
