@@ -12,6 +12,7 @@ import type { AppConfig } from '../config/env.js';
 import { fastifyTrustProxy } from '../config/trust-proxy.js';
 import { RedisIoAdapter } from '../infra/realtime/redis-io.adapter.js';
 import { mountFrontend } from '../web/frontend.js';
+import { protectApi } from './api-protection.js';
 import { createLogger } from './logger.js';
 
 /** Builds the web application (API, socket.io, pages) without listening; used by main and tests. */
@@ -28,7 +29,8 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, databaseUrl, { kind: 'web', runWorkers: config.queue.workersInProcess }),
     adapter,
-    { logger: createLogger(config), abortOnError: false },
+    // No body parsers from Nest (it would also accept form posts): protectApi installs a JSON-only one.
+    { logger: createLogger(config), abortOnError: false, bodyParser: false },
   );
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
@@ -39,8 +41,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   const fastify = app.getHttpAdapter().getInstance();
   // Pages, scripts and JSON compressed (brotli or gzip): most of our users are on weak mobile signal.
   await fastify.register(fastifyCompress, { threshold: 1024 });
-  // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
-  fastify.removeContentTypeParser('text/plain');
+  protectApi(app);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
