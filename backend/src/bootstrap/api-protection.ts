@@ -1,11 +1,24 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { acceptJsonBodiesOnly } from '../common/json-body.js';
+import { refuseCrossSiteRequests } from '../common/origins.js';
+import type { AppConfig } from '../config/env.js';
+
+type RequestCheck = (request: FastifyRequest) => void | Promise<void>;
 
 /**
  * What every request meets before a controller: JSON-only bodies whose size and shape are
- * bounded (common/json-body.ts).
+ * bounded (common/json-body.ts); and for /api, in this order, the checks below, each of which
+ * answers with its own status by throwing before the body is read.
  */
-export function protectApi(app: NestFastifyApplication): void {
+export function protectApi(app: NestFastifyApplication, config: AppConfig): void {
   const fastify = app.getHttpAdapter().getInstance();
   acceptJsonBodiesOnly(fastify);
+  const checks: RequestCheck[] = [refuseCrossSiteRequests(config)];
+  fastify.addHook('onRequest', async (request) => {
+    if (!isApiUrl(request.url)) return;
+    for (const check of checks) await check(request);
+  });
 }
+
+const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
