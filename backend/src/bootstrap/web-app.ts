@@ -41,7 +41,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   const fastify = app.getHttpAdapter().getInstance();
   // Pages, scripts and JSON compressed (brotli or gzip): most of our users are on weak mobile signal.
   await fastify.register(fastifyCompress, { threshold: 1024 });
-  protectApi(app, config);
+  await protectApi(app, config);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -48,6 +48,8 @@ export interface AppConfig {
     uploadsDir: string;
   };
   contactRateLimit: { limit: number; windowSeconds: number };
+  /** Requests per client address to /api (health probes aside), shared by every web process. */
+  apiRateLimit: { limit: number; windowSeconds: number };
   frontendDir: string | undefined;
 }
 
@@ -82,6 +84,8 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'UPLOADS_DIR', default: '$DATA_DIR/uploads', description: 'Folder for images on local disk' },
   { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
   { name: 'CONTACT_RATE_WINDOW_SECONDS', default: '900', description: 'Length of the contact rate-limit window' },
+  { name: 'API_RATE_LIMIT', default: '600', description: 'Requests to /api accepted per client per window (health probes aside)' },
+  { name: 'API_RATE_WINDOW_SECONDS', default: '60', description: 'Length of the /api rate-limit window' },
   { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
 ];
 
@@ -207,6 +211,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     contactRateLimit: {
       limit: read.int('CONTACT_RATE_LIMIT', 5, 1, 10_000),
       windowSeconds: read.int('CONTACT_RATE_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    apiRateLimit: {
+      limit: read.int('API_RATE_LIMIT', 600, 1, 1_000_000),
+      windowSeconds: read.int('API_RATE_WINDOW_SECONDS', 60, 1, 3_600),
     },
     frontendDir: frontendDir === 'none' ? undefined : resolve(cwd, frontendDir),
   };
