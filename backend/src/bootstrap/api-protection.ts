@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { limitApiRequests } from '../common/api-rate-limit.js';
 import { acceptJsonBodiesOnly } from '../common/json-body.js';
+import { refuseWrongMethods } from '../common/method-not-allowed.js';
 import { refuseCrossSiteRequests } from '../common/origins.js';
 import type { AppConfig } from '../config/env.js';
 import { createRateLimitStore } from '../infra/rate-limit/rate-limit-store.js';
@@ -19,7 +20,11 @@ export async function protectApi(app: NestFastifyApplication, config: AppConfig)
   acceptJsonBodiesOnly(fastify);
   const rateLimitStore = await createRateLimitStore(config, app.get(MikroORM));
   fastify.addHook('onClose', () => rateLimitStore.close());
-  const checks: RequestCheck[] = [limitApiRequests(rateLimitStore, config.apiRateLimit), refuseCrossSiteRequests(config)];
+  const checks: RequestCheck[] = [
+    limitApiRequests(rateLimitStore, config.apiRateLimit),
+    refuseWrongMethods(fastify),
+    refuseCrossSiteRequests(config),
+  ];
   fastify.addHook('onRequest', async (request) => {
     if (!isApiUrl(request.url)) return;
     for (const check of checks) await check(request);

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dependencyErrorAnswer } from './dependency-errors.js';
 import type { ErrorEnvelope } from './envelope.js';
 import { DetailedHttpException, FieldValidationException, TooManyRequestsException } from './errors.js';
+import { MethodNotAllowedException } from './method-not-allowed.js';
 
 interface FastifyLikeError {
   code?: string;
@@ -39,6 +40,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof TooManyRequestsException && exception.retryAfterSeconds !== undefined) {
       void reply.header('retry-after', String(exception.retryAfterSeconds));
     }
+    if (exception instanceof MethodNotAllowedException) void reply.header('allow', exception.allowed.join(', '));
     void reply.status(status).header('cache-control', 'no-store').send(body);
   }
 
