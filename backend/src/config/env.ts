@@ -16,6 +16,8 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   bodyLimitBytes: number;
   corsOrigins: string[];
+  /** Bearer token for the operator endpoints (GET /api/health/details); absent: they answer 404. */
+  operatorToken: string | undefined;
   database: {
     /** Absent: an embedded PostgreSQL is started under dataDir. */
     url: string | undefined;
@@ -65,6 +67,7 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'TRUST_PROXY', default: 'false', description: 'Proxies in front: how many (e.g. 1) or their addresses/CIDRs; see below' },
   { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON body accepted; larger gets 413' },
   { name: 'CORS_ORIGINS', default: '(none)', description: 'Comma-separated origins allowed to call /api from another site' },
+  { name: 'OPERATOR_TOKEN', default: '(none)', description: 'Bearer token for /api/health/details (32+ characters); unset: 404' },
   { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR' },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL' },
   { name: 'MIGRATE_ON_START', default: 'true when embedded, else false', description: 'Apply migrations when the web process starts' },
@@ -179,6 +182,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    operatorToken: read.parsed('OPERATOR_TOKEN', undefined, (raw) =>
+      raw.length >= 32 ? { value: raw } : { problem: 'must be at least 32 characters (for example: openssl rand -hex 32)' },
+    ),
     database: {
       url: databaseUrl,
       embeddedPort: read.int('EMBEDDED_PG_PORT', 54329, 1, 65535),

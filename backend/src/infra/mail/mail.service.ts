@@ -45,7 +45,8 @@ export class MailService implements OnApplicationShutdown {
   async send(mail: OutgoingMail): Promise<void> {
     const info = await this.transporter.sendMail({ from: this.config.mail.from, ...mail });
     if (this.outboxDir) await this.writeToOutbox(info.messageId, info.message as Buffer, mail);
-    this.logger.log(`mail "${mail.subject}" sent to ${mail.to} via ${this.transportName}`);
+    // Neither recipients nor subjects (they hold what people typed) go to the logs; the id finds the mail.
+    this.logger.log(`mail ${info.messageId} sent via ${this.transportName}`);
   }
 
   /** For the health check: the outbox folder is writable, or the SMTP server answers. */
