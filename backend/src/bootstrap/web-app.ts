@@ -13,12 +13,14 @@ import { fastifyTrustProxy } from '../config/trust-proxy.js';
 import { RedisIoAdapter } from '../infra/realtime/redis-io.adapter.js';
 import { mountFrontend } from '../web/frontend.js';
 import { protectApi } from './api-protection.js';
+import { httpTimeouts, logClientAborts } from './http-connections.js';
 import { createLogger } from './logger.js';
 
 /** Builds the web application (API, socket.io, pages) without listening; used by main and tests. */
 export async function createWebApp(config: AppConfig, databaseUrl: string): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
+    ...httpTimeouts(config.http),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -42,6 +44,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   // Pages, scripts and JSON compressed (brotli or gzip): most of our users are on weak mobile signal.
   await fastify.register(fastifyCompress, { threshold: 1024 });
   await protectApi(app, config);
+  logClientAborts(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

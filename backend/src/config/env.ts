@@ -15,6 +15,8 @@ export interface AppConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   trustProxy: TrustProxy;
   bodyLimitBytes: number;
+  /** How long a connection may take to send a request, and stay idle between requests. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   corsOrigins: string[];
   /** Bearer token for the operator endpoints (GET /api/health/details); absent: they answer 404. */
   operatorToken: string | undefined;
@@ -66,6 +68,8 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'LOG_LEVEL', default: 'log', description: 'error, warn, log, debug or verbose' },
   { name: 'TRUST_PROXY', default: 'false', description: 'Proxies in front: how many (e.g. 1) or their addresses/CIDRs; see below' },
   { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON body accepted; larger gets 413' },
+  { name: 'REQUEST_TIMEOUT_SECONDS', default: '30', description: 'Time a client has to send a whole request (headers: 10 s); then 408' },
+  { name: 'KEEP_ALIVE_TIMEOUT_SECONDS', default: '5', description: 'Idle time before a kept-alive connection is closed' },
   { name: 'CORS_ORIGINS', default: '(none)', description: 'Comma-separated origins allowed to call /api from another site' },
   { name: 'OPERATOR_TOKEN', default: '(none)', description: 'Bearer token for /api/health/details (32+ characters); unset: 404' },
   { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR' },
@@ -93,6 +97,9 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
 ];
 
 type Env = Record<string, string | undefined>;
+
+/** Time a client has to send a request's headers (slow-header attacks); the whole request gets REQUEST_TIMEOUT_SECONDS. */
+const HEADERS_TIMEOUT_SECONDS = 10;
 
 class EnvReader {
   readonly problems: string[] = [];
@@ -178,6 +185,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
     trustProxy: read.parsed('TRUST_PROXY', false, parseTrustProxy),
     bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    http: {
+      headersTimeoutMs: HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: read.int('REQUEST_TIMEOUT_SECONDS', 30, HEADERS_TIMEOUT_SECONDS, 3_600) * 1000,
+      keepAliveTimeoutMs: read.int('KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 600) * 1000,
+    },
     corsOrigins: (read.string('CORS_ORIGINS') ?? '')
       .split(',')
       .map((o) => o.trim())
