@@ -28,6 +28,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    // The client went away mid-request (Node's "aborted"): no one is left to answer, and the
+    // onRequestAbort hook has logged it in one line.
+    if (isClientAbort(exception)) return;
     const [status, body] = this.render(exception, request);
     if (status === HttpStatus.SERVICE_UNAVAILABLE && !(exception instanceof HttpException)) {
       this.logger.warn(`${request.method} ${request.url} [${request.id}] answered 503: ${String(exception)}`);
@@ -89,6 +92,11 @@ function fastifyErrorOf(exception: unknown): FastifyLikeError | undefined {
   const candidate = exception instanceof HttpException ? exception.cause : exception;
   const error = candidate as FastifyLikeError | undefined;
   return typeof error?.code === 'string' && error.code.startsWith('FST_') ? error : undefined;
+}
+
+function isClientAbort(exception: unknown): boolean {
+  const { code, message } = (exception ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
 }
 
 function messageOf(exception: HttpException): string {
