@@ -44,8 +44,11 @@ export async function clearStalePostmaster(databaseDir: string, log: (line: stri
   if (!(await waitUntil(async () => (await processesIn(dataDir)).length === 0, FAST_SHUTDOWN_WAIT_MS))) {
     throw new Error(`Processes of an earlier embedded PostgreSQL still use ${databaseDir}: ${(await processesIn(dataDir)).join(', ')}`);
   }
+  // Only when the holder is known to be dead (a zombie) or known to be another program: a process
+  // whose folder cannot be read (another user's) might still be a server working here.
   const now = await inspect(pid);
-  if ((await lockHolder(lockFile)) === pid && now.state !== 'gone') {
+  const stale = now.state === 'zombie' || (now.state === 'running' && now.cwd !== undefined && now.cwd !== dataDir);
+  if ((await lockHolder(lockFile)) === pid && stale) {
     log(`removing the stale lock of embedded PostgreSQL pid ${pid} (${now.state === 'zombie' ? 'exited' : 'number reused'})`);
     await rm(lockFile, { force: true });
   }
@@ -60,7 +63,7 @@ interface ProcessInfo {
   /** Signal 0 succeeds for a zombie too, so the state comes from /proc or ps. */
   state: 'running' | 'zombie' | 'gone';
   parent?: number;
-  /** Current directory: a PostgreSQL process works in its data folder, which is how we recognise ours. */
+  /** Current directory (undefined when it cannot be read): a PostgreSQL process works in its data folder, which is how we recognise ours. */
   cwd?: string;
   command: string;
 }
@@ -73,7 +76,7 @@ async function inspect(pid: number): Promise<ProcessInfo> {
     if (!fields) return { state: 'gone', command: '' };
     const state = fields[2] === 'Z' || fields[2] === 'X' ? 'zombie' : 'running';
     const command = readOrEmpty(() => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '') || (fields[1] ?? '');
-    return { state, parent: Number(fields[3]), cwd: readOrEmpty(() => readlinkSync(`/proc/${pid}/cwd`)), command };
+    return { state, parent: Number(fields[3]), cwd: readOrEmpty(() => readlinkSync(`/proc/${pid}/cwd`)) || undefined, command };
   }
   const { stdout } = await promisify(execFile)('ps', ['-o', 'stat=,ppid=,command=', '-p', String(pid)]).catch(() => ({ stdout: '' }));
   const fields = /^\s*(\S+)\s+(\d+)\s+(.*)$/.exec(stdout.trim());
