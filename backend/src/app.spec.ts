@@ -94,7 +94,7 @@ describe('platform', () => {
         expect(response.statusCode).toBe(503);
         const body = response.json<{ success: boolean; error: string; details: { checks: Array<{ name: string; status: string }> } }>();
         expect(body.success).toBe(false);
-        expect(body.error).toMatch(/^storage unavailable: /);
+        expect(body.error).toBe('Image storage is unavailable');
         expect(body.details.checks.find((c) => c.name === 'database')?.status).toBe('up');
       } finally {
         await broken.close();

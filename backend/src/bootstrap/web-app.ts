@@ -8,17 +8,21 @@ import { EnvelopeInterceptor } from '../common/envelope.interceptor.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
+import { fastifyTrustProxy } from '../config/trust-proxy.js';
 import { BusIoAdapter, type RealtimeBus } from '../infra/realtime/realtime-bus.js';
 import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
 import { registerSecurityHeaders } from '../web/security-headers.js';
+import { protectApi } from './api-protection.js';
+import { httpTimeouts, logClientAborts } from './http-connections.js';
 import { createLogger } from './logger.js';
 
 /** Builds the web application (API, socket.io, pages) without listening; used by main and tests. */
 export async function createWebApp(config: AppConfig, databaseUrl: string): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    ...httpTimeouts(config.http),
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
@@ -28,7 +32,8 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, databaseUrl, { kind: 'web', runWorkers: config.queue.workersInProcess }),
     adapter,
-    { logger: createLogger(config), abortOnError: false },
+    // No body parsers from Nest (it would also accept form posts): protectApi installs a JSON-only one.
+    { logger: createLogger(config), abortOnError: false, bodyParser: false },
   );
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
@@ -41,8 +46,8 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   // precompressed from the build instead (web/frontend.ts).
   await fastify.register(fastifyCompress, { threshold: 1024 });
   await registerSecurityHeaders(fastify, config);
-  // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
-  fastify.removeContentTypeParser('text/plain');
+  await protectApi(app, config);
+  logClientAborts(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -27,6 +27,7 @@ const document = SwaggerModule.createDocument(
     .setTitle('Fieldmarket API')
     .setDescription('UK agricultural marketplace. Every response is an envelope: { success: true, data } or { success: false, error }.')
     .setVersion('0.1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'OPERATOR_TOKEN', description: 'For the operator endpoints' })
     .build(),
 );
 await writeFile(output, stringify(document, { sortMapEntries: false }));

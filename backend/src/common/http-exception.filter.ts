@@ -1,7 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { dependencyErrorAnswer } from './dependency-errors.js';
 import type { ErrorEnvelope } from './envelope.js';
 import { DetailedHttpException, FieldValidationException, TooManyRequestsException } from './errors.js';
+import { MethodNotAllowedException } from './method-not-allowed.js';
 
 interface FastifyLikeError {
   code?: string;
@@ -12,7 +14,9 @@ interface FastifyLikeError {
 /**
  * Renders every error as the spec's envelope. Client mistakes that Fastify itself detects
  * (bad JSON, oversized body, wrong content type) keep their 4xx status with a clear message;
- * anything unexpected is logged with the request id and answered with a generic 500.
+ * what a request meets in the database or queue gets its own status (404, 409, 503: see
+ * dependency-errors.ts); anything unexpected is logged with the request id and answered with a
+ * generic 500.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
@@ -24,8 +28,13 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    // The client went away mid-request (Node's "aborted"): no one is left to answer, and the
+    // onRequestAbort hook has logged it in one line.
+    if (isClientAbort(exception)) return;
     const [status, body] = this.render(exception, request);
-    if (!(exception instanceof HttpException) && status >= 500) {
+    if (status === HttpStatus.SERVICE_UNAVAILABLE && !(exception instanceof HttpException)) {
+      this.logger.warn(`${request.method} ${request.url} [${request.id}] answered 503: ${String(exception)}`);
+    } else if (!(exception instanceof HttpException) && status >= 500) {
       this.logger.error(
         `${request.method} ${request.url} [${request.id}] failed`,
         exception instanceof Error ? exception.stack : String(exception),
@@ -34,6 +43,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof TooManyRequestsException && exception.retryAfterSeconds !== undefined) {
       void reply.header('retry-after', String(exception.retryAfterSeconds));
     }
+    if (exception instanceof MethodNotAllowedException) void reply.header('allow', exception.allowed.join(', '));
     void reply.status(status).header('cache-control', 'no-store').send(body);
   }
 
@@ -53,6 +63,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
       }
       return [status, { success: false, error: messageOf(exception) }];
     }
+    const dependencyAnswer = dependencyErrorAnswer(exception);
+    if (dependencyAnswer) return [dependencyAnswer[0], { success: false, error: dependencyAnswer[1] }];
     return [HttpStatus.INTERNAL_SERVER_ERROR, { success: false, error: 'Something went wrong on our side. Please try again.' }];
   }
 
@@ -80,6 +92,11 @@ function fastifyErrorOf(exception: unknown): FastifyLikeError | undefined {
   const candidate = exception instanceof HttpException ? exception.cause : exception;
   const error = candidate as FastifyLikeError | undefined;
   return typeof error?.code === 'string' && error.code.startsWith('FST_') ? error : undefined;
+}
+
+function isClientAbort(exception: unknown): boolean {
+  const { code, message } = (exception ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
 }
 
 function messageOf(exception: HttpException): string {

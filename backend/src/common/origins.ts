@@ -1,12 +1,47 @@
+import { ForbiddenException } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/env.js';
 
-/** True for our own origin (PUBLIC_URL) and the origins listed in CORS_ORIGINS. */
-export function isAllowedOrigin(origin: string, config: Pick<AppConfig, 'publicUrl' | 'corsOrigins'>): boolean {
-  let normalized: string;
+export const CROSS_SITE_MESSAGE = 'Cross-site requests are not allowed.';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * True for our own origin (PUBLIC_URL) and the origins listed in CORS_ORIGINS. Given the
+ * request's Host, also for the site under the name it was reached by (http://127.0.0.1:3000 while
+ * PUBLIC_URL says localhost): a page on another site cannot send our Host with its own Origin.
+ * For the HTTP API and the socket.io handshake alike.
+ */
+export function isAllowedOrigin(origin: string, config: Pick<AppConfig, 'publicUrl' | 'corsOrigins'>, host?: string): boolean {
+  const normalized = originOf(origin);
+  if (normalized === undefined) return false; // "null" (sandboxed frames, file://) or garbage
+  if (normalized === originOf(config.publicUrl) || config.corsOrigins.some((allowed) => originOf(allowed) === normalized)) return true;
+  return host !== undefined && new URL(normalized).host === host.toLowerCase();
+}
+
+function originOf(value: string): string | undefined {
   try {
-    normalized = new URL(origin).origin;
+    const { origin } = new URL(value);
+    return origin === 'null' ? undefined : origin;
   } catch {
-    return false;
+    return undefined;
   }
-  return normalized === new URL(config.publicUrl).origin || config.corsOrigins.some((allowed) => allowed === normalized);
+}
+
+/**
+ * Refuses a state-changing call a browser makes on behalf of another site (cross-site request
+ * forgery): its Origin must be allowed. Without an Origin the caller is not a browser (curl, a
+ * server), unless Sec-Fetch-Site says a browser sent it from elsewhere.
+ */
+export function refuseCrossSiteRequests(config: Pick<AppConfig, 'publicUrl' | 'corsOrigins'>) {
+  return (request: FastifyRequest): void => {
+    if (!STATE_CHANGING.has(request.method)) return;
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      if (!isAllowedOrigin(origin, config, request.headers.host)) throw new ForbiddenException(CROSS_SITE_MESSAGE);
+      return;
+    }
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') throw new ForbiddenException(CROSS_SITE_MESSAGE);
+  };
 }

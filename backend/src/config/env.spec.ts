@@ -31,13 +31,33 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT must be a whole number from 1 to 65535 (got "70000")'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL must start with postgres:// or postgresql://'],
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL is not a valid URL'],
-    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false (got "maybe")'],
+    [
+      { TRUST_PROXY: 'maybe' },
+      'TRUST_PROXY must be false, a number of proxies in front of the app (e.g. 1) or a comma-separated list of their addresses or CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1) (got "maybe")',
+    ],
+    [
+      { TRUST_PROXY: 'true' },
+      'TRUST_PROXY no longer accepts "true", which trusted forged X-Forwarded-For entries; set it to false, a number of proxies',
+    ],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be false, a number of proxies'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY must be at most 10 proxies (got "11")'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of error, warn, log, debug, verbose (got "loud")'],
     [{ S3_ENDPOINT: 'http://minio:9000' }, 'S3_ENDPOINT is set but S3_BUCKET is not'],
     [{ QUEUE_PREFIX: 'a b' }, 'QUEUE_PREFIX may hold only letters, digits, "-" and "_"'],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+    ['loopback,fd00::/8,::1', ['loopback', 'fd00::/8', '::1']],
+  ])('reads TRUST_PROXY=%s as a hop count or a list of proxies', (raw, trustProxy) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trustProxy);
   });
 
   it('lists every problem at once', () => {

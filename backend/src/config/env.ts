@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * Every environment variable the product reads, parsed and validated once at boot.
@@ -12,9 +13,13 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   bodyLimitBytes: number;
+  /** How long a connection may take to send a request, and stay idle between requests. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   corsOrigins: string[];
+  /** Bearer token for the operator endpoints (GET /api/health/details); absent: they answer 404. */
+  operatorToken: string | undefined;
   database: {
     /** Absent: an embedded PostgreSQL is started under dataDir. */
     url: string | undefined;
@@ -51,6 +56,8 @@ export interface AppConfig {
   contactRateLimit: { limit: number; windowSeconds: number };
   /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
   startupWaitSeconds: number;
+  /** Requests per client address to /api (health probes aside), shared by every web process. */
+  apiRateLimit: { limit: number; windowSeconds: number };
   frontendDir: string | undefined;
 }
 
@@ -63,9 +70,12 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'PUBLIC_URL', default: 'http://localhost:$PORT', description: 'Address printed at start and used in e-mails' },
   { name: 'DATA_DIR', default: './.data', description: 'Folder for the embedded database, uploads and the mail outbox' },
   { name: 'LOG_LEVEL', default: 'log', description: 'error, warn, log, debug or verbose' },
-  { name: 'TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-For (set behind a reverse proxy)' },
+  { name: 'TRUST_PROXY', default: 'false', description: 'Proxies in front: how many (e.g. 1) or their addresses/CIDRs; see below' },
   { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON body accepted; larger gets 413' },
+  { name: 'REQUEST_TIMEOUT_SECONDS', default: '30', description: 'Time a client has to send a whole request (headers: 10 s); then 408' },
+  { name: 'KEEP_ALIVE_TIMEOUT_SECONDS', default: '5', description: 'Idle time before a kept-alive connection is closed' },
   { name: 'CORS_ORIGINS', default: '(none)', description: 'Comma-separated origins allowed to call /api from another site' },
+  { name: 'OPERATOR_TOKEN', default: '(none)', description: 'Bearer token for /api/health/details (32+ characters); unset: 404' },
   { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR' },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL' },
   { name: 'MIGRATE_ON_START', default: 'true when embedded, else false', description: 'Apply migrations when the web process starts' },
@@ -87,11 +97,16 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'STARTUP_WAIT_SECONDS', default: '30', description: 'How long to wait at start for DATABASE_URL and REDIS_URL to answer' },
   { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
   { name: 'CONTACT_RATE_WINDOW_SECONDS', default: '900', description: 'Length of the contact rate-limit window' },
+  { name: 'API_RATE_LIMIT', default: '600', description: 'Requests to /api accepted per client per window (health probes aside)' },
+  { name: 'API_RATE_WINDOW_SECONDS', default: '60', description: 'Length of the /api rate-limit window' },
   { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
   { name: 'INTERNAL_API_URL', default: 'http://127.0.0.1:$PORT', description: 'Base URL server-rendered pages call /api on' },
 ];
 
 type Env = Record<string, string | undefined>;
+
+/** Time a client has to send a request's headers (slow-header attacks); the whole request gets REQUEST_TIMEOUT_SECONDS. */
+const HEADERS_TIMEOUT_SECONDS = 10;
 
 class EnvReader {
   readonly problems: string[] = [];
@@ -120,6 +135,18 @@ class EnvReader {
     if (['false', '0', 'no'].includes(raw)) return false;
     this.problems.push(`${name} must be true or false (got "${raw}")`);
     return fallback;
+  }
+
+  /** A value with a parser of its own, which returns the value or what is wrong with it. */
+  parsed<T>(name: string, fallback: T, parse: (raw: string) => { value: T } | { problem: string }): T {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const result = parse(raw);
+    if ('problem' in result) {
+      this.problems.push(`${name} ${result.problem}`);
+      return fallback;
+    }
+    return result.value;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
@@ -163,12 +190,20 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     publicUrl: publicUrl.replace(/\/$/, ''),
     dataDir,
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
-    trustProxy: read.bool('TRUST_PROXY', false),
+    trustProxy: read.parsed('TRUST_PROXY', false, parseTrustProxy),
     bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    http: {
+      headersTimeoutMs: HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: read.int('REQUEST_TIMEOUT_SECONDS', 30, HEADERS_TIMEOUT_SECONDS, 3_600) * 1000,
+      keepAliveTimeoutMs: read.int('KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 600) * 1000,
+    },
     corsOrigins: (read.string('CORS_ORIGINS') ?? '')
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    operatorToken: read.parsed('OPERATOR_TOKEN', undefined, (raw) =>
+      raw.length >= 32 ? { value: raw } : { problem: 'must be at least 32 characters (for example: openssl rand -hex 32)' },
+    ),
     database: {
       url: databaseUrl,
       embeddedPort: read.int('EMBEDDED_PG_PORT', 54329, 1, 65535),
@@ -204,6 +239,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       windowSeconds: read.int('CONTACT_RATE_WINDOW_SECONDS', 900, 1, 86_400),
     },
     startupWaitSeconds: read.int('STARTUP_WAIT_SECONDS', 30, 0, 3_600),
+    apiRateLimit: {
+      limit: read.int('API_RATE_LIMIT', 600, 1, 1_000_000),
+      windowSeconds: read.int('API_RATE_WINDOW_SECONDS', 60, 1, 3_600),
+    },
     frontendDir: frontendDir === 'none' ? undefined : resolve(cwd, frontendDir),
   };
 

@@ -22,10 +22,11 @@ export interface TextRule {
 export const EMAIL_PATTERN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
-const LINE_BREAK = /[\r\n\u2028\u2029]/;
-/** Control characters other than tab and line breaks (those are judged by singleLine). */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Line breaks, including the vertical tab, form feed, NEL and Unicode's line and paragraph separators. */
+const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
+/** C0 and C1 control characters and DEL, but tab, line feed and carriage return (judged by singleLine). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** The first thing wrong with `value` (already trimmed when it is a string), or undefined. */
 export function textFieldError(rule: TextRule, value: unknown): string | undefined {

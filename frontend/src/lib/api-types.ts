@@ -68,6 +68,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HealthController_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -104,17 +120,34 @@ export interface components {
             name: "database" | "queue" | "storage" | "mail";
             /** @enum {string} */
             status: "up" | "down";
-            /** @description What was checked, or why it failed */
+            /** @example Image storage is available */
             message: string;
-            /** @description Extra figures, such as job counts per queue */
-            details?: Record<string, never>;
             /** Format: date-time */
             timestamp: string;
         };
         HealthResponse: {
             /** @enum {string} */
-            status: "ok";
+            status: "ok" | "degraded" | "down";
             checks: components["schemas"]["HealthCheckEntry"][];
+        };
+        HealthCheckDetails: {
+            /** @enum {string} */
+            name: "database" | "queue" | "storage" | "mail";
+            /** @enum {string} */
+            status: "up" | "down";
+            /** @example Image storage is available */
+            message: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @description What was checked and where (paths, hosts, bucket), or the raw error */
+            description: string;
+            /** @description Extra figures, such as job counts per queue */
+            details?: Record<string, never>;
+        };
+        HealthDetailsResponse: {
+            /** @enum {string} */
+            status: "ok" | "degraded" | "down";
+            checks: components["schemas"]["HealthCheckDetails"][];
         };
     };
     responses: never;
@@ -273,7 +306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description At least one dependency is down; `error` names it */
+            /** @description At least one dependency is down; `error` names it, `details` has the checks */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -305,6 +338,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    HealthController_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every check in detail, whether or not a dependency is down */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["HealthDetailsResponse"];
+                    };
+                };
+            };
+            /** @description Missing or wrong operator token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description No OPERATOR_TOKEN is configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };

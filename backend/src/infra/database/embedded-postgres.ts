@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
+import { clearStalePostmaster } from './stale-postmaster.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -30,7 +31,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     password,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    // TCP on loopback only. No Unix socket: its lock file in /tmp would outlive a crash like postmaster.pid does.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message) => {
       recentOutput.push(String(message).trim());
       if (recentOutput.length > 20) recentOutput.shift();
@@ -42,6 +44,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     log(`initialising embedded PostgreSQL in ${databaseDir}`);
     await server.initialise();
   }
+  // After a crash (kill -9) the previous server may still run, or its lock file may look alive.
+  await clearStalePostmaster(databaseDir, log);
   try {
     await server.start();
   } catch (error) {

@@ -4,8 +4,8 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from '../../migrations/index.js';
 import type { EntityClass } from './entities.js';
 
-/** Tables that migrations create for libraries, not for our entities: the schema diff leaves them alone. */
-const LIBRARY_TABLES = ['socket_io_attachments'];
+/** Tables migrations create with no entity, used through plain SQL or by a library: the schema diff leaves them alone. */
+const UNMAPPED_TABLES = ['socket_io_attachments', 'api_rate_limit'];
 
 /**
  * The ORM's options for a database URL; shared by the app, the migrate CLI and the tests.
@@ -27,7 +27,7 @@ export function createOrmConfig(clientUrl: string, entities: EntityClass[] = [])
       allOrNothing: true,
       silent: true,
     },
-    schemaGenerator: { skipTables: LIBRARY_TABLES },
+    schemaGenerator: { skipTables: UNMAPPED_TABLES },
     pool: { min: 0, max: 10 },
     allowGlobalContext: false,
     debug: false,

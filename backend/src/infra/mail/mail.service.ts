@@ -52,7 +52,8 @@ export class MailService implements OnApplicationShutdown {
     const { key, ...message } = mail;
     const info = await this.transporter.sendMail({ from: this.config.mail.from, ...message, messageId: this.messageIdFor(key) });
     if (this.outboxDir) await this.writeToOutbox(info.messageId, info.message as Buffer, mail);
-    this.logger.log(`mail "${mail.subject}" sent to ${mail.to} via ${this.transportName}`);
+    // Neither recipients nor subjects (they hold what people typed) go to the logs; the id finds the mail.
+    this.logger.log(`mail ${info.messageId} sent via ${this.transportName}`);
   }
 
   /** `<key@sender-domain>`: stable for the same key. */

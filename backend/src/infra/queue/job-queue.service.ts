@@ -119,5 +119,6 @@ export class JobQueue implements OnApplicationShutdown {
       ),
     );
     this.queues.clear();
+    await withTimeout(this.connection.close(), CLOSE_TIMEOUT_MS, 'queue pool close timed out').catch(() => undefined);
   }
 }

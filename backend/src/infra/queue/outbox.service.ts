@@ -17,6 +17,12 @@ const RECONCILE_LEASE_SECONDS = 120;
 const RECONCILE_BATCH = 200;
 const SHUTDOWN_WAIT_MS = 5_000;
 
+export interface OutboxBacklog {
+  stuck: number;
+  retrying: number;
+  failed: number;
+}
+
 interface ClaimedEntry {
   id: string;
   name: string;
@@ -159,6 +165,21 @@ export class Outbox implements OnModuleInit, OnApplicationBootstrap, BeforeAppli
       this.logger.warn(`${vanished} job(s) vanished from the ${this.jobs.backendName} queue backend; handing them over again`);
       this.requestRelay();
     }
+  }
+
+  /**
+   * Work not going to plan: entries not handed to the queue a minute after their commit (the queue
+   * backend is unreachable), entries whose job failed and is being retried, and entries whose job
+   * failed for good (an operator retries them from the queue).
+   */
+  async backlog(): Promise<OutboxBacklog> {
+    const [row] = await this.em.getConnection().execute<Array<Record<keyof OutboxBacklog, string>>>(
+      `select count(*) filter (where enqueued_at is null and created_at < now() - interval '1 minute') as stuck,
+              count(*) filter (where failed_at is null and last_error is not null) as retrying,
+              count(*) filter (where failed_at is not null) as failed
+         from outbox_job where completed_at is null`,
+    );
+    return { stuck: Number(row?.stuck ?? 0), retrying: Number(row?.retrying ?? 0), failed: Number(row?.failed ?? 0) };
   }
 
   async beforeApplicationShutdown(): Promise<void> {

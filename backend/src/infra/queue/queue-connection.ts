@@ -13,6 +13,11 @@ import { ThrottledLog } from '../../common/throttled-log.js';
 export class QueueConnection {
   private readonly logger = new Logger('Queue');
   private readonly errors = new ThrottledLog(this.logger, 60_000);
+  /**
+   * On PostgreSQL, one pool for every queue and worker of the process (each would otherwise open
+   * its own, some 25 connections a process). Each worker holds one of these for LISTEN.
+   */
+  private postgresPool: pg.Pool | undefined;
 
   constructor(
     private readonly queueConfig: AppConfig['queue'],
@@ -52,8 +57,22 @@ export class QueueConnection {
     return worker;
   }
 
-  private postgresConnection() {
-    return { connectionString: this.databaseUrl, max: 4 };
+  private postgresConnection(): pg.Pool {
+    if (!this.postgresPool) {
+      // BullMQ's tables live in the "bullmq" schema; a pool we build ourselves must say so.
+      this.postgresPool = new pg.Pool({ connectionString: this.databaseUrl, max: 10, options: '-c search_path="bullmq"' });
+      const onError = (error: Error) => this.errors.warn('pool', `queue pool: ${describe(error, 'postgres')}`);
+      this.postgresPool.on('error', onError);
+      // Checked-out clients (a worker's LISTEN) have no listener of the pool's: a dropped connection must not end the process.
+      this.postgresPool.on('connect', (client) => client.on('error', onError));
+    }
+    return this.postgresPool;
+  }
+
+  /** After every queue and worker has closed. */
+  async close(): Promise<void> {
+    await this.postgresPool?.end();
+    this.postgresPool = undefined;
   }
 }
 

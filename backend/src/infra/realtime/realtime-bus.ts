@@ -61,7 +61,11 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
   }
   if (config.database.url) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    pool.on('error', (error: Error) => problems.warn('postgres', `socket.io PostgreSQL (DATABASE_URL): ${error.message}`));
+    const onError = (error: Error) => problems.warn('postgres', `socket.io PostgreSQL (DATABASE_URL): ${error.message}`);
+    pool.on('error', onError);
+    // The adapter holds a client for LISTEN without an error listener: a dropped connection would
+    // otherwise be an unhandled error that ends the process. (The adapter reconnects by itself.)
+    pool.on('connect', (client) => client.on('error', onError));
     const options = { channelPrefix: channel.replace(/[^\w]/g, '_'), tableName: SOCKET_IO_ATTACHMENTS_TABLE };
     return {
       kind: 'postgres',

@@ -32,7 +32,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
     // A request without Origin is not a browser page, so it cannot be cross-site.
     server.engine.opts.allowRequest = (request, callback) => {
       const origin = request.headers.origin;
-      const allowed = !origin || isAllowedOrigin(origin, this.config);
+      const allowed = !origin || isAllowedOrigin(origin, this.config, request.headers.host);
       callback(allowed ? null : 'Origin not allowed', allowed);
     };
     server.use((socket, next) => {

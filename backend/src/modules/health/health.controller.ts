@@ -1,7 +1,8 @@
-import { Controller, Get, Header, HttpCode, Inject, Options } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, HttpCode, Inject, Options, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
-import { HealthResponse } from './dto/health.response.js';
+import { OperatorTokenGuard } from '../../common/operator-token.guard.js';
+import { HealthDetailsResponse, HealthResponse } from './dto/health.response.js';
 import { HealthService } from './health.service.js';
 
 @ApiTags('health')
@@ -12,9 +13,21 @@ export class HealthController {
   @Get()
   @Header('cache-control', 'no-store')
   @ApiEnvelope(200, HealthResponse, { description: 'Database, queue, storage and mail are up' })
-  @ApiErrorEnvelope(503, 'At least one dependency is down; `error` names it')
+  @ApiErrorEnvelope(503, 'At least one dependency is down; `error` names it, `details` has the checks')
   check(): Promise<HealthResponse> {
     return this.health.check();
+  }
+
+  /** For operators (OPERATOR_TOKEN): what each check looked at, raw errors, job counts. */
+  @Get('details')
+  @UseGuards(OperatorTokenGuard)
+  @Header('cache-control', 'no-store')
+  @ApiBearerAuth()
+  @ApiEnvelope(200, HealthDetailsResponse, { description: 'Every check in detail, whether or not a dependency is down' })
+  @ApiErrorEnvelope(401, 'Missing or wrong operator token')
+  @ApiErrorEnvelope(404, 'No OPERATOR_TOKEN is configured')
+  details(): Promise<HealthDetailsResponse> {
+    return this.health.details();
   }
 
   /** The client's CORS/connectivity probe (SPEC §7 "OPTIONS /health"). */

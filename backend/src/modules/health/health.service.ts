@@ -3,9 +3,11 @@ import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { DetailedHttpException } from '../../common/errors.js';
 import { MailService } from '../../infra/mail/mail.service.js';
 import { JobQueue } from '../../infra/queue/job-queue.service.js';
+import { Outbox, type OutboxBacklog } from '../../infra/queue/outbox.service.js';
+import { withTimeout } from '../../common/timeout.js';
 import type { ObjectStorage } from '../../infra/storage/object-storage.js';
 import { OBJECT_STORAGE } from '../../infra/storage/storage.module.js';
-import type { HealthCheckEntry, HealthResponse } from './dto/health.response.js';
+import type { HealthCheckDetails, HealthCheckEntry, HealthDetailsResponse, HealthResponse, HealthStatus } from './dto/health.response.js';
 
 const CHECK_TIMEOUT_MS = 3_000;
 /**
@@ -14,11 +16,15 @@ const CHECK_TIMEOUT_MS = 3_000;
  */
 const PROBE_REUSE_MS = 5_000;
 
-/** A 503 whose body also carries the individual checks, so operators see what is down. */
+/** How each dependency is named to the public; paths, hosts, bucket names and raw errors stay in the details. */
+const DEPENDENCIES = { database: 'Database', queue: 'Job queue', storage: 'Image storage', mail: 'Mail delivery', jobs: 'Background work' } as const;
+type Dependency = keyof typeof DEPENDENCIES;
+
+/** A 503 whose body also carries the public checks, so a client sees what is down. */
 export class UnhealthyException extends DetailedHttpException {
-  constructor(checks: HealthCheckEntry[]) {
-    const down = checks.filter((c) => c.status === 'down');
-    super(down.map((c) => c.message).join('; '), HttpStatus.SERVICE_UNAVAILABLE, { checks });
+  constructor(report: HealthResponse) {
+    const down = report.checks.filter((c) => c.status === 'down');
+    super(down.map((c) => c.message).join('; '), HttpStatus.SERVICE_UNAVAILABLE, report);
   }
 }
 
@@ -29,50 +35,82 @@ export class HealthService {
     @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(MailService) private readonly mail: MailService,
+    @Inject(Outbox) private readonly outbox: Outbox,
   ) {}
 
-  private latest: { startedAt: number; checks: Promise<HealthCheckEntry[]> } | undefined;
+  private latest: { startedAt: number; checks: Promise<HealthCheckDetails[]> } | undefined;
 
+  /** For everyone: up or down per dependency, in words; 503 when one is down. */
   async check(): Promise<HealthResponse> {
+    const report = await this.details();
+    const publicReport: HealthResponse = {
+      status: report.status,
+      checks: report.checks.map(({ name, status, message, timestamp }) => ({ name, status, message, timestamp })),
+    };
+    if (report.status === 'down') throw new UnhealthyException(publicReport);
+    return publicReport;
+  }
+
+  /** For operators: the same checks with what was checked where, raw errors and job counts. */
+  async details(): Promise<HealthDetailsResponse> {
     const now = Date.now();
     if (!this.latest || now - this.latest.startedAt >= PROBE_REUSE_MS) {
       this.latest = { startedAt: now, checks: this.probeAll() };
     }
     const checks = await this.latest.checks;
-    if (checks.some((c) => c.status === 'down')) throw new UnhealthyException(checks);
-    return { status: 'ok', checks };
+    return { status: overallStatus(checks), checks };
   }
 
-  private probeAll(): Promise<HealthCheckEntry[]> {
+  private probeAll(): Promise<HealthCheckDetails[]> {
     return Promise.all([
       probe('database', async () => {
         await this.em.fork().getConnection().execute('select 1');
-        return { message: 'PostgreSQL reachable' };
+        return { description: 'PostgreSQL reachable' };
       }),
       probe('queue', async () => {
         const counts = await this.jobs.counts();
-        return { message: `BullMQ on ${this.jobs.backendName}`, details: { queues: counts } };
+        return { description: `BullMQ on ${this.jobs.backendName}`, details: { queues: counts } };
       }),
-      probe('storage', async () => ({ message: await this.storage.check() })),
-      probe('mail', async () => ({ message: await this.mail.check() })),
+      probe('storage', async () => ({ description: await this.storage.check() })),
+      probe('mail', async () => ({ description: await this.mail.check() })),
+      this.probeJobs(),
     ]);
+  }
+
+  /** Up while background work keeps up; degraded (not down: the site works) while jobs fail or wait. */
+  private async probeJobs(): Promise<HealthCheckDetails> {
+    const checked = await probe('jobs', async () => {
+      const backlog = await this.outbox.backlog();
+      return { description: describeBacklog(backlog), details: { ...backlog } };
+    });
+    const backlog = checked.details as OutboxBacklog | undefined;
+    if (checked.status === 'up' && backlog && backlog.stuck + backlog.retrying + backlog.failed > 0) {
+      return { ...checked, status: 'degraded', message: 'Some background work (such as e-mail) is delayed' };
+    }
+    return checked;
   }
 }
 
-async function probe(name: string, run: () => Promise<{ message: string; details?: Record<string, unknown> }>): Promise<HealthCheckEntry> {
+function describeBacklog({ stuck, retrying, failed }: OutboxBacklog): string {
+  return `${stuck} waiting over a minute for the queue, ${retrying} failing and being retried, ${failed} failed for good (retry them from the queue)`;
+}
+
+/** "down" when a dependency is; "degraded" when one's work is not going to plan; otherwise "ok". */
+function overallStatus(checks: HealthCheckEntry[]): HealthStatus {
+  if (checks.some((c) => c.status === 'down')) return 'down';
+  return checks.some((c) => c.status === 'degraded') ? 'degraded' : 'ok';
+}
+
+async function probe(
+  name: Dependency,
+  run: () => Promise<{ description: string; details?: Record<string, unknown> }>,
+): Promise<HealthCheckDetails> {
   const timestamp = new Date().toISOString();
   try {
     const result = await withTimeout(run(), CHECK_TIMEOUT_MS, `${name} did not answer within ${CHECK_TIMEOUT_MS} ms`);
-    return { name, status: 'up', ...result, timestamp };
+    return { name, status: 'up', message: `${DEPENDENCIES[name]} is available`, ...result, timestamp };
   } catch (error) {
-    return { name, status: 'down', message: `${name} unavailable: ${error instanceof Error ? error.message : String(error)}`, timestamp };
+    const description = `${name} unavailable: ${error instanceof Error ? error.message : String(error)}`;
+    return { name, status: 'down', message: `${DEPENDENCIES[name]} is unavailable`, description, timestamp };
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

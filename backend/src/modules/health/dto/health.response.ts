@@ -1,26 +1,43 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+/** "degraded": everything answers but something needs an operator's eye (e.g. jobs failing); still a 200. */
+export type HealthStatus = 'ok' | 'degraded' | 'down';
+
 export class HealthCheckEntry {
-  @ApiProperty({ enum: ['database', 'queue', 'storage', 'mail'] })
+  @ApiProperty({ enum: ['database', 'queue', 'storage', 'mail', 'jobs'] })
   name!: string;
 
-  @ApiProperty({ enum: ['up', 'down'] })
-  status!: 'up' | 'down';
+  /** "degraded": the dependency answers but its work is not going to plan (jobs failing or waiting). */
+  @ApiProperty({ enum: ['up', 'degraded', 'down'] })
+  status!: 'up' | 'degraded' | 'down';
 
-  @ApiProperty({ description: 'What was checked, or why it failed' })
+  @ApiProperty({ example: 'Image storage is available' })
   message!: string;
-
-  @ApiProperty({ required: false, description: 'Extra figures, such as job counts per queue' })
-  details?: Record<string, unknown>;
 
   @ApiProperty({ format: 'date-time' })
   timestamp!: string;
 }
 
 export class HealthResponse {
-  @ApiProperty({ enum: ['ok'] })
-  status!: 'ok';
+  @ApiProperty({ enum: ['ok', 'degraded', 'down'] })
+  status!: HealthStatus;
 
   @ApiProperty({ type: [HealthCheckEntry] })
   checks!: HealthCheckEntry[];
+}
+
+export class HealthCheckDetails extends HealthCheckEntry {
+  @ApiProperty({ description: 'What was checked and where (paths, hosts, bucket), or the raw error' })
+  description!: string;
+
+  @ApiProperty({ required: false, description: 'Extra figures, such as job counts per queue' })
+  details?: Record<string, unknown>;
+}
+
+export class HealthDetailsResponse {
+  @ApiProperty({ enum: ['ok', 'degraded', 'down'] })
+  status!: HealthStatus;
+
+  @ApiProperty({ type: [HealthCheckDetails] })
+  checks!: HealthCheckDetails[];
 }

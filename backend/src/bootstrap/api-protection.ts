@@ -1,0 +1,34 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import { limitApiRequests } from '../common/api-rate-limit.js';
+import { acceptJsonBodiesOnly } from '../common/json-body.js';
+import { refuseWrongMethods } from '../common/method-not-allowed.js';
+import { refuseCrossSiteRequests } from '../common/origins.js';
+import type { AppConfig } from '../config/env.js';
+import { createRateLimitStore } from '../infra/rate-limit/rate-limit-store.js';
+
+type RequestCheck = (request: FastifyRequest) => void | Promise<void>;
+
+/**
+ * What every request meets before a controller: JSON-only bodies whose size and shape are
+ * bounded (common/json-body.ts); and for /api, in this order, the checks below, each of which
+ * answers with its own status by throwing before the body is read.
+ */
+export async function protectApi(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  acceptJsonBodiesOnly(fastify);
+  const rateLimitStore = await createRateLimitStore(config, app.get(MikroORM));
+  fastify.addHook('onClose', () => rateLimitStore.close());
+  const checks: RequestCheck[] = [
+    limitApiRequests(rateLimitStore, config.apiRateLimit),
+    refuseWrongMethods(fastify),
+    refuseCrossSiteRequests(config),
+  ];
+  fastify.addHook('onRequest', async (request) => {
+    if (!isApiUrl(request.url)) return;
+    for (const check of checks) await check(request);
+  });
+}
+
+const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');

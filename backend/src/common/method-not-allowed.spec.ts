@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { startTestApp, type TestApp } from '../testing/test-app.js';
+
+describe('a wrong method on an API path', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db);
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+
+  it.each([
+    ['DELETE', '/api/categories', 'GET, HEAD'],
+    ['PUT', '/api/categories/1', 'GET, HEAD'],
+    ['POST', '/api/health', 'GET, HEAD, OPTIONS'],
+    ['GET', '/api/contact', 'POST'],
+    ['PATCH', '/api/contact/', 'POST'],
+  ])('answers %s %s with 405, the envelope and Allow: %s', async (method, url, allow) => {
+    const response = await t.app.inject({ method: method as 'GET', url, payload: method === 'GET' ? undefined : {} });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe(allow);
+    expect(response.json()).toEqual({ success: false, error: `${method} is not allowed on ${url}; use ${allow}.` });
+  });
+
+  it('still answers a path that does not exist with 404', async () => {
+    const response = await t.app.inject({ method: 'DELETE', url: '/api/no-such-thing' });
+    expect([response.statusCode, response.json()]).toEqual([
+      404,
+      { success: false, error: 'No API endpoint at DELETE /api/no-such-thing' },
+    ]);
+  });
+
+  it('answers 405 with the site mounted too, whose page routes catch every other GET', async () => {
+    const frontendDir = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
+    const withSite = await startTestApp(db, { FRONTEND_DIR: frontendDir });
+    try {
+      const response = await withSite.app.inject({ method: 'GET', url: '/api/contact' });
+      expect([response.statusCode, response.headers.allow]).toEqual([405, 'POST']);
+      expect((await withSite.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
+    } finally {
+      await withSite.close();
+    }
+  });
+});
