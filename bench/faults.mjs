@@ -599,7 +599,7 @@ function cleanup() {
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
-    console.error(`\n${signal}: stopping every process this run started`);
+    console.error(`\n${signal}: stopping every process this run started (process logs kept in ${runDir})`);
     void cleanup().finally(() => process.exit(130));
   });
 }
