@@ -54,6 +54,8 @@ export default defineConfig({
       DATA_DIR: process.env.FM_E2E_DATA_DIR,
       EMBEDDED_PG_PORT: String(port + 50_000 > 65_535 ? 55_432 : port + 50_000),
       LOG_LEVEL: 'warn',
+      // The tests say which client they are (tests/fixtures.ts), as a reverse proxy would.
+      TRUST_PROXY: '1',
     },
   },
 });

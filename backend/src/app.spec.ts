@@ -56,7 +56,7 @@ describe('platform', () => {
   });
 
   describe('health', () => {
-    it('reports database, queue, storage and mail as up', async () => {
+    it('reports database, queue, storage, mail and background work as up', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/api/health' });
       expect(response.statusCode).toBe(200);
       const body = response.json<{ success: boolean; data: { checks: Array<{ name: string; status: string }> } }>();
@@ -66,6 +66,7 @@ describe('platform', () => {
         ['queue', 'up'],
         ['storage', 'up'],
         ['mail', 'up'],
+        ['jobs', 'up'],
       ]);
     });
 

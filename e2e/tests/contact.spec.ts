@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { boxOf, overlaps } from './layout.js';
 import { outboxMails } from './outbox.js';
 
@@ -77,7 +77,6 @@ test.describe('contact form against server-side rules', () => {
     expect(await api.json()).toMatchObject({ fields: { email: 'Please enter a valid email address' } });
   });
 
-  // Last in this file: it uses up this client's contact allowance for the run.
   test('tells the user when they have sent too many messages', async ({ page, request }) => {
     const message = { name: 'Flood', email: 'flood@example.co.uk', subject: 'Again', message: 'Sending this again and again' };
     let status = 0;

@@ -10,7 +10,7 @@ export interface TextRule {
   minLength?: number;
   maxLength: number;
   email?: boolean;
-  /** Refuses line breaks: names, subjects and titles end up in e-mail headers and single-line layouts. */
+  /** Refuses line breaks and tabs: names, subjects and titles end up in e-mail headers and one-line layouts. */
   singleLine?: boolean;
 }
 
@@ -34,7 +34,7 @@ export function textFieldError(rule: TextRule, value: unknown): string | undefin
   if (value === undefined || value === null || value === '') return rule.optional ? undefined : `${label} is required`;
   if (typeof value !== 'string') return `${label} must be text`;
   if (rule.singleLine && LINE_BREAK.test(value)) return `${label} must be on one line`;
-  if (CONTROL.test(value)) return `${label} must not contain control characters`;
+  if (CONTROL.test(value) || (rule.singleLine && value.includes('\t'))) return `${label} must not contain control characters`;
   if (value.length > rule.maxLength) return `${label} must be at most ${rule.maxLength} characters`;
   if (rule.email && !EMAIL_PATTERN.test(value)) return 'Please enter a valid email address';
   if (rule.minLength !== undefined && value.length < rule.minLength) return `${label} must be at least ${rule.minLength} characters`;

@@ -105,7 +105,7 @@ describe('HSTS', () => {
   });
 
   it('is sent when a trusted proxy says the request came over https, and not otherwise', async () => {
-    const t = await startTestApp(db, { TRUST_PROXY: 'true' });
+    const t = await startTestApp(db, { TRUST_PROXY: '1' });
     try {
       const overHttps = await t.app.inject({ method: 'GET', url: '/api/categories', headers: { 'x-forwarded-proto': 'https' } });
       expect(overHttps.headers['strict-transport-security']).toBe('max-age=31536000');

@@ -17,7 +17,13 @@ const CHECK_TIMEOUT_MS = 3_000;
 const PROBE_REUSE_MS = 5_000;
 
 /** How each dependency is named to the public; paths, hosts, bucket names and raw errors stay in the details. */
-const DEPENDENCIES = { database: 'Database', queue: 'Job queue', storage: 'Image storage', mail: 'Mail delivery', jobs: 'Background work' } as const;
+const DEPENDENCIES = {
+  database: 'Database',
+  queue: 'Job queue',
+  storage: 'Image storage',
+  mail: 'Mail delivery',
+  jobs: 'Background work',
+} as const;
 type Dependency = keyof typeof DEPENDENCIES;
 
 /** A 503 whose body also carries the public checks, so a client sees what is down. */
