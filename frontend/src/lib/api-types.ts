@@ -117,9 +117,9 @@ export interface components {
         };
         HealthCheckEntry: {
             /** @enum {string} */
-            name: "database" | "queue" | "storage" | "mail";
+            name: "database" | "queue" | "storage" | "mail" | "jobs";
             /** @enum {string} */
-            status: "up" | "down";
+            status: "up" | "degraded" | "down";
             /** @example Image storage is available */
             message: string;
             /** Format: date-time */
@@ -132,9 +132,9 @@ export interface components {
         };
         HealthCheckDetails: {
             /** @enum {string} */
-            name: "database" | "queue" | "storage" | "mail";
+            name: "database" | "queue" | "storage" | "mail" | "jobs";
             /** @enum {string} */
-            status: "up" | "down";
+            status: "up" | "degraded" | "down";
             /** @example Image storage is available */
             message: string;
             /** Format: date-time */
