@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
+import { flushLogs } from './logger.js';
 
-/** Runs `close` once on SIGTERM or SIGINT, then exits; a second signal exits at once. */
+/** Runs `close` once on SIGTERM or SIGINT, then exits once the log is written; a second signal exits at once. */
 export function onShutdownSignal(logger: Logger, close: () => Promise<void>): void {
   let closing = false;
   const handle = (signal: NodeJS.Signals) => {
@@ -11,10 +12,10 @@ export function onShutdownSignal(logger: Logger, close: () => Promise<void>): vo
     closing = true;
     logger.log(`${signal} received: finishing in-flight work`);
     close().then(
-      () => process.exit(0),
+      () => flushLogs().then(() => process.exit(0)),
       (error: unknown) => {
         logger.error(`shutdown failed: ${String(error)}`);
-        process.exit(1);
+        void flushLogs().then(() => process.exit(1));
       },
     );
   };

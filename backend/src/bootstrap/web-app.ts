@@ -1,7 +1,5 @@
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import { AppModule } from '../app.module.js';
 import { EnvelopeInterceptor } from '../common/envelope.interceptor.js';
@@ -12,7 +10,9 @@ import { BusIoAdapter, type RealtimeBus } from '../infra/realtime/realtime-bus.j
 import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
 import { registerSecurityHeaders } from '../web/security-headers.js';
+import { logApiRequests } from './access-log.js';
 import { createLogger } from './logger.js';
+import { requestIdOf, sendRequestIds } from './request-id.js';
 
 /** Builds the web application (API, socket.io, pages) without listening; used by main and tests. */
 export async function createWebApp(config: AppConfig, databaseUrl: string): Promise<NestFastifyApplication> {
@@ -20,15 +20,13 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
   });
+  const logger = createLogger(config);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, databaseUrl, { kind: 'web', runWorkers: config.queue.workersInProcess }),
     adapter,
-    { logger: createLogger(config), abortOnError: false },
+    { logger, abortOnError: false },
   );
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
@@ -43,17 +41,8 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   await registerSecurityHeaders(fastify, config);
   // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
   fastify.removeContentTypeParser('text/plain');
-  fastify.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  fastify.addHook('onResponse', async (request, reply) => {
-    if (request.url.startsWith('/api/')) {
-      Logger.log(
-        `${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(0)}ms [${request.id}]`,
-        'HTTP',
-      );
-    }
-  });
+  sendRequestIds(fastify);
+  logApiRequests(fastify, logger);
 
   app.useWebSocketAdapter(new BusIoAdapter(app, app.get<RealtimeBus>(REALTIME_BUS)));
   if (config.frontendDir) await mountFrontend(fastify, config.frontendDir);
