@@ -38,7 +38,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
   // precompressed from the build instead (web/frontend.ts).
   await fastify.register(fastifyCompress, { threshold: 1024 });
-  await registerSecurityHeaders(fastify, config);
+  registerSecurityHeaders(fastify, config);
   // The API takes JSON only; without this, text/plain bodies would be parsed as strings.
   fastify.removeContentTypeParser('text/plain');
   sendRequestIds(fastify);
