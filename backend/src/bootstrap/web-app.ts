@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCompress from '@fastify/compress';
 import { AppModule } from '../app.module.js';
-import { EnvelopeInterceptor } from '../common/envelope.interceptor.js';
+import { envelopeApiResults } from '../common/envelope.hook.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
@@ -31,10 +31,10 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter(config.bodyLimitBytes));
-  app.useGlobalInterceptors(new EnvelopeInterceptor());
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
 
   const fastify = app.getHttpAdapter().getInstance();
+  envelopeApiResults(fastify);
   // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
   // precompressed from the build instead (web/frontend.ts).
   await fastify.register(fastifyCompress, { threshold: 1024 });
