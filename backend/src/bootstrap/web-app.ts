@@ -1,3 +1,4 @@
+import { MikroORM } from '@mikro-orm/postgresql';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCompress from '@fastify/compress';
@@ -6,6 +7,7 @@ import { envelopeApiResults } from '../common/envelope.hook.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
+import { provideRequestContexts } from '../infra/database/request-context.js';
 import { BusIoAdapter, type RealtimeBus } from '../infra/realtime/realtime-bus.js';
 import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
@@ -35,6 +37,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
 
   const fastify = app.getHttpAdapter().getInstance();
   envelopeApiResults(fastify);
+  provideRequestContexts(fastify, app.get(MikroORM));
   // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
   // precompressed from the build instead (web/frontend.ts).
   await fastify.register(fastifyCompress, { threshold: 1024 });
