@@ -1,24 +1,35 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { Category } from './category.entity.js';
 import type { CategoryResponse } from './dto/category.response.js';
 
+/**
+ * The categories, read from the database once at boot and served from memory: the initial
+ * migration creates the six rows and nothing changes them while the product runs.
+ */
 @Injectable()
-export class CategoriesService {
+export class CategoriesService implements OnModuleInit {
+  private all: readonly CategoryResponse[] = [];
+  private byId: ReadonlyMap<number, CategoryResponse> = new Map();
+
   constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
 
-  async list(): Promise<CategoryResponse[]> {
-    const categories = await this.em.find(Category, {}, { orderBy: { id: 'asc' } });
-    return categories.map(toResponse);
+  async onModuleInit(): Promise<void> {
+    const rows = await this.em.fork().find(Category, {}, { orderBy: { id: 'asc' } });
+    this.all = Object.freeze(rows.map(toResponse));
+    this.byId = new Map(this.all.map((category) => [category.id, category]));
+  }
+
+  list(): readonly CategoryResponse[] {
+    return this.all;
   }
 
   /** `id` is the raw path segment: anything that is not a known id is a 404. */
-  async get(id: string): Promise<CategoryResponse> {
-    const numeric = /^\d{1,9}$/.test(id) ? Number(id) : undefined;
-    const category = numeric === undefined ? null : await this.em.findOne(Category, { id: numeric });
+  get(id: string): CategoryResponse {
+    const category = /^\d{1,9}$/.test(id) ? this.byId.get(Number(id)) : undefined;
     if (!category) throw new NotFoundException('Category not found');
-    return toResponse(category);
+    return category;
   }
 }
 
-const toResponse = ({ id, name, slug }: Category): CategoryResponse => ({ id, name, slug });
+const toResponse = ({ id, name, slug }: Category): CategoryResponse => Object.freeze({ id, name, slug });
