@@ -1,11 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
-import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import { Emitter as PostgresEmitter } from '@socket.io/postgres-emitter';
-import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
-import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Server, ServerOptions } from 'socket.io';
 import { ThrottledLog } from '../../common/throttled-log.js';
@@ -38,7 +33,13 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
   const logger = new Logger('Realtime');
   const problems = new ThrottledLog(logger, 60_000);
   const channel = `${config.queue.prefix}:socket.io`;
+  // Each kind loads its own client libraries, so the embedded default loads neither.
   if (config.queue.redisUrl) {
+    const [{ Redis }, { createAdapter: createRedisAdapter }, { Emitter: RedisEmitter }] = await Promise.all([
+      import('ioredis'),
+      import('@socket.io/redis-adapter'),
+      import('@socket.io/redis-emitter'),
+    ]);
     const pub = new Redis(config.queue.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     const sub = pub.duplicate();
     for (const client of [pub, sub])
@@ -60,6 +61,10 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
     };
   }
   if (config.database.url) {
+    const [{ createAdapter: createPostgresAdapter }, { Emitter: PostgresEmitter }] = await Promise.all([
+      import('@socket.io/postgres-adapter'),
+      import('@socket.io/postgres-emitter'),
+    ]);
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     pool.on('error', (error: Error) => problems.warn('postgres', `socket.io PostgreSQL (DATABASE_URL): ${error.message}`));
     const options = { channelPrefix: channel.replace(/[^\w]/g, '_'), tableName: SOCKET_IO_ATTACHMENTS_TABLE };
