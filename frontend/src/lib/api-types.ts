@@ -4,22 +4,6 @@
  */
 
 export interface paths {
-    "/api/contact": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["ContactController_submit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/categories": {
         parameters: {
             query?: never;
@@ -52,6 +36,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ContactController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -72,6 +72,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CategoryResponse: {
+            /** @example 1 */
+            id: number;
+            /** @example Land */
+            name: string;
+            /** @example land */
+            slug: string;
+        };
         ContactSubmittedResponse: {
             /** Format: uuid */
             id: string;
@@ -87,14 +95,6 @@ export interface components {
             subject: string;
             /** @example Is it free to list a tractor for hire? */
             message: string;
-        };
-        CategoryResponse: {
-            /** @example 1 */
-            id: number;
-            /** @example Land */
-            name: string;
-            /** @example land */
-            slug: string;
         };
         HealthCheckEntry: {
             /** @enum {string} */
@@ -122,66 +122,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    ContactController_submit: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ContactMessageRequest"];
-            };
-        };
-        responses: {
-            /** @description Stored; delivery e-mails are queued */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["ContactSubmittedResponse"];
-                    };
-                };
-            };
-            /** @description A field is missing or invalid; `fields` has one message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many messages from this client; try again later */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-        };
-    };
     CategoriesController_list: {
         parameters: {
             query?: never;
@@ -232,6 +172,66 @@ export interface operations {
             };
             /** @description Category not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ContactController_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored; delivery e-mails are queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContactSubmittedResponse"];
+                    };
+                };
+            };
+            /** @description A field is missing or invalid; `fields` has one message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many messages from this client; try again later */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
