@@ -110,7 +110,9 @@ export class AppLogger implements LoggerService {
     } else {
       text = typeof message === 'string' ? message : inspect(message, { depth: 5, breakLength: Infinity });
     }
-    for (const extra of rest) text += ` ${typeof extra === 'string' ? extra : inspect(extra, { depth: 5, breakLength: Infinity })}`;
+    for (const extra of rest) {
+      if (extra !== undefined) text += ` ${typeof extra === 'string' ? extra : inspect(extra, { depth: 5, breakLength: Infinity })}`;
+    }
     this.write(level, context, text, undefined, stack);
   }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,13 +32,14 @@ async function freePort(): Promise<number> {
  */
 export async function startWebProcess(db: TestDatabase, env: Record<string, string>): Promise<WebProcess> {
   const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'fieldmarket-web-'));
   const child = spawn(process.execPath, [webEntry], {
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: db.url,
       HOST: '127.0.0.1',
       PORT: String(port),
-      DATA_DIR: await mkdtemp(join(tmpdir(), 'fieldmarket-web-')),
+      DATA_DIR: dataDir,
       FRONTEND_DIR: 'none',
       QUEUE_PREFIX: `fmtest_${randomBytes(4).toString('hex')}`,
       ...env,
@@ -47,12 +48,17 @@ export async function startWebProcess(db: TestDatabase, env: Record<string, stri
   });
   let out = '';
   let err = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the web process exited with ${child.exitCode}:\n${out}${err}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the web process did not answer within 30 s:\n${out}${err}`);
+    }
     try {
       // OPTIONS: a probe that answers without touching the database and logs only at debug.
       if ((await fetch(`${origin}/api/health`, { method: 'OPTIONS' })).ok) break;
@@ -66,7 +72,9 @@ export async function startWebProcess(db: TestDatabase, env: Record<string, stri
     stdout: () => out.split('\n').filter(Boolean),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
+      const code = await exited;
+      await rm(dataDir, { recursive: true, force: true });
+      return code;
     },
   };
 }
