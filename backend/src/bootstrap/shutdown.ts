@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { flushLogs } from './logger.js';
 
 /**
  * However long the parts take (a queue backend that is down, a job that will not finish), the
@@ -6,7 +7,7 @@ import type { Logger } from '@nestjs/common';
  */
 export const SHUTDOWN_GRACE_MS = 20_000;
 
-/** Runs `close` once on SIGTERM or SIGINT, then exits; a second signal exits at once. */
+/** Runs `close` once on SIGTERM or SIGINT, then exits once the log is written; a second signal exits at once. */
 export function onShutdownSignal(logger: Logger, close: () => Promise<void>): void {
   let closing = false;
   const handle = (signal: NodeJS.Signals) => {
@@ -20,14 +21,14 @@ export function onShutdownSignal(logger: Logger, close: () => Promise<void>): vo
       logger.error(
         `shutdown took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting with work unfinished (it runs again at the next start)`,
       );
-      process.exit(1);
+      void flushLogs().then(() => process.exit(1));
     }, SHUTDOWN_GRACE_MS);
     deadline.unref();
     close().then(
-      () => process.exit(0),
+      () => flushLogs().then(() => process.exit(0)),
       (error: unknown) => {
         logger.error(`shutdown failed: ${String(error)}`);
-        process.exit(1);
+        void flushLogs().then(() => process.exit(1));
       },
     );
   };

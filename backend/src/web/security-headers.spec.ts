@@ -51,6 +51,26 @@ describe('security headers', () => {
     expect(policyOf(response).has('script-src')).toBe(false);
   });
 
+  it('sends the whole set on API responses, successes and errors alike', async () => {
+    for (const url of ['/api/categories', '/api/categories/99']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers).toMatchObject({
+        'content-security-policy': "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'",
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'DENY',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+        'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+      });
+    }
+  });
+
   it.each(['/', '/contact', '/no-such-page'])('gives the page %s a policy its own scripts satisfy, without unsafe-inline', async (url) => {
     const response = await t.app.inject({ method: 'GET', url });
     expectCommonHeaders(response);

@@ -1,4 +1,3 @@
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/env.js';
 
@@ -21,6 +20,34 @@ const DEFAULT_CSP_DIRECTIVES = {
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+// No includeSubDomains: other hosts under the same domain are not ours to decide for.
+const HSTS: [string, string] = ['strict-transport-security', `max-age=${ONE_YEAR_SECONDS}`];
+
+/**
+ * The headers helmet sends by default, as configured here (frame-ancestors and X-Frame-Options
+ * deny framing, a referrer for our own origin only), plus Permissions-Policy. They are the same
+ * for every response, so they are written out once here: helmet rebuilt them on every request,
+ * a quarter of the cost of a small API response.
+ */
+const SECURITY_HEADERS: ReadonlyArray<[string, string]> = [
+  [
+    'content-security-policy',
+    Object.entries(DEFAULT_CSP_DIRECTIVES)
+      .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
+      .join(';'),
+  ],
+  ['cross-origin-opener-policy', 'same-origin'],
+  ['cross-origin-resource-policy', 'same-origin'],
+  ['origin-agent-cluster', '?1'],
+  ['referrer-policy', 'strict-origin-when-cross-origin'],
+  ['x-content-type-options', 'nosniff'],
+  ['x-dns-prefetch-control', 'off'],
+  ['x-download-options', 'noopen'],
+  ['x-frame-options', 'DENY'],
+  ['x-permitted-cross-domain-policies', 'none'],
+  ['x-xss-protection', '0'],
+  ['permissions-policy', PERMISSIONS_POLICY],
+];
 
 /**
  * Security headers on every response the web process sends through Fastify (pages, assets, /api).
@@ -28,18 +55,13 @@ const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
  * https (directly, or through a proxy trusted with TRUST_PROXY); a site reachable only over http
  * must never tell browsers to insist on https.
  */
-export async function registerSecurityHeaders(fastify: FastifyInstance, config: AppConfig): Promise<void> {
-  await fastify.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: DEFAULT_CSP_DIRECTIVES },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    frameguard: { action: 'deny' },
-    strictTransportSecurity: false,
-  });
+export function registerSecurityHeaders(fastify: FastifyInstance, config: AppConfig): void {
   const publicOverHttps = config.publicUrl.startsWith('https://');
-  // On the raw response, like helmet's own, so pages Astro renders on a hijacked reply carry them too.
-  fastify.addHook('onRequest', async (request, reply) => {
-    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
-    // No includeSubDomains: other hosts under the same domain are not ours to decide for.
-    if (publicOverHttps || request.protocol === 'https') reply.raw.setHeader('strict-transport-security', `max-age=${ONE_YEAR_SECONDS}`);
+  const always = publicOverHttps ? [...SECURITY_HEADERS, HSTS] : SECURITY_HEADERS;
+  // On the raw response, so pages Astro renders on a hijacked reply carry them too.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of always) reply.raw.setHeader(name, value);
+    if (!publicOverHttps && request.protocol === 'https') reply.raw.setHeader(...HSTS);
+    done();
   });
 }

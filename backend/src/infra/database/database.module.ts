@@ -1,6 +1,7 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { createOrmConfig } from './orm-config.js';
+import { currentEntityManager } from './request-context.js';
 
 /** Injection token for the PostgreSQL URL in use (configured or embedded). */
 export const DATABASE_URL = Symbol('DATABASE_URL');
@@ -8,11 +9,22 @@ export const DATABASE_URL = Symbol('DATABASE_URL');
 @Global()
 @Module({})
 export class DatabaseModule {
-  /** Entities come from the modules that declare them (MikroOrmModule.forFeature). */
+  /**
+   * Entities come from the modules that declare them (MikroOrmModule.forFeature). Each HTTP request
+   * gets its EntityManager fork on first use (request-context.ts; the web app installs it), not
+   * from MikroORM's middleware.
+   */
   static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [MikroOrmModule.forRoot({ ...createOrmConfig(databaseUrl), autoLoadEntities: true, registerRequestContext: true })],
+      imports: [
+        MikroOrmModule.forRoot({
+          ...createOrmConfig(databaseUrl),
+          autoLoadEntities: true,
+          registerRequestContext: false,
+          context: currentEntityManager,
+        }),
+      ],
       providers: [{ provide: DATABASE_URL, useValue: databaseUrl }],
       exports: [DATABASE_URL],
     };

@@ -1,11 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
-import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import { encode as msgpack } from '@msgpack/msgpack';
-import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
-import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Server, ServerOptions } from 'socket.io';
 import { ThrottledLog } from '../../common/throttled-log.js';
@@ -38,7 +33,13 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
   const logger = new Logger('Realtime');
   const problems = new ThrottledLog(logger, 60_000);
   const channel = `${config.queue.prefix}:socket.io`;
+  // Each kind loads its own client libraries, so the embedded default loads neither.
   if (config.queue.redisUrl) {
+    const [{ Redis }, { createAdapter: createRedisAdapter }, { Emitter: RedisEmitter }] = await Promise.all([
+      import('ioredis'),
+      import('@socket.io/redis-adapter'),
+      import('@socket.io/redis-emitter'),
+    ]);
     const pub = new Redis(config.queue.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     const sub = pub.duplicate();
     for (const client of [pub, sub])
@@ -60,6 +61,10 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
     };
   }
   if (config.database.url) {
+    const [{ createAdapter: createPostgresAdapter }, { encode: msgpack }] = await Promise.all([
+      import('@socket.io/postgres-adapter'),
+      import('@msgpack/msgpack'),
+    ]);
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     const onError = (error: Error) => problems.warn('postgres', `socket.io PostgreSQL (DATABASE_URL): ${error.message}`);
     pool.on('error', onError);
@@ -76,7 +81,7 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
             errorHandler: (error: Error) => problems.warn('postgres-adapter', `socket.io PostgreSQL adapter: ${error.message}`),
           }),
         ),
-      emitter: () => postgresEmitter(pool, options),
+      emitter: () => postgresEmitter(pool, options, msgpack),
       settle: async (server) => {
         // The adapter takes a LISTEN connection from the pool as the server starts; closed before it
         // has one, it never releases it (and pool.end() would wait for ever).
@@ -129,7 +134,11 @@ const EVENT_PACKET = 2; // socket.io-parser's packet type
  * Emits from a process without a socket.io server, in the message format of the PostgreSQL
  * adapter (socket.io's own postgres-emitter speaks an older format the current adapter ignores).
  */
-function postgresEmitter(pool: pg.Pool, options: { channelPrefix: string; tableName: string }): RealtimeTarget {
+function postgresEmitter(
+  pool: pg.Pool,
+  options: { channelPrefix: string; tableName: string },
+  msgpack: (value: unknown) => Uint8Array,
+): RealtimeTarget {
   const channel = `${options.channelPrefix}#/`;
   const publish = async (rooms: string[], event: string, payload: unknown): Promise<void> => {
     const message = {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import S3rver from 's3rver';
-import { DiskStorage, S3Storage, type ObjectStorage } from './object-storage.js';
+import { DiskStorage, type ObjectStorage } from './object-storage.js';
+import { S3Storage } from './s3-storage.js';
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

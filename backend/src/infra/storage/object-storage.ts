@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile, access, constants } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { AppConfig } from '../../config/env.js';
 
 /** Where images and other files live; keys are relative paths like "listings/abc/1.webp". */
@@ -49,51 +48,9 @@ export class DiskStorage implements ObjectStorage {
   }
 }
 
-export class S3Storage implements ObjectStorage {
-  readonly kind = 's3';
-  private readonly client: S3Client;
-
-  constructor(private readonly options: NonNullable<AppConfig['storage']['s3']>) {
-    const { endpoint, region, accessKeyId, secretAccessKey, forcePathStyle } = options;
-    this.client = new S3Client({
-      region,
-      endpoint,
-      forcePathStyle,
-      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
-      // Needed for S3-compatible stores that do not implement the newer checksum headers.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
-  }
-
-  async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }));
-  }
-
-  async get(key: string): Promise<Readable> {
-    const result = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
-    return result.Body as Readable;
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
-  }
-
-  async check(): Promise<string> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
-    return `S3 bucket ${this.options.bucket}`;
-  }
-
-  close(): void {
-    this.client.destroy();
-  }
-
-  /** Nest calls this on the provider at shutdown: release the SDK's sockets. */
-  onApplicationShutdown(): void {
-    this.close();
-  }
-}
-
-export function createObjectStorage(storage: AppConfig['storage']): ObjectStorage {
-  return storage.s3 ? new S3Storage(storage.s3) : new DiskStorage(storage.uploadsDir);
+/** The S3 SDK is loaded only when S3_BUCKET is set: loading it adds tens of milliseconds to every start. */
+export async function createObjectStorage(storage: AppConfig['storage']): Promise<ObjectStorage> {
+  if (!storage.s3) return new DiskStorage(storage.uploadsDir);
+  const { S3Storage } = await import('./s3-storage.js');
+  return new S3Storage(storage.s3);
 }

@@ -1,0 +1,234 @@
+// HTTP benchmark, run as a whole program against the built product and raw Fastify baselines:
+//   node bench/http.mjs [rounds] [--seconds N] [--database] [--product label=dir ...] [--cpu-prof dir]
+// In one run it starts
+//   - the product (`node backend/dist/main.js` of each --product checkout, default this one as
+//     "product"), each on its own PORT, DATA_DIR and EMBEDDED_PG_PORT, with NODE_ENV=production,
+//     the default LOG_LEVEL and stdout/stderr piped to this process (as to a log collector), and
+//     without DATABASE_URL and REDIS_URL, so on the embedded defaults; with --database, against
+//     DATABASE_URL (migrated at start);
+//   - raw Fastify answering GET /hello (bench/raw-fastify.mjs hello);
+//   - raw Fastify + `pg` answering GET /api/categories with the product's query and body, against
+//     the database the last product uses (bench/raw-fastify.mjs categories);
+// then warms each scenario up (3 s) and runs wrk (2 threads, 50 connections, keep-alive,
+// Accept-Encoding as a browser sends it) for `rounds` rounds (default 3) of `seconds` (default 10)
+// per scenario, the scenarios interleaved within each round so a change in machine load touches
+// them alike. It prints medians over the rounds: requests/s, p50 and p99 latency, the server
+// process's CPU time per request (utime + stime from /proc/<pid>/stat over the run, divided by
+// the requests wrk completed), and each product scenario's ratio to its baseline (requests/s, and
+// CPU per request as baseline ÷ product, so 1.0 is as cheap as the baseline).
+// --cpu-prof dir: the products run with node --cpu-prof, writing a profile per product into dir
+// when they stop (read it with bench/cpu-profile-summary.mjs).
+// --only text: run only the product scenarios whose name contains text (the baselines always run).
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const args = process.argv.slice(2);
+const WITH_VALUE = ['--seconds', '--product', '--cpu-prof', '--only'];
+const option = (name) => {
+  const values = [];
+  for (let i = 0; i < args.length; i++) if (args[i] === name) values.push(args[i + 1]);
+  return values;
+};
+const rounds = Number(args.find((arg, i) => /^\d+$/.test(arg) && !WITH_VALUE.includes(args[i - 1])) ?? 3);
+const seconds = Number(option('--seconds')[0] ?? 10);
+const useDatabaseUrl = args.includes('--database');
+const cpuProfDir = option('--cpu-prof')[0];
+const only = option('--only')[0];
+const products = (option('--product').length > 0 ? option('--product') : ['product=.']).map((spec) => {
+  const [label, dir] = spec.includes('=') ? spec.split(/=(.*)/s) : [spec, spec];
+  return { label, dir: resolve(dir) };
+});
+const WARMUP_SECONDS = 3;
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+const BROWSER_HEADERS = ['Accept-Encoding: gzip, deflate, br', 'Accept: application/json'];
+
+if (spawnSync('wrk', ['-v']).error) {
+  console.error('bench/http.mjs needs wrk, which is not installed. On Debian: apt-get install -y wrk');
+  process.exit(1);
+}
+if (useDatabaseUrl && !process.env.DATABASE_URL) {
+  console.error('--database needs DATABASE_URL');
+  process.exit(1);
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-http-'));
+// The embedded PostgreSQL runs as the postgres user when we are root: it must reach its folder.
+chmodSync(scratch, 0o755);
+/** Every process started, stopped at the end whatever happens. */
+const servers = [];
+
+/** CPU time (user + system, every thread) the process has used so far, in µs. */
+function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 (utime) and 15 (stime) of proc(5), counted from the state field (3).
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6;
+}
+
+/** A server process, its output drained (and the last lines kept for error messages). */
+function startProcess(label, nodeArgs, options) {
+  const child = spawn(process.execPath, nodeArgs, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail = [];
+  const keep = (chunk) => {
+    tail.push(...chunk.toString().split('\n').filter(Boolean));
+    tail.splice(0, Math.max(0, tail.length - 20));
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const waitFor = async (url) => {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}:\n${tail.join('\n')}`);
+      try {
+        if ((await fetch(url)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { label, pid: child.pid, stop, waitFor };
+}
+
+async function startProduct({ label, dir }, index) {
+  const port = 3930 + index;
+  const embeddedPort = 54930 + index;
+  const dataDir = join(scratch, `data-${index}`);
+  const env = { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  for (const name of ['LOG_LEVEL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'SMTP_URL', 'FRONTEND_DIR', 'PUBLIC_URL', 'TRUST_PROXY']) {
+    delete env[name];
+  }
+  if (useDatabaseUrl) env.MIGRATE_ON_START = 'true';
+  else {
+    delete env.DATABASE_URL;
+    env.EMBEDDED_PG_PORT = String(embeddedPort);
+  }
+  const profiling = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir, label)}`] : [];
+  const server = startProcess(label, [...profiling, 'backend/dist/main.js'], { cwd: dir, env });
+  servers.push(server);
+  const origin = `http://127.0.0.1:${port}`;
+  await server.waitFor(`${origin}/api/health`);
+  const password = useDatabaseUrl ? undefined : readFileSync(join(dataDir, 'postgres.secret'), 'utf8').trim();
+  const databaseUrl = useDatabaseUrl
+    ? process.env.DATABASE_URL
+    : `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${embeddedPort}/fieldmarket`;
+  return { ...server, origin, databaseUrl };
+}
+
+async function startRaw(mode, port, env = {}) {
+  const server = startProcess(`raw ${mode}`, ['bench/raw-fastify.mjs', mode, String(port)], {
+    cwd: resolve(import.meta.dirname, '..'),
+    env: { ...process.env, ...env },
+  });
+  servers.push(server);
+  const origin = `http://127.0.0.1:${port}`;
+  await server.waitFor(mode === 'hello' ? `${origin}/hello` : `${origin}/api/categories`);
+  return { ...server, origin };
+}
+
+const MICROS = { us: 1, ms: 1e3, s: 1e6 };
+const toMicros = (text) => {
+  const [, value, unit] = /^([\d.]+)(us|ms|s)$/.exec(text) ?? [];
+  return Number(value) * MICROS[unit];
+};
+
+/** One wrk run against `url` while measuring the server's CPU time. */
+function wrk(server, method, url, durationSeconds) {
+  const script = join(scratch, `${method}.lua`);
+  writeFileSync(script, `wrk.method = "${method}"\n`);
+  const cpuBefore = cpuMicros(server.pid);
+  const run = spawnSync(
+    'wrk',
+    ['-t2', '-c50', `-d${durationSeconds}s`, '--latency', '-s', script, ...BROWSER_HEADERS.flatMap((h) => ['-H', h]), url],
+    { encoding: 'utf8' },
+  );
+  const cpu = cpuMicros(server.pid) - cpuBefore;
+  const output = run.stdout;
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1]);
+  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  if (!requests || !rate) throw new Error(`wrk printed no rate for ${method} ${url}:\n${output}${run.stderr}`);
+  const percentile = (p) => toMicros(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(output)?.[1] ?? '');
+  const failures = [/Non-2xx or 3xx responses: \d+/.exec(output)?.[0], /Socket errors: .*/.exec(output)?.[0]].filter(Boolean);
+  return { rate, p50: percentile(50), p99: percentile(99), cpuPerRequest: cpu / requests, failures };
+}
+
+try {
+  const started = [];
+  for (const [index, product] of products.entries()) started.push(await startProduct(product, index));
+  const hello = await startRaw('hello', 3940);
+  const rawCategories = await startRaw('categories', 3941, { DATABASE_URL: started.at(-1).databaseUrl });
+
+  const scenarios = [
+    { name: 'raw Fastify: GET /hello', server: hello, method: 'GET', path: '/hello' },
+    { name: 'raw Fastify + pg: GET /api/categories', server: rawCategories, method: 'GET', path: '/api/categories' },
+  ];
+  const [helloScenario, pgScenario] = scenarios;
+  for (const server of started) {
+    scenarios.push(
+      ...[
+        { name: `${server.label}: OPTIONS /api/health`, server, method: 'OPTIONS', path: '/api/health', baselines: [helloScenario] },
+        {
+          name: `${server.label}: GET /api/categories`,
+          server,
+          method: 'GET',
+          path: '/api/categories',
+          baselines: [helloScenario, pgScenario],
+        },
+      ].filter((scenario) => !only || scenario.name.includes(only)),
+    );
+  }
+
+  for (const scenario of scenarios) wrk(scenario.server, scenario.method, `${scenario.server.origin}${scenario.path}`, WARMUP_SECONDS);
+  for (const scenario of scenarios) scenario.runs = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of scenarios) {
+      scenario.runs.push(wrk(scenario.server, scenario.method, `${scenario.server.origin}${scenario.path}`, seconds));
+    }
+  }
+
+  const summary = (scenario) => ({
+    rate: median(scenario.runs.map((r) => r.rate)),
+    p50: median(scenario.runs.map((r) => r.p50)),
+    p99: median(scenario.runs.map((r) => r.p99)),
+    cpu: median(scenario.runs.map((r) => r.cpuPerRequest)),
+  });
+  const ms = (micros) => `${(micros / 1000).toFixed(2)} ms`;
+  console.log(
+    `wrk -t2 -c50 keep-alive, ${seconds} s per run, medians of ${rounds} rounds (${useDatabaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL'})`,
+  );
+  console.log(
+    `${'scenario'.padEnd(40)} ${'req/s'.padStart(8)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'CPU µs/req'.padStart(11)}  ratio`,
+  );
+  for (const scenario of scenarios) {
+    const s = summary(scenario);
+    const ratios = (scenario.baselines ?? []).map((baseline) => {
+      const b = summary(baseline);
+      const name = baseline === helloScenario ? 'raw hello' : 'raw Fastify + pg';
+      return `${(s.rate / b.rate).toFixed(3)}× ${name} (CPU ${(b.cpu / s.cpu).toFixed(3)}×)`;
+    });
+    console.log(
+      [
+        scenario.name.padEnd(40),
+        s.rate.toFixed(0).padStart(8),
+        ms(s.p50).padStart(9),
+        ms(s.p99).padStart(9),
+        s.cpu.toFixed(1).padStart(11),
+        ` ${ratios.join('; ') || 'baseline'}`,
+      ].join(' '),
+    );
+    const failures = [...new Set(scenario.runs.flatMap((r) => r.failures))];
+    if (failures.length > 0) console.log(`  ! ${failures.join('; ')}`);
+  }
+  console.log(`runs (req/s): ${scenarios.map((s) => `${s.name}: ${s.runs.map((r) => r.rate.toFixed(0)).join(', ')}`).join(' | ')}`);
+} finally {
+  for (const server of servers.reverse()) await server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
