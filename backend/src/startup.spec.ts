@@ -1,52 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BUILT, freePort, spawnBuilt, type RunningProcess } from './testing/processes.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
 import { eventually } from './testing/test-app.js';
 
-const entries = {
-  web: fileURLToPath(new URL('../dist/main.js', import.meta.url)),
-  worker: fileURLToPath(new URL('../../workers/dist/main.js', import.meta.url)),
-  migrate: fileURLToPath(new URL('../dist/cli/migrate.js', import.meta.url)),
-};
-
-/** A port on loopback where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Run {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function run(entry: string, env: Record<string, string>): Promise<Run> {
-  let output = '';
-  const child = spawn(process.execPath, [entry], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      FRONTEND_DIR: 'none',
-      LOG_LEVEL: 'log',
-      DATA_DIR: await mkdtemp(join(tmpdir(), 'fm-startup-')),
-      STARTUP_WAIT_SECONDS: '2',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function run(entry: string, env: Record<string, string>): Promise<RunningProcess> {
+  return spawnBuilt(entry, {
+    NODE_ENV: 'production',
+    FRONTEND_DIR: 'none',
+    LOG_LEVEL: 'log',
+    DATA_DIR: await mkdtemp(join(tmpdir(), 'fm-startup-')),
+    STARTUP_WAIT_SECONDS: '2',
+    ...env,
   });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
 }
 
 describe('starting with a service that is down', () => {
@@ -55,7 +24,7 @@ describe('starting with a service that is down', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    port = await closedPort();
+    port = await freePort();
   });
   afterAll(() => db.drop());
 
@@ -65,7 +34,7 @@ describe('starting with a service that is down', () => {
     ['the worker process', 'Redis', 'worker', () => ({ DATABASE_URL: db.url, REDIS_URL: `redis://127.0.0.1:${port}` })],
     ['the migrate command', 'PostgreSQL', 'migrate', () => ({ DATABASE_URL: `postgres://postgres:s3cret@127.0.0.1:${port}/fm` })],
   ] as const)('%s retries, then stops naming the variable when %s does not answer', async (_label, service, entry, env) => {
-    const started = await run(entries[entry], env());
+    const started = await run(BUILT[entry], env());
     expect(await started.exited).toBe(1);
     const variable = service === 'PostgreSQL' ? 'DATABASE_URL' : 'REDIS_URL';
     const output = started.output();
@@ -85,12 +54,12 @@ describe('shutting down while Redis is gone', () => {
   // Runs its own redis-server to kill; machines without one skip it (CI and developer machines have it).
   (hasRedisServer ? it : it.skip)('finishes within the grace period', async () => {
     const db = await createTestDatabase();
-    const redisPort = await closedPort();
+    const redisPort = await freePort();
     const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
-    const webPort = await closedPort();
-    const web = await run(entries.web, { DATABASE_URL: db.url, REDIS_URL: `redis://127.0.0.1:${redisPort}`, PORT: String(webPort) });
+    const webPort = await freePort();
+    const web = await run(BUILT.web, { DATABASE_URL: db.url, REDIS_URL: `redis://127.0.0.1:${redisPort}`, PORT: String(webPort) });
     try {
       await eventually(() => expect(web.output()).toContain('Fieldmarket is running'), 30_000);
       redis.kill('SIGKILL');

@@ -1,12 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from './testing/test-database.js';
 import { deleteRedisKeys } from './testing/redis.js';
 import { JobQueue } from './infra/queue/job-queue.service.js';
+import { BUILT, spawnBuilt, type RunningProcess } from './testing/processes.js';
 import { eventually, readOutbox, startTestApp } from './testing/test-app.js';
-
-const workerEntry = fileURLToPath(new URL('../../workers/dist/main.js', import.meta.url));
 
 const backends: Array<{ name: string; env: Record<string, string> }> = [{ name: 'PostgreSQL', env: {} }];
 if (process.env.REDIS_URL) backends.push({ name: 'Redis', env: { REDIS_URL: process.env.REDIS_URL } });
@@ -15,7 +12,7 @@ describe('the worker process', () => {
   it.each(backends)('delivers contact mail queued by a web process that runs no workers ($name queues)', async ({ env }) => {
     const db = await createTestDatabase();
     const t = await startTestApp(db, { ...env, WORKERS_IN_PROCESS: 'false' });
-    let worker: ChildProcess | undefined;
+    let worker: RunningProcess | undefined;
     try {
       const response = await t.app.inject({
         method: 'POST',
@@ -36,17 +33,13 @@ describe('the worker process', () => {
       expect(await jobs.workerCount('mail')).toBe(0);
       expect(await readOutbox(t.config.mail.outboxDir)).toHaveLength(0);
 
-      worker = spawn(process.execPath, [workerEntry], {
-        env: {
-          PATH: process.env.PATH,
-          ...env,
-          DATABASE_URL: db.url,
-          QUEUE_PREFIX: t.config.queue.prefix,
-          MAIL_OUTBOX_DIR: t.config.mail.outboxDir,
-          LOG_LEVEL: 'warn',
-          NODE_ENV: 'test',
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
+      worker = spawnBuilt(BUILT.worker, {
+        ...env,
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: t.config.queue.prefix,
+        MAIL_OUTBOX_DIR: t.config.mail.outboxDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
       });
       const mails = await eventually(async () => {
         const all = await readOutbox(t.config.mail.outboxDir);
@@ -55,10 +48,9 @@ describe('the worker process', () => {
       }, 30_000);
       expect(mails.map((m) => m.to).sort()).toEqual(['sam@example.co.uk', t.config.mail.staffAddress].sort());
     } finally {
-      if (worker && worker.exitCode === null) {
-        const exited = new Promise((resolve) => worker?.once('exit', resolve));
-        worker.kill('SIGTERM');
-        await exited;
+      if (worker && worker.child.exitCode === null) {
+        worker.child.kill('SIGTERM');
+        await worker.exited;
       }
       await t.close();
       if (env.REDIS_URL) await deleteRedisKeys(env.REDIS_URL, t.config.queue.prefix);
