@@ -6,10 +6,14 @@ import { declaredEntities, type EntityClass } from './infra/database/entities.js
 import { MailModule } from './infra/mail/mail.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
 import { RealtimeModule } from './infra/realtime/realtime.module.js';
+import { RateLimitModule } from './infra/rate-limit/rate-limit.module.js';
 import { StorageModule } from './infra/storage/storage.module.js';
+import { AuthModule } from './modules/auth/auth.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { ProfileModule } from './modules/profile/profile.module.js';
+import { UsersModule } from './modules/users/users.module.js';
 
 /**
  * `web`: HTTP API, socket.io and pages (and the workers too when `runWorkers`).
@@ -18,7 +22,7 @@ import { HealthModule } from './modules/health/health.module.js';
 export type AppMode = { kind: 'web'; runWorkers: boolean } | { kind: 'worker' };
 
 /** The domain modules, identical in both modes: each declares its controllers, entities, subscribers and schedules. */
-const DOMAIN_MODULES = [CategoriesModule, ContactModule, HealthModule];
+const DOMAIN_MODULES = [UsersModule, AuthModule, ProfileModule, CategoriesModule, ContactModule, HealthModule];
 
 @Module({})
 export class AppModule {
@@ -31,6 +35,7 @@ export class AppModule {
         DatabaseModule.forRoot(databaseUrl),
         QueueModule.forRoot({ runWorkers: mode.kind === 'worker' || mode.runWorkers }),
         RealtimeModule.forRoot({ gateway: web }),
+        RateLimitModule,
         MailModule,
         StorageModule,
         ...DOMAIN_MODULES,

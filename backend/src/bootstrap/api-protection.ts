@@ -1,4 +1,3 @@
-import { MikroORM } from '@mikro-orm/postgresql';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { limitApiRequests } from '../common/api-rate-limit.js';
@@ -6,7 +5,7 @@ import { acceptJsonBodiesOnly } from '../common/json-body.js';
 import { refuseWrongMethods } from '../common/method-not-allowed.js';
 import { refuseCrossSiteRequests } from '../common/origins.js';
 import type { AppConfig } from '../config/env.js';
-import { createRateLimitStore } from '../infra/rate-limit/rate-limit-store.js';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../infra/rate-limit/rate-limit-store.js';
 
 type RequestCheck = (request: FastifyRequest) => void | Promise<void>;
 
@@ -15,11 +14,10 @@ type RequestCheck = (request: FastifyRequest) => void | Promise<void>;
  * bounded (common/json-body.ts); and for /api, in this order, the checks below, each of which
  * answers with its own status by throwing before the body is read.
  */
-export async function protectApi(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+export function protectApi(app: NestFastifyApplication, config: AppConfig): void {
   const fastify = app.getHttpAdapter().getInstance();
   acceptJsonBodiesOnly(fastify);
-  const rateLimitStore = await createRateLimitStore(config, app.get(MikroORM));
-  fastify.addHook('onClose', () => rateLimitStore.close());
+  const rateLimitStore = app.get<RateLimitStore>(RATE_LIMIT_STORE);
   const checks: RequestCheck[] = [
     limitApiRequests(rateLimitStore, config.apiRateLimit),
     refuseWrongMethods(fastify),

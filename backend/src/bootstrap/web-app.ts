@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
 import { AppModule } from '../app.module.js';
 import { envelopeApiResults } from '../common/envelope.hook.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
@@ -46,8 +47,9 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
   // precompressed from the build instead (web/frontend.ts).
   await fastify.register(fastifyCompress, { threshold: 1024 });
+  await fastify.register(fastifyCookie);
   registerSecurityHeaders(fastify, config);
-  await protectApi(app, config);
+  protectApi(app, config);
   logClientAborts(fastify);
   sendRequestIds(fastify);
   logApiRequests(fastify, logger);

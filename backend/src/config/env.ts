@@ -56,6 +56,8 @@ export interface AppConfig {
   contactRateLimit: { limit: number; windowSeconds: number };
   /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
   startupWaitSeconds: number;
+  /** Key for two-factor secrets at rest; absent: generated once under dataDir. */
+  twoFactorKey: Buffer | undefined;
   /** Requests per client address to /api (health probes aside), shared by every web process. */
   apiRateLimit: { limit: number; windowSeconds: number };
   frontendDir: string | undefined;
@@ -94,6 +96,11 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'S3_SECRET_ACCESS_KEY', default: '(SDK default chain)', description: 'S3 secret key' },
   { name: 'S3_FORCE_PATH_STYLE', default: 'true when S3_ENDPOINT is set', description: 'Path-style bucket addressing' },
   { name: 'UPLOADS_DIR', default: '$DATA_DIR/uploads', description: 'Folder for images on local disk' },
+  {
+    name: 'TWO_FACTOR_KEY',
+    default: '(generated in DATA_DIR)',
+    description: '32 random bytes, base64: encrypts two-factor secrets; the same in every process',
+  },
   { name: 'STARTUP_WAIT_SECONDS', default: '30', description: 'How long to wait at start for DATABASE_URL and REDIS_URL to answer' },
   { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
   { name: 'CONTACT_RATE_WINDOW_SECONDS', default: '900', description: 'Length of the contact rate-limit window' },
@@ -155,6 +162,18 @@ class EnvReader {
     if ((allowed as readonly string[]).includes(raw)) return raw as T;
     this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
     return fallback;
+  }
+
+  /** A key of `bytes` bytes, given in base64. */
+  base64Key(name: string, bytes: number): Buffer | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const key = Buffer.from(raw, 'base64');
+    if (key.length !== bytes || !/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) {
+      this.problems.push(`${name} must be ${bytes} random bytes in base64 (e.g. from: openssl rand -base64 ${bytes})`);
+      return undefined;
+    }
+    return key;
   }
 
   url(name: string, protocols: readonly string[]): string | undefined {
@@ -239,6 +258,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       windowSeconds: read.int('CONTACT_RATE_WINDOW_SECONDS', 900, 1, 86_400),
     },
     startupWaitSeconds: read.int('STARTUP_WAIT_SECONDS', 30, 0, 3_600),
+    twoFactorKey: read.base64Key('TWO_FACTOR_KEY', 32),
     apiRateLimit: {
       limit: read.int('API_RATE_LIMIT', 600, 1, 1_000_000),
       windowSeconds: read.int('API_RATE_WINDOW_SECONDS', 60, 1, 3_600),

@@ -12,6 +12,8 @@ export interface TextRule {
   email?: boolean;
   /** Refuses line breaks and tabs: names, subjects and titles end up in e-mail headers and one-line layouts. */
   singleLine?: boolean;
+  /** Compared and kept in lower case (e-mail addresses of accounts). */
+  lowercase?: boolean;
 }
 
 /**
@@ -41,9 +43,10 @@ export function textFieldError(rule: TextRule, value: unknown): string | undefin
   return undefined;
 }
 
-/** Trims strings; other values pass through for the type check. */
-export function trimText(value: unknown): unknown {
-  return typeof value === 'string' ? value.trim() : value;
+/** Trims strings (and lower-cases them for a `lowercase` rule); other values pass through for the type check. */
+export function trimText(value: unknown, rule?: Pick<TextRule, 'lowercase'>): unknown {
+  if (typeof value !== 'string') return value;
+  return rule?.lowercase ? value.trim().toLowerCase() : value.trim();
 }
 
 /** One message per invalid field, in the rules' order; an empty object when all are valid. */
@@ -53,7 +56,7 @@ export function validateTextFields<F extends string>(
 ): Partial<Record<F, string>> {
   const errors: Partial<Record<F, string>> = {};
   for (const field of Object.keys(rules) as F[]) {
-    const error = textFieldError(rules[field], trimText(values[field]));
+    const error = textFieldError(rules[field], trimText(values[field], rules[field]));
     if (error) errors[field] = error;
   }
   return errors;

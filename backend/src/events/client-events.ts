@@ -2,7 +2,16 @@
  * Events the server pushes to browsers over socket.io, with their payloads, declared once and
  * imported by the browser as types. Later issues add listing, message and notification events.
  */
+/** The spec's realtime event (SPEC §3): a type, its data and when it happened. */
+export interface RealtimeEvent<T extends string, D> {
+  type: T;
+  data: D;
+  timestamp: string;
+}
+
 export interface ServerToClientEvents {
+  /** The user's profile changed (in another tab or device): reload it. */
+  PROFILE_UPDATED: (event: RealtimeEvent<'PROFILE_UPDATED', { user_id: string }>) => void;
   /** Sent on connect so a client can confirm the live channel works end to end. */
   'realtime:ready': (payload: { connectedAt: string; signedIn: boolean }) => void;
   /** A server-side probe of the live channel (diagnostics measure its latency). */

@@ -9,6 +9,23 @@
 export interface DomainEventPayloads {
   /** A visitor sent the contact form; the message is stored. */
   'contact.received': { contactMessageId: string };
+
+  /** Someone created an account with a password: it needs its address confirmed. */
+  'user.registered': { userId: string };
+  /** A signed-in user asked for a new confirmation link. */
+  'user.verification-requested': { userId: string };
+  /** Someone tried to sign up with the address of an existing account (told to its owner, not to them). */
+  'user.signup-repeated': { userId: string };
+  /** Someone asked for a password-reset link for this account. */
+  'user.password-reset-requested': { userId: string };
+  /** The password was changed or reset; every other session has ended. */
+  'user.password-changed': { userId: string; how: 'changed' | 'reset' };
+  /** Two-factor sign-in was turned on or off. */
+  'user.two-factor-changed': { userId: string; enabled: boolean };
+  /** The profile (name, location, privacy...) changed: the user's other tabs and devices refresh it. */
+  'user.profile-updated': { userId: string };
+  /** The account was deleted: every module removes or anonymises what it holds about the user. */
+  'user.deleted': { userId: string };
 }
 
 export type DomainEventName = keyof DomainEventPayloads;

@@ -5,9 +5,11 @@
 export const QUEUES = {
   /** Many light jobs that wait on SMTP. */
   mail: { concurrency: 8 },
+  /** Light, quick work for people waiting on it: live updates, notifications. */
+  notifications: { concurrency: 8 },
   /** Few heavy jobs (sharp resizing). */
   images: { concurrency: 1 },
-  /** Periodic housekeeping (purges, expiry). */
+  /** Periodic housekeeping (purges, expiry) and removing a deleted account's data. */
   maintenance: { concurrency: 1 },
 } as const satisfies Record<string, { concurrency: number }>;
 

@@ -2,6 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../../config/env.js';
 
+/** Injection token for the shared counters (Redis or PostgreSQL). */
+export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+
 export interface RateLimitHit {
   /** Requests counted for the key in the current window, this one included. */
   count: number;
@@ -15,6 +18,8 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   hit(key: string, windowSeconds: number): Promise<RateLimitHit>;
+  /** Ends the key's window (e.g. a successful sign-in clears the failures). */
+  reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count, resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
   }
 
+  async reset(key: string): Promise<void> {
+    await this.redis.del(this.keyPrefix + key);
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }
@@ -82,6 +91,10 @@ export class PostgresRateLimitStore implements RateLimitStore {
   async hit(key: string, windowSeconds: number): Promise<RateLimitHit> {
     const [row] = await this.orm.em.getConnection().execute<Array<{ hits: number; reset_seconds: number }>>(PG_HIT, [key, windowSeconds]);
     return { count: row?.hits ?? 1, resetSeconds: Math.max(1, row?.reset_seconds ?? windowSeconds) };
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.orm.em.getConnection().execute(`delete from api_rate_limit where key = ?`, [key]);
   }
 
   private async purge(): Promise<void> {

@@ -1,0 +1,75 @@
+import {
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  SetMetadata,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { ACCOUNT_TEXTS } from '../../contracts/account.js';
+import type { User } from '../users/user.entity.js';
+import { type Authenticated, SESSION_COOKIE, Sessions } from './sessions.service.js';
+
+/** What a route asks of its caller; routes without one are open to everyone. */
+type Requirement = 'signed-in' | 'verified-email';
+const REQUIREMENT = 'fieldmarket:requirement';
+
+/** The route needs a session (401 otherwise, which the browser answers with one refresh, then signs out). */
+export const SignedIn = () => SetMetadata(REQUIREMENT, 'signed-in' satisfies Requirement);
+
+/** The route needs a session whose account has confirmed its e-mail address (posting, messaging). */
+export const VerifiedEmail = () => SetMetadata(REQUIREMENT, 'verified-email' satisfies Requirement);
+
+export interface AuthenticatedRequest extends FastifyRequest {
+  auth?: Authenticated | null;
+}
+
+/** The signed-in user of a route marked @SignedIn() or @VerifiedEmail(). */
+export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): User => {
+  const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().auth;
+  if (!auth) throw new UnauthorizedException(ACCOUNT_TEXTS.signInRequired); // a route forgot @SignedIn()
+  return auth.user;
+});
+
+/** The session of a route marked @SignedIn() (e.g. to tell the current one among the user's sessions). */
+export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().auth;
+  if (!auth) throw new UnauthorizedException(ACCOUNT_TEXTS.signInRequired);
+  return auth.session;
+});
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Runs before every route: finds the session of the cookie (if any), refuses a state-changing call
+ * that carries the cookie but not the X-Requested-With header the site's pages send (a form or
+ * image on another site cannot add a header, and a script there cannot without CORS consent: with
+ * the Origin check, this stops cross-site request forgery), then applies the route's requirement.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  constructor(
+    @Inject(Sessions) private readonly sessions: Sessions,
+    @Inject(Reflector) private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const token = request.cookies?.[SESSION_COOKIE];
+    if (token && STATE_CHANGING.has(request.method) && !request.headers['x-requested-with']) {
+      throw new ForbiddenException(ACCOUNT_TEXTS.missingClientHeader);
+    }
+    request.auth ??= token ? await this.sessions.resolve(token) : null;
+    const requirement = this.reflector.getAllAndOverride<Requirement | undefined>(REQUIREMENT, [context.getHandler(), context.getClass()]);
+    if (!requirement) return true;
+    if (!request.auth) throw new UnauthorizedException(token ? ACCOUNT_TEXTS.sessionExpired : ACCOUNT_TEXTS.signInRequired);
+    if (requirement === 'verified-email' && !request.auth.user.emailVerifiedAt)
+      throw new ForbiddenException(ACCOUNT_TEXTS.verifyEmailFirst);
+    return true;
+  }
+}

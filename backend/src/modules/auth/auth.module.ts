@@ -1,0 +1,55 @@
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { fastifyCookie } from '@fastify/cookie';
+import { ormEntities } from '../../infra/database/entities.js';
+import { Realtime } from '../../infra/realtime/realtime.js';
+import { AccessGuard } from './access.js';
+import { AccountData } from './account-data.js';
+import { AccountMailSubscriber } from './account-mail.subscriber.js';
+import { AuthController } from './auth.controller.js';
+import { AuthService } from './auth.service.js';
+import { EmailToken } from './email-token.entity.js';
+import { EmailTokens } from './email-tokens.service.js';
+import { Passwords } from './passwords.js';
+import { Session } from './session.entity.js';
+import { SESSION_COOKIE, Sessions } from './sessions.service.js';
+import { TwoFactorController } from './two-factor.controller.js';
+import { LoginChallenge, RecoveryCode } from './two-factor.entities.js';
+import { TwoFactor } from './two-factor.service.js';
+
+/**
+ * Accounts' way in: sign-up, sign-in (password, then two-factor when on), sessions in httpOnly
+ * cookies, links by e-mail, and the guard every route passes (SignedIn, VerifiedEmail, CurrentUser).
+ * Also tells Realtime whose socket is whose.
+ */
+@Module({
+  imports: [ormEntities([Session, EmailToken, LoginChallenge, RecoveryCode])],
+  controllers: [AuthController, TwoFactorController],
+  providers: [
+    Passwords,
+    Sessions,
+    EmailTokens,
+    TwoFactor,
+    AuthService,
+    AccountMailSubscriber,
+    AccountData,
+    { provide: APP_GUARD, useClass: AccessGuard },
+  ],
+  exports: [Sessions, Passwords, AuthService, TwoFactor],
+})
+export class AuthModule implements OnModuleInit {
+  constructor(
+    @Inject(Realtime) private readonly realtime: Realtime,
+    @Inject(Sessions) private readonly sessions: Sessions,
+  ) {}
+
+  onModuleInit(): void {
+    this.realtime.authenticateWith({
+      authenticate: async (handshake) => {
+        const token = fastifyCookie.parse(handshake.headers.cookie ?? '')[SESSION_COOKIE];
+        const auth = await this.sessions.resolve(token);
+        return auth ? { userId: auth.user.id } : null;
+      },
+    });
+  }
+}

@@ -1,0 +1,187 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { FieldValidationException } from '../../common/errors.js';
+import { ACCOUNT_TEXTS } from '../../contracts/account.js';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
+import { RateLimiter, waitText } from '../../infra/rate-limit/rate-limiter.js';
+import { Passwords } from '../auth/passwords.js';
+import type { Session } from '../auth/session.entity.js';
+import { Sessions } from '../auth/sessions.service.js';
+import { UserDataRegistry } from '../users/user-data.registry.js';
+import { User } from '../users/user.entity.js';
+import type {
+  PasswordChangeRequest,
+  PrivacySettings,
+  ProfileResponse,
+  ProfileUpdateRequest,
+  PublicProfileResponse,
+} from './dto/profile.dto.js';
+
+/** Password checks per account until one succeeds (profile password change, account deletion). */
+const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
+/** A Google account proves it is its owner by signing in with Google again, this recently. */
+export const REAUTHENTICATION_MINUTES = 5;
+
+@Injectable()
+export class ProfileService {
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(UserDataRegistry) private readonly userData: UserDataRegistry,
+    @Inject(Passwords) private readonly passwords: Passwords,
+    @Inject(Sessions) private readonly sessions: Sessions,
+    @Inject(DomainEvents) private readonly events: DomainEvents,
+    @Inject(RateLimiter) private readonly limits: RateLimiter,
+  ) {}
+
+  async profileOf(userId: string): Promise<ProfileResponse> {
+    const user = await this.em.findOneOrFail(User, { id: userId });
+    const statistics = await this.userData.statisticsFor(user.id);
+    return {
+      id: user.id,
+      email: user.email,
+      full_name: user.fullName,
+      phone: user.phone ?? null,
+      location: user.location ?? null,
+      bio: user.bio ?? null,
+      avatar_url: user.avatarUrl ?? null,
+      member_since: user.createdAt.toISOString(),
+      verified: Boolean(user.emailVerifiedAt),
+      two_factor_enabled: Boolean(user.twoFactorEnabledAt),
+      provider: user.provider,
+      listings_count: statistics.activeListings,
+      messages_count: statistics.messages,
+      privacy_settings: privacyOf(user),
+    };
+  }
+
+  async update(userId: string, changes: ProfileUpdateRequest): Promise<ProfileResponse> {
+    await this.em.transactional(async (tx) => {
+      const user = await tx.findOneOrFail(User, { id: userId });
+      user.fullName = changes.full_name;
+      user.phone = changes.phone || undefined;
+      user.location = changes.location || undefined;
+      user.bio = changes.bio || undefined;
+      this.events.publish(tx, 'user.profile-updated', { userId });
+    });
+    return this.profileOf(userId);
+  }
+
+  async updatePrivacy(userId: string, settings: PrivacySettings): Promise<PrivacySettings> {
+    return this.em.transactional(async (tx) => {
+      const user = await tx.findOneOrFail(User, { id: userId });
+      user.profileVisible = settings.profile_visible;
+      user.contactVisible = settings.contact_visible;
+      user.listingsVisible = settings.listings_visible;
+      user.emailNotifications = settings.email_notifications;
+      user.pushNotifications = settings.push_notifications;
+      this.events.publish(tx, 'user.profile-updated', { userId });
+      return privacyOf(user);
+    });
+  }
+
+  /** Changes the password after checking the current one; other sessions end, this one gets a new token. */
+  async changePassword(user: User, session: Session, request: PasswordChangeRequest): Promise<string | null> {
+    if (!user.passwordHash) throw new BadRequestException('Your account signs in with Google and has no password to change.');
+    await this.checkPassword(user, request.current_password, 'current_password');
+    if (this.passwords.isCommon(request.new_password)) throw new FieldValidationException({ new_password: ACCOUNT_TEXTS.commonPassword });
+    const passwordHash = await this.passwords.hash(request.new_password);
+    await this.em.transactional(async (tx) => {
+      const account = await tx.findOneOrFail(User, { id: user.id });
+      account.passwordHash = passwordHash;
+      await this.sessions.endAll(user.id, { except: session.id, em: tx });
+      this.events.publish(tx, 'user.password-changed', { userId: user.id, how: 'changed' });
+    });
+    return this.sessions.rotate(session.id);
+  }
+
+  /** Everything stored about the user, from every module, as one JSON document. */
+  async exportFor(userId: string): Promise<Record<string, unknown>> {
+    const { listings_count, messages_count, ...profile } = await this.profileOf(userId);
+    return {
+      exported_at: new Date().toISOString(),
+      profile,
+      statistics: { listings_count, messages_count },
+      ...(await this.userData.exportFor(userId)),
+    };
+  }
+
+  /**
+   * Deletes the account: proved with the password (or, for a Google account without one, a
+   * Google sign-in of the last few minutes). The row is scrubbed in one transaction with every
+   * session; `user.deleted` then has each module remove or anonymise its part.
+   */
+  async deleteAccount(user: User, session: Session, password: string | undefined): Promise<void> {
+    if (user.passwordHash) {
+      if (!password) throw new FieldValidationException({ password: 'Password is required' });
+      await this.checkPassword(user, password, 'password');
+    } else if (Date.now() - session.authenticatedAt.getTime() > REAUTHENTICATION_MINUTES * 60_000) {
+      throw new ForbiddenException(
+        `For your security, sign in with Google again, then delete the account within ${REAUTHENTICATION_MINUTES} minutes.`,
+      );
+    }
+    await this.em.transactional(async (tx) => {
+      const account = await tx.findOneOrFail(User, { id: user.id });
+      scrub(account);
+      await this.sessions.endAll(user.id, { em: tx });
+      this.events.publish(tx, 'user.deleted', { userId: user.id });
+    });
+  }
+
+  /** What others see (SPEC §2 "/profile/{id}"), honouring the owner's privacy settings; 404 when hidden. */
+  async publicProfile(id: string, viewerId: string | undefined): Promise<PublicProfileResponse> {
+    const user = /^[0-9a-f-]{36}$/i.test(id) ? await this.em.findOne(User, { id, deletedAt: null }) : null;
+    if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
+    const contact = user.contactVisible || user.id === viewerId;
+    return {
+      id: user.id,
+      full_name: user.fullName,
+      avatar_url: user.avatarUrl ?? null,
+      location: user.location ?? null,
+      bio: user.bio ?? null,
+      member_since: user.createdAt.toISOString(),
+      verified: Boolean(user.emailVerifiedAt),
+      email: contact ? user.email : null,
+      phone: contact ? (user.phone ?? null) : null,
+      listings_visible: user.listingsVisible,
+    };
+  }
+
+  private async checkPassword(user: User, password: string, field: string): Promise<void> {
+    const limit = { key: `password-check:account:${user.id}`, ...PASSWORD_CHECKS };
+    await this.limits.consume(limit, (wait) => `Too many password attempts. Please wait ${waitText(wait)} and try again.`);
+    if (!(await this.passwords.verify(user.passwordHash, password))) {
+      throw new FieldValidationException({ [field]: ACCOUNT_TEXTS.wrongPassword });
+    }
+    await this.limits.reset(limit.key);
+  }
+}
+
+function privacyOf(user: User): PrivacySettings {
+  return {
+    profile_visible: user.profileVisible,
+    contact_visible: user.contactVisible,
+    listings_visible: user.listingsVisible,
+    email_notifications: user.emailNotifications,
+    push_notifications: user.pushNotifications,
+  };
+}
+
+/** Empties every personal field; the row stays so others' records can say "Unknown User". */
+function scrub(user: User): void {
+  user.deletedAt = new Date();
+  user.email = `deleted-${user.id}@deleted.invalid`;
+  user.fullName = 'Unknown User';
+  user.passwordHash = undefined;
+  user.googleSubject = undefined;
+  user.phone = undefined;
+  user.location = undefined;
+  user.bio = undefined;
+  user.avatarUrl = undefined;
+  user.emailVerifiedAt = undefined;
+  user.twoFactorSecret = undefined;
+  user.twoFactorEnabledAt = undefined;
+  user.twoFactorLastStep = undefined;
+  user.profileVisible = false;
+  user.contactVisible = false;
+  user.listingsVisible = false;
+}

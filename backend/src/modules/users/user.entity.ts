@@ -1,0 +1,111 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { randomUUID } from 'node:crypto';
+
+export type SignInProvider = 'password' | 'google';
+export type UserRole = 'user' | 'staff';
+
+/**
+ * A person with an account. Deleting an account scrubs the row (every personal field emptied,
+ * `deletedAt` set) rather than removing it, so what other people keep (a conversation) can say
+ * "Unknown User" instead of pointing nowhere.
+ */
+@Entity({ tableName: 'app_user' })
+export class User {
+  /** Properties with defaults: em.create() does not require them. */
+  [OptionalProps]?:
+    | 'provider'
+    | 'role'
+    | 'profileVisible'
+    | 'contactVisible'
+    | 'listingsVisible'
+    | 'emailNotifications'
+    | 'pushNotifications'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'lastActiveAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  /** Lower case; unique among accounts (a scrubbed account holds a placeholder). */
+  @Property({ type: 'string', length: 254 })
+  @Unique()
+  email!: string;
+
+  @Property({ type: 'datetime', nullable: true })
+  emailVerifiedAt?: Date;
+
+  /** argon2id; absent for an account created through Google. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  passwordHash?: string;
+
+  /** Google's stable id for the person ("sub"); set once the account is linked to Google. */
+  @Property({ type: 'string', length: 255, nullable: true })
+  @Unique()
+  googleSubject?: string;
+
+  /** How the account was created: Google accounts have no password and no in-product two-factor. */
+  @Enum({ items: ['password', 'google'] })
+  provider: SignInProvider = 'password';
+
+  @Enum({ items: ['user', 'staff'] })
+  role: UserRole = 'user';
+
+  @Property({ type: 'string', length: 100 })
+  fullName!: string;
+
+  @Property({ type: 'string', length: 30, nullable: true })
+  phone?: string;
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  location?: string;
+
+  @Property({ type: 'string', length: 500, nullable: true })
+  bio?: string;
+
+  @Property({ type: 'string', length: 500, nullable: true })
+  avatarUrl?: string;
+
+  // Privacy settings (SPEC §3): all on by default.
+  @Property({ type: 'boolean' })
+  profileVisible: boolean = true;
+
+  @Property({ type: 'boolean' })
+  contactVisible: boolean = true;
+
+  @Property({ type: 'boolean' })
+  listingsVisible: boolean = true;
+
+  @Property({ type: 'boolean' })
+  emailNotifications: boolean = true;
+
+  @Property({ type: 'boolean' })
+  pushNotifications: boolean = true;
+
+  /** The TOTP secret, encrypted (AES-256-GCM) with a key from configuration; set during setup. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  twoFactorSecret?: string;
+
+  @Property({ type: 'datetime', nullable: true })
+  twoFactorEnabledAt?: Date;
+
+  /** The last TOTP time step accepted, so a code is accepted once. */
+  @Property({ type: 'bigint', nullable: true, hidden: true })
+  twoFactorLastStep?: string;
+
+  /** Member since. */
+  @Property({ type: 'datetime' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+
+  /** Last sign-in or session refresh: inactive accounts are deleted after two years. */
+  @Property({ type: 'datetime' })
+  @Index()
+  lastActiveAt: Date = new Date();
+
+  @Property({ type: 'datetime', nullable: true })
+  deletedAt?: Date;
+}

@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { ormEntities } from '../../infra/database/entities.js';
+import { UserDataRegistry } from './user-data.registry.js';
+import { User } from './user.entity.js';
+
+/**
+ * People with accounts. Global: every module that keeps data about a person registers its part
+ * with UserDataRegistry and refers to users by id.
+ */
+@Global()
+@Module({
+  imports: [ormEntities([User])],
+  providers: [UserDataRegistry],
+  exports: [UserDataRegistry],
+})
+export class UsersModule {}

@@ -1,0 +1,89 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { eventually, readOutbox, waitForJobs, type TestApp } from './test-app.js';
+import type { TestDatabase } from './test-database.js';
+
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
+
+let people = 0;
+/** A person nobody else in the run uses. */
+export function newPerson(name = 'Jane Farmer'): Person {
+  people += 1;
+  return { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}.${people}.${Date.now()}@example.co.uk`, password: 'Hay-bales-in-June' };
+}
+
+/** The cookies a response set, as a Cookie header for the next request (the browser's part). */
+export function cookiesFrom(response: LightMyRequestResponse, previous = ''): string {
+  const jar = new Map(
+    previous
+      .split('; ')
+      .filter(Boolean)
+      .map((pair) => pair.split('=') as [string, string]),
+  );
+  for (const cookie of response.cookies) {
+    if (cookie.value === '' || (cookie.expires && cookie.expires.getTime() < Date.now()) || cookie.maxAge === 0) jar.delete(cookie.name);
+    else jar.set(cookie.name, cookie.value);
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+/** A browser: keeps its cookies and sends the header the site's pages send on every call. */
+export class Browser {
+  cookies = '';
+
+  constructor(
+    private readonly t: TestApp,
+    readonly ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`,
+  ) {}
+
+  async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) {
+    const response = await this.t.app.inject({
+      method,
+      url,
+      remoteAddress: this.ip,
+      headers: {
+        'x-requested-with': 'fieldmarket',
+        ...(this.cookies ? { cookie: this.cookies } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+    });
+    this.cookies = cookiesFrom(response, this.cookies);
+    return response;
+  }
+}
+
+/** The newest link to `path` (e.g. "/verify-email") mailed to `email`. */
+export async function linkMailedTo(t: TestApp, email: string, path: string): Promise<string> {
+  return eventually(async () => {
+    const mails = (await readOutbox(t.config.mail.outboxDir)).filter((m) => m.to === email);
+    const links = mails.flatMap((m) => [...m.text.matchAll(new RegExp(`https?://\\S+${path}\\?token=[\\w%-]+`, 'g'))].map((x) => x[0]));
+    const link = links.at(-1);
+    if (!link) throw new Error(`no ${path} link mailed to ${email} yet`);
+    return link;
+  });
+}
+
+export const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.get('token') ?? '');
+
+/** Signs a new person up, confirms the address from the mailed link, and signs in: a browser with a session. */
+export async function signedInPerson(
+  t: TestApp,
+  db: TestDatabase,
+  person = newPerson(),
+): Promise<{ browser: Browser; person: Person; id: string }> {
+  const browser = new Browser(t);
+  const signUp = await browser.call('POST', '/api/auth/signup', { name: person.name, email: person.email, password: person.password });
+  if (signUp.statusCode !== 201) throw new Error(`sign-up failed: ${signUp.body}`);
+  await waitForJobs(db);
+  const link = await linkMailedTo(t, person.email, '/verify-email');
+  await browser.call('POST', '/api/auth/verify-email', { token: tokenOf(link) });
+  const signIn = await browser.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
+  if (signIn.statusCode !== 200) throw new Error(`sign-in failed: ${signIn.body}`);
+  const { id } = signIn.json<{ data: { user: { id: string } } }>().data.user;
+  return { browser, person, id };
+}
