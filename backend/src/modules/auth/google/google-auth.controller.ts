@@ -29,7 +29,12 @@ export class GoogleAuthController {
   }
 
   @Get('google')
-  @ApiQuery({ name: 'redirect', required: false, description: 'A path on this site to go to after signing in (else /browse)' })
+  @ApiQuery({
+    name: 'redirect',
+    required: false,
+    type: String,
+    description: 'A path on this site to go to after signing in (else /browse)',
+  })
   @ApiQuery({
     name: 'intent',
     required: false,

@@ -112,8 +112,9 @@ export class GoogleSignIn {
       throw error;
     }
     const query = callbackQuery(request.query);
-    if (!query.code && !query.error) return this.failed('the callback carries neither a code nor an error');
-    if (query.error) this.logger.warn(`Google answered "${query.error}"`);
+    // "access_denied": the person pressed Cancel at Google. Nothing to exchange either way.
+    if (query.error) return this.failed(`Google answered "${query.error}"`);
+    if (!query.code) return this.failed('the callback carries neither a code nor an error');
     const outcome = await runStrategy(this.strategy, { query, stateCookie }, {}, GOOGLE_TIMEOUT_MS);
     if (outcome.kind !== 'success') return this.failed(outcome.kind === 'redirect' ? 'unexpected redirect' : outcome.reason);
     const identity = identityOf(outcome.profile);

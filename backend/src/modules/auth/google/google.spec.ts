@@ -229,7 +229,7 @@ describe('Google sign-in (against a local OAuth 2.0 / OpenID Connect server)', (
       expect((await me(browser)).user).toBeNull();
     });
 
-    it('works once: the same callback again is refused', async () => {
+    it('refuses the same callback a second time (the state cookie is gone, and Google takes a code once)', async () => {
       const browser = new Browser(t);
       const callback = await google.consent((await start(browser)).headers.location as string, newGoogleAccount());
       expect((await browser.call('GET', callback)).headers.location).toBe('/browse');
