@@ -44,6 +44,13 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of error, warn, log, debug, verbose (got "loud")'],
     [{ S3_ENDPOINT: 'http://minio:9000' }, 'S3_ENDPOINT is set but S3_BUCKET is not'],
     [{ QUEUE_PREFIX: 'a b' }, 'QUEUE_PREFIX may hold only letters, digits, "-" and "_"'],
+    [{ GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com' }, 'GOOGLE_CLIENT_ID is set but GOOGLE_CLIENT_SECRET is not'],
+    [{ GOOGLE_CLIENT_SECRET: 'secret' }, 'GOOGLE_CLIENT_SECRET is set but GOOGLE_CLIENT_ID is not'],
+    [{ GOOGLE_TOKEN_URL: 'ftp://google/token' }, 'GOOGLE_TOKEN_URL must start with http:// or https://'],
+    [
+      { GOOGLE_USERINFO_URL: 'https://www.googleapis.com/plus/v1/people/me' },
+      'GOOGLE_USERINFO_URL must be an OpenID Connect userinfo endpoint',
+    ],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -58,6 +65,17 @@ describe('loadConfig', () => {
     ['loopback,fd00::/8,::1', ['loopback', 'fd00::/8', '::1']],
   ])('reads TRUST_PROXY=%s as a hop count or a list of proxies', (raw, trustProxy) => {
     expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trustProxy);
+  });
+
+  it("has no Google sign-in unless both client values are set, and then uses Google's endpoints", () => {
+    expect(loadConfig({}).google).toBeUndefined();
+    expect(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }).google).toEqual({
+      clientId: 'id',
+      clientSecret: 'secret',
+      authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      userInfoUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
+    });
   });
 
   it('lists every problem at once', () => {

@@ -61,6 +61,16 @@ export interface AppConfig {
   /** Requests per client address to /api (health probes aside), shared by every web process. */
   apiRateLimit: { limit: number; windowSeconds: number };
   frontendDir: string | undefined;
+  /** Google sign-in; absent unless GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. */
+  google: GoogleConfig | undefined;
+}
+
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  userInfoUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -108,6 +118,19 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'API_RATE_WINDOW_SECONDS', default: '60', description: 'Length of the /api rate-limit window' },
   { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
   { name: 'INTERNAL_API_URL', default: 'http://127.0.0.1:$PORT', description: 'Base URL server-rendered pages call /api on' },
+  {
+    name: 'GOOGLE_CLIENT_ID',
+    default: '(none)',
+    description: "Google sign-in's OAuth client ID; set with GOOGLE_CLIENT_SECRET, or neither",
+  },
+  { name: 'GOOGLE_CLIENT_SECRET', default: '(none)', description: "That OAuth client's secret" },
+  {
+    name: 'GOOGLE_AUTHORIZATION_URL',
+    default: "Google's (see Google sign-in below)",
+    description: 'Where the browser is sent to sign in with Google',
+  },
+  { name: 'GOOGLE_TOKEN_URL', default: "Google's", description: 'Where the server exchanges the code for a token' },
+  { name: 'GOOGLE_USERINFO_URL', default: "Google's", description: 'OpenID Connect userinfo endpoint (path ends in /userinfo)' },
 ];
 
 type Env = Record<string, string | undefined>;
@@ -264,6 +287,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       windowSeconds: read.int('API_RATE_WINDOW_SECONDS', 60, 1, 3_600),
     },
     frontendDir: frontendDir === 'none' ? undefined : resolve(cwd, frontendDir),
+    google: readGoogle(read),
   };
 
   // Read by the frontend's server-side API client (frontend/src/lib/api.ts); checked here so a typo stops the boot.
@@ -276,4 +300,39 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     throw new ConfigError(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
   }
   return config;
+}
+
+const GOOGLE_DEFAULTS = {
+  GOOGLE_AUTHORIZATION_URL: 'https://accounts.google.com/o/oauth2/v2/auth',
+  GOOGLE_TOKEN_URL: 'https://oauth2.googleapis.com/token',
+  GOOGLE_USERINFO_URL: 'https://openidconnect.googleapis.com/v1/userinfo',
+};
+
+/** Google sign-in: both client values or neither; the endpoints are Google's unless pointed elsewhere (tests). */
+function readGoogle(read: EnvReader): GoogleConfig | undefined {
+  const clientId = read.string('GOOGLE_CLIENT_ID');
+  const clientSecret = read.string('GOOGLE_CLIENT_SECRET');
+  const endpoint = (name: keyof typeof GOOGLE_DEFAULTS) => read.url(name, ['http:', 'https:']) ?? GOOGLE_DEFAULTS[name];
+  const authorizationUrl = endpoint('GOOGLE_AUTHORIZATION_URL');
+  const tokenUrl = endpoint('GOOGLE_TOKEN_URL');
+  const userInfoUrl = endpoint('GOOGLE_USERINFO_URL');
+  if (clientId && !clientSecret)
+    read.problems.push('GOOGLE_CLIENT_ID is set but GOOGLE_CLIENT_SECRET is not: set both for Google sign-in, or neither');
+  if (clientSecret && !clientId)
+    read.problems.push('GOOGLE_CLIENT_SECRET is set but GOOGLE_CLIENT_ID is not: set both for Google sign-in, or neither');
+  const userInfoPath = pathOf(userInfoUrl);
+  if (userInfoPath !== undefined && !userInfoPath.endsWith('/userinfo')) {
+    read.problems.push('GOOGLE_USERINFO_URL must be an OpenID Connect userinfo endpoint (its path ends in /userinfo)');
+  }
+  if (!clientId || !clientSecret) return undefined;
+  return { clientId, clientSecret, authorizationUrl, tokenUrl, userInfoUrl };
+}
+
+/** The path of a URL; undefined when it is no URL (already reported). */
+function pathOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
 }

@@ -56,4 +56,33 @@ export const ACCOUNT_TEXTS = {
   codeFormat: 'Please enter a valid 6-digit code',
   deleteConfirm: 'Are you sure you want to delete your account? This action cannot be undone.',
   missingClientHeader: 'This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again.',
+  googleNotConfigured: 'Google sign-in is not configured on this server.',
+  /** SPEC §8 "OAuth failure". */
+  googleFailed: 'Authentication failed. Please try again.',
+  googleEmailUnverified:
+    'Your Google address is not verified with Google, so it cannot be linked to the existing account. Sign in with your password.',
+  googleAccountUnconfirmed:
+    'An account with this address exists but its address has not been confirmed, so it cannot be linked to Google yet. Open the confirmation link we e-mailed you, or reset your password, then continue with Google.',
+  googleLinkedElsewhere:
+    'The account with this address is linked to a different Google account. Continue with that Google account, or sign in with your password.',
+  googleReauthMismatch:
+    'That Google account is not the one linked to your profile, so nothing was changed. Continue with your own Google account.',
+  tooManySignInsShort: 'Too many sign-in attempts. Please wait a few minutes and try again.',
 } as const;
+
+/**
+ * Where Google sign-in ends when it cannot sign someone in: the page it sends the browser back to
+ * (/signin, or /profile for a re-authentication) gets `?error=<code>` and shows the code's text.
+ */
+export const GOOGLE_SIGN_IN_ERRORS = {
+  'google-not-configured': ACCOUNT_TEXTS.googleNotConfigured,
+  'google-failed': ACCOUNT_TEXTS.googleFailed,
+  'google-email-unverified': ACCOUNT_TEXTS.googleEmailUnverified,
+  'google-account-unconfirmed': ACCOUNT_TEXTS.googleAccountUnconfirmed,
+  'google-linked-elsewhere': ACCOUNT_TEXTS.googleLinkedElsewhere,
+  'google-reauth-mismatch': ACCOUNT_TEXTS.googleReauthMismatch,
+  'too-many-attempts': ACCOUNT_TEXTS.tooManySignInsShort,
+  'session-expired': ACCOUNT_TEXTS.sessionExpired,
+} as const;
+
+export type GoogleSignInError = keyof typeof GOOGLE_SIGN_IN_ERRORS;

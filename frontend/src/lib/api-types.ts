@@ -292,6 +292,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GoogleAuthController_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/google": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GoogleAuthController_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/google/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GoogleAuthController_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile": {
         parameters: {
             query?: never;
@@ -608,6 +656,10 @@ export interface components {
             recovery_code?: string;
             /** @description false turns two-factor off (with a code); turning it on goes through setup and verify */
             enabled: boolean;
+        };
+        AuthProvidersResponse: {
+            /** @description Whether Google sign-in is configured on this server (the page shows its button, or says it is not) */
+            google: boolean;
         };
         PrivacySettings: {
             /** @description Others can open the public profile */
@@ -1515,6 +1567,75 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    GoogleAuthController_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways to sign in besides a password */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuthProvidersResponse"];
+                    };
+                };
+            };
+        };
+    };
+    GoogleAuthController_start: {
+        parameters: {
+            query?: {
+                /** @description reauth: the signed-in Google account confirms it is its owner (before deleting the account) */
+                intent?: "signin" | "reauth";
+                /** @description A path on this site to go to after signing in (else /browse) */
+                redirect?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To Google's sign-in (state cookie set), or to /signin?error=google-not-configured */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GoogleAuthController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (session cookie), or two-factor awaited: to the route asked for at the start, else /browse. Re-authentication: to /profile?reauthenticated=1. Refused or failed: to /signin?error=<code> or /profile?error=<code> */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -10,6 +10,8 @@ import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { EmailToken } from './email-token.entity.js';
 import { EmailTokens } from './email-tokens.service.js';
+import { GoogleAuthController } from './google/google-auth.controller.js';
+import { GoogleSignIn } from './google/google-sign-in.service.js';
 import { Passwords } from './passwords.js';
 import { Session } from './session.entity.js';
 import { SESSION_COOKIE, Sessions } from './sessions.service.js';
@@ -18,19 +20,20 @@ import { LoginChallenge, RecoveryCode } from './two-factor.entities.js';
 import { TwoFactor } from './two-factor.service.js';
 
 /**
- * Accounts' way in: sign-up, sign-in (password, then two-factor when on), sessions in httpOnly
+ * Accounts' way in: sign-up, sign-in (password or Google, then two-factor when on), sessions in httpOnly
  * cookies, links by e-mail, and the guard every route passes (SignedIn, VerifiedEmail, CurrentUser).
  * Also tells Realtime whose socket is whose.
  */
 @Module({
   imports: [ormEntities([Session, EmailToken, LoginChallenge, RecoveryCode])],
-  controllers: [AuthController, TwoFactorController],
+  controllers: [AuthController, TwoFactorController, GoogleAuthController],
   providers: [
     Passwords,
     Sessions,
     EmailTokens,
     TwoFactor,
     AuthService,
+    GoogleSignIn,
     AccountMailSubscriber,
     AccountData,
     { provide: APP_GUARD, useClass: AccessGuard },

@@ -91,6 +91,7 @@ export class TwoFactorController {
     @Body() body: TwoFactorToggleRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageResponse> {
+    if (user.provider === 'google') throw new BadRequestException(ACCOUNT_TEXTS.twoFactorNotForGoogle);
     if (body.enabled) throw new BadRequestException('To turn two-factor authentication on, scan the QR code from setup and verify a code.');
     await this.turnOff(user, session, body, reply);
     return { message: 'Two-factor authentication disabled successfully!' };
