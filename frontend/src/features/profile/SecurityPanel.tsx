@@ -224,9 +224,7 @@ function SetupModal({ setup, onClose, onEnabled }: { setup: TwoFactorSetup; onCl
 
   return (
     <Modal title="Setup Two-Factor Authentication" onClose={onClose} testId="two-factor-setup">
-      <ol className="setup-steps">
-        <li>Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password...).</li>
-      </ol>
+      <p>Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password...).</p>
       <img className="setup-qr" src={setup.qrCode} alt="QR code for your authenticator app" width={180} height={180} />
       <p className="setup-manual">
         Or enter this code by hand:
