@@ -63,7 +63,7 @@ test.describe('accounts', () => {
     // Sign up: the form keeps what was typed when a rule fails, then says to check the mail.
     await page.goto('/signup');
     const signup = page.getByRole('form', { name: 'Sign up' });
-    await signup.getByLabel('Full name').fill('Jane Farmer');
+    await signup.getByLabel('Name', { exact: true }).fill('Jane Farmer');
     await signup.getByLabel('Email').fill(email);
     await signup.getByLabel('Password', { exact: true }).fill(password);
     await signup.getByLabel('Confirm password').fill('Meadow-Gate-2025');

@@ -64,7 +64,7 @@ function SignUpForm() {
   return (
     <form ref={formRef} className="auth-form" aria-label="Sign up" noValidate onSubmit={onSubmit} aria-busy={busy}>
       <FormMessage error={alert} testId="signup" />
-      <TextField id="signup-name" name="name" label="Full name" autoComplete="name" required maxLength={100} error={errors.name} />
+      <TextField id="signup-name" name="name" label="Name" autoComplete="name" required maxLength={100} error={errors.name} />
       <TextField
         id="signup-email"
         name="email"
