@@ -1,7 +1,7 @@
 // Page-weight benchmark, run as a whole program against the built product:
 //   node bench/pages.mjs [runs] [--weight-only]
 // Starts the product on its embedded defaults (own port and data folder) and prints, per page
-// (`/`, `/contact` and the not-found page):
+// (`/`, `/contact`, the account pages and the not-found page):
 //   - the JavaScript a visitor downloads: every script the HTML loads, islands' component and
 //     renderer modules, and everything those import (static and dynamic), each counted once,
 //     as the bytes on the wire with Accept-Encoding gzip and br;
@@ -23,6 +23,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const PAGES = [
   { name: '/', path: '/' },
   { name: '/contact', path: '/contact' },
+  { name: '/signin', path: '/signin' },
+  { name: '/signup', path: '/signup' },
+  // A visitor is sent on to /signin by the page's script; the weight is what the page loads first.
+  { name: '/profile', path: '/profile' },
   { name: 'not found', path: '/no-such-page' },
 ];
 

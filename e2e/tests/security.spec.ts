@@ -56,3 +56,36 @@ test.describe('pages under the Content-Security-Policy', () => {
     expect(await problems()).toEqual([]);
   });
 });
+
+test.describe('account pages under the Content-Security-Policy', () => {
+  for (const path of ['/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email']) {
+    test(`${path} hydrates with no console error and no policy violation`, async ({ page }) => {
+      const problems = await watchForProblems(page);
+      await page.goto(path);
+      await expect(page.locator('astro-island')).toHaveCount(1);
+      await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+      expect(await problems()).toEqual([]);
+    });
+  }
+
+  test('signed in: the header menu, the profile, the two-factor QR code and the public profile', async ({ page }) => {
+    const problems = await watchForProblems(page);
+    const email = `csp-${Date.now()}@example.co.uk`;
+    const headers = { 'x-requested-with': 'fieldmarket' };
+    await page.request.post('/api/auth/signup', { data: { name: 'Casey Policy', email, password: 'Meadow-Gate-2026' }, headers });
+    const signedIn = await page.request.post('/api/auth/signin', { data: { email, password: 'Meadow-Gate-2026' }, headers });
+    expect(signedIn.status()).toBe(200);
+
+    await page.goto('/profile#security');
+    await expect(page.getByTestId('account-menu')).toContainText('Casey Policy');
+    await page.getByRole('button', { name: 'Enable 2FA' }).click();
+    const qr = page.getByRole('dialog', { name: 'Setup Two-Factor Authentication' }).getByRole('img');
+    await expect(qr).toBeVisible();
+    expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+
+    const { data } = (await (await page.request.get('/api/auth/me')).json()) as { data: { user: { id: string } } };
+    await page.goto(`/profile/${data.user.id}`);
+    await expect(page.getByRole('heading', { name: 'Casey Policy' })).toBeVisible();
+    expect(await problems()).toEqual([]);
+  });
+});

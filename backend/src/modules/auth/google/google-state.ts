@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { safeRedirect } from '../../../contracts/redirect.js';
 
 /** The state of one Google sign-in, held by the browser that started it (httpOnly, this path only). */
 export const GOOGLE_STATE_COOKIE = 'fm_google';
@@ -99,25 +100,5 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-const BASE = 'http://fieldmarket.invalid';
-
-/**
- * A post-sign-in route the browser may be sent to: a path on this site ("/messages?x=1"), or null.
- * Refused: other sites ("https://evil.example", "//evil.example"), backslashes ("/\evil.example",
- * which browsers read as "//"), and control characters (browsers drop tabs and line breaks, so
- * "/\t/evil.example" would become "//evil.example").
- */
-export function safeRedirect(raw: unknown): string | null {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 1000) return null;
-  if (!raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(raw)) return null;
-  let url: URL;
-  try {
-    url = new URL(raw, BASE);
-  } catch {
-    return null;
-  }
-  if (url.origin !== BASE) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
+// The rule is shared with the pages (after a password sign-in they honour the same `redirect`).
+export { safeRedirect };

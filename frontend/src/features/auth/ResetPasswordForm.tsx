@@ -1,0 +1,106 @@
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useHydrated } from '../../lib/use-hydrated';
+import { withErrorBoundary } from '../errors/ErrorBoundary';
+import { completePasswordReset } from './auth-api';
+import { ACCOUNT_TEXTS, validateNewPassword, type Errors, type NewPasswordField } from './auth-validation';
+import { FormMessage, PasswordField, focusFirstError, readForm } from './form-parts';
+import './auth.css';
+
+const FIELDS: readonly NewPasswordField[] = ['password', 'confirmPassword'];
+const TOKEN_PATTERN = /^[\w-]{10,100}$/;
+
+type State = { kind: 'loading' } | { kind: 'invalid' } | { kind: 'form'; token: string } | { kind: 'done'; message: string };
+
+/**
+ * /reset-password?token=…: the link from the reset mail (SPEC §2 "reset"): new password and
+ * confirmation, a success screen with Sign In, an invalid-link state.
+ */
+function ResetPasswordForm() {
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [errors, setErrors] = useState<Errors<NewPasswordField>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const token = new URLSearchParams(window.location.search).get('token') ?? '';
+    setState(TOKEN_PATTERN.test(token) ? { kind: 'form', token } : { kind: 'invalid' });
+  }, []);
+
+  if (state.kind === 'loading') return <p className="auth-card__intro">Loading...</p>;
+  if (state.kind === 'invalid') {
+    return (
+      <div role="alert" data-testid="reset-invalid">
+        <p className="alert alert--danger">{ACCOUNT_TEXTS.invalidResetLink}</p>
+        <a className="btn btn--block" href="/forgot-password">
+          Request a new link
+        </a>
+      </div>
+    );
+  }
+  if (state.kind === 'done') {
+    return (
+      <div role="status" data-testid="reset-done">
+        <p className="alert alert--success">{state.message}</p>
+        <a className="btn btn--block" href="/signin">
+          Sign In
+        </a>
+      </div>
+    );
+  }
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const values = readForm(event.currentTarget, FIELDS);
+    const found = validateNewPassword(values, 'Password');
+    setErrors(found);
+    setAlert(null);
+    if (Object.keys(found).length > 0) {
+      focusFirstError(formRef.current, FIELDS, found);
+      return;
+    }
+    setBusy(true);
+    const result = await completePasswordReset(state.token, values.password);
+    setBusy(false);
+    if (result.ok) {
+      setState({ kind: 'done', message: result.data.message });
+      return;
+    }
+    if (result.status === 400 && !result.fields['password']) {
+      setState({ kind: 'invalid' });
+      return;
+    }
+    setErrors({ password: result.fields['password'] });
+    setAlert(result.error);
+  };
+
+  return (
+    <form ref={formRef} className="auth-form" aria-label="Choose a new password" noValidate onSubmit={onSubmit} aria-busy={busy}>
+      <FormMessage error={alert} />
+      <PasswordField
+        id="reset-password"
+        name="password"
+        label="New password"
+        autoComplete="new-password"
+        required
+        hint="At least 6 characters; common passwords are refused."
+        error={errors.password}
+      />
+      <PasswordField
+        id="reset-confirm"
+        name="confirmPassword"
+        label="Confirm new password"
+        autoComplete="new-password"
+        required
+        error={errors.confirmPassword}
+      />
+      <button type="submit" className="btn btn--block" disabled={!hydrated || busy}>
+        {busy ? 'Saving...' : 'Reset Password'}
+      </button>
+    </form>
+  );
+}
+
+export default withErrorBoundary(ResetPasswordForm);

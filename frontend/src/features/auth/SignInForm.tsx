@@ -1,0 +1,143 @@
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
+import { afterSignInPath } from '../../lib/redirect';
+import { AFTER_SIGN_IN_DEFAULT } from '../../lib/routes';
+import { useHydrated } from '../../lib/use-hydrated';
+import { loadSession, setSignedIn, type SignedInUser } from '../../stores/session';
+import { withErrorBoundary } from '../errors/ErrorBoundary';
+import { authProviders, googleSignInHref, signIn } from './auth-api';
+import { validateSignIn, type Errors, type SignInField } from './auth-validation';
+import { FormMessage, PasswordField, TextField, focusFirstError, readForm } from './form-parts';
+import { TwoFactorDialog } from './TwoFactorDialog';
+import './auth.css';
+
+const FIELDS: readonly SignInField[] = ['email', 'password'];
+
+function destination(): string {
+  return afterSignInPath(window.location.search, AFTER_SIGN_IN_DEFAULT);
+}
+
+/** Leaves the sign-in page for good: replacing it, so Back does not return to a form already done. */
+function leave(): void {
+  window.location.replace(destination());
+}
+
+/**
+ * /signin (SPEC §2): e-mail and password, Continue with Google when the server has it configured,
+ * the two-factor step when the account asks for it. A signed-in visitor is sent on at once.
+ */
+function SignInForm() {
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<Errors<SignInField>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [google, setGoogle] = useState(false);
+  const [twoFactor, setTwoFactor] = useState(false);
+  const [redirect, setRedirect] = useState(AFTER_SIGN_IN_DEFAULT);
+
+  useEffect(() => {
+    // The account mails' "Forgotten your password?" link is /signin?reset=1.
+    if (new URLSearchParams(window.location.search).has('reset')) {
+      window.location.replace('/forgot-password');
+      return;
+    }
+    setRedirect(destination());
+    const code = new URLSearchParams(window.location.search).get('error');
+    if (code && code in GOOGLE_SIGN_IN_ERRORS) setAlert(GOOGLE_SIGN_IN_ERRORS[code as keyof typeof GOOGLE_SIGN_IN_ERRORS]);
+    // Already signed in: on at once. A Google sign-in that awaits its second factor lands here too.
+    void loadSession({ always: true }).then((state) => {
+      if (state.status === 'signed-in') leave();
+      else if (state.status === 'visitor' && state.twoFactorPending) setTwoFactor(true);
+    });
+    void authProviders().then((result) => setGoogle(result.ok && result.data.google));
+  }, []);
+
+  const signedIn = (user: SignedInUser | undefined) => {
+    if (user) setSignedIn(user);
+    leave();
+  };
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const values = readForm(event.currentTarget, FIELDS);
+    const found = validateSignIn(values);
+    setErrors(found);
+    setAlert(null);
+    if (Object.keys(found).length > 0) {
+      focusFirstError(formRef.current, FIELDS, found);
+      return;
+    }
+    setBusy(true);
+    const result = await signIn({ email: values.email.trim().toLowerCase(), password: values.password });
+    setBusy(false);
+    if (!result.ok) {
+      setErrors(result.fields as Errors<SignInField>);
+      setAlert(result.error);
+      return;
+    }
+    if (result.data.status === 'two-factor-required') setTwoFactor(true);
+    else signedIn(result.data.user);
+  };
+
+  return (
+    <>
+      <FormMessage error={alert} testId="signin" />
+      {google && (
+        <>
+          <a className="btn btn--outline btn--block" href={googleSignInHref(`/signin?redirect=${encodeURIComponent(redirect)}`)}>
+            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+              <path fill="#4285F4" d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.4h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.2-2.1 3.5-5.1 3.5-8.7z" />
+              <path
+                fill="#34A853"
+                d="M12 24c3.2 0 6-1.1 8-2.9l-3.9-3c-1.1.7-2.5 1.2-4.1 1.2-3.1 0-5.8-2.1-6.7-5H1.3v3.1A12 12 0 0 0 12 24z"
+              />
+              <path fill="#FBBC05" d="M5.3 14.3a7.2 7.2 0 0 1 0-4.6V6.6H1.3a12 12 0 0 0 0 10.8l4-3.1z" />
+              <path fill="#EA4335" d="M12 4.8c1.8 0 3.3.6 4.6 1.8l3.4-3.4A12 12 0 0 0 1.3 6.6l4 3.1c.9-2.9 3.6-4.9 6.7-4.9z" />
+            </svg>
+            Continue with Google
+          </a>
+          <p className="auth-divider">or sign in with your e-mail</p>
+        </>
+      )}
+      <form ref={formRef} className="auth-form" aria-label="Sign in" noValidate onSubmit={onSubmit} aria-busy={busy}>
+        <TextField
+          id="signin-email"
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          required
+          error={errors.email}
+        />
+        <PasswordField
+          id="signin-password"
+          name="password"
+          label="Password"
+          autoComplete="current-password"
+          required
+          error={errors.password}
+        />
+        <p className="auth-form__aside">
+          <a href="/forgot-password">Forgot your password?</a>
+        </p>
+        <button type="submit" className="btn btn--block" disabled={!hydrated || busy}>
+          {busy ? 'Signing in...' : 'Sign In'}
+        </button>
+      </form>
+      {twoFactor && (
+        <TwoFactorDialog
+          onSignedIn={signedIn}
+          onEnded={(message) => {
+            setTwoFactor(false);
+            setAlert(message);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+export default withErrorBoundary(SignInForm);

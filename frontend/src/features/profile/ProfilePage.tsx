@@ -1,0 +1,161 @@
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
+import { hasSignedInHint } from '../../lib/api';
+import { signInPathFor } from '../../lib/redirect';
+import { loadSession } from '../../stores/session';
+import { withErrorBoundary } from '../errors/ErrorBoundary';
+import { AccountPanel } from './AccountPanel';
+import { PrivacyPanel } from './PrivacyPanel';
+import { ProfileDetails } from './ProfileDetails';
+import { SecurityPanel } from './SecurityPanel';
+import { getProfile, type Profile } from './profile-api';
+import './profile.css';
+import '../auth/auth.css';
+
+export interface Notice {
+  kind: 'success' | 'error';
+  text: string;
+}
+export type Notify = (notice: Notice) => void;
+
+const TABS = [
+  { id: 'details', label: 'Profile' },
+  { id: 'security', label: 'Security' },
+  { id: 'privacy', label: 'Privacy' },
+  { id: 'account', label: 'Account' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+function tabFromHash(): TabId {
+  const hash = window.location.hash.slice(1);
+  return TABS.some((tab) => tab.id === hash) ? (hash as TabId) : 'details';
+}
+
+/** Visitors go to sign-in, which brings them back here; history is replaced (SPEC §4). */
+function toSignIn(): void {
+  window.location.replace(signInPathFor(window.location));
+}
+
+/**
+ * /profile: the signed-in user's account, in four tabs (details, security, privacy, account), with
+ * one status banner for what the last action did (SPEC §2 "Profile").
+ */
+function ProfilePage() {
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [tab, setTab] = useState<TabId>('details');
+  const tabRefs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
+
+  const load = useCallback(async () => {
+    const result = await getProfile();
+    if (result.ok) {
+      setProfile(result.data);
+      setLoadError(null);
+    } else if (result.status === 401) toSignIn();
+    else setLoadError(result.error);
+  }, []);
+
+  useEffect(() => {
+    if (!hasSignedInHint(document.cookie)) {
+      toSignIn();
+      return;
+    }
+    setTab(tabFromHash());
+    const params = new URLSearchParams(window.location.search);
+    const code = params.get('error');
+    if (code && code in GOOGLE_SIGN_IN_ERRORS) {
+      setNotice({ kind: 'error', text: GOOGLE_SIGN_IN_ERRORS[code as keyof typeof GOOGLE_SIGN_IN_ERRORS] });
+    }
+    void loadSession().then((state) => {
+      if (state.status !== 'signed-in') toSignIn();
+      else void load();
+    });
+  }, [load]);
+
+  const notify: Notify = useCallback((next) => setNotice(next), []);
+
+  const select = (id: TabId, focus = false) => {
+    setTab(id);
+    window.history.replaceState(null, '', `#${id}`);
+    if (focus) tabRefs.current[id]?.focus();
+  };
+
+  // Arrow keys, Home and End move between tabs (the ARIA tabs pattern).
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const index = TABS.findIndex((entry) => entry.id === tab);
+    const last = TABS.length - 1;
+    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: last };
+    const target = moves[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const wrapped = TABS[(target + TABS.length) % TABS.length];
+    if (wrapped) select(wrapped.id, true);
+  };
+
+  if (loadError) {
+    return (
+      <div role="alert">
+        <p className="alert alert--danger">{loadError}</p>
+        <button type="button" className="btn" onClick={() => void load()}>
+          Try Again
+        </button>
+      </div>
+    );
+  }
+  if (!profile) {
+    return (
+      <div className="profile-loading" role="status" aria-busy="true">
+        <span className="skeleton profile-loading__line" />
+        <span className="skeleton profile-loading__block" />
+        <span className="visually-hidden">Loading your profile...</span>
+      </div>
+    );
+  }
+
+  return (
+    <div className="profile" data-testid="profile">
+      <div role={notice?.kind === 'error' ? 'alert' : 'status'} className="profile__banner" data-testid="profile-banner">
+        {notice && (
+          <p className={`alert ${notice.kind === 'success' ? 'alert--success' : 'alert--danger'}`}>
+            {notice.text}
+            <button type="button" className="profile__banner-close" aria-label="Dismiss message" onClick={() => setNotice(null)}>
+              ×
+            </button>
+          </p>
+        )}
+      </div>
+
+      <div className="tabs" role="tablist" aria-label="Profile sections">
+        {TABS.map((entry) => (
+          <button
+            key={entry.id}
+            ref={(element) => {
+              tabRefs.current[entry.id] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${entry.id}`}
+            className="tabs__tab"
+            aria-selected={tab === entry.id}
+            aria-controls={`panel-${entry.id}`}
+            tabIndex={tab === entry.id ? 0 : -1}
+            onClick={() => select(entry.id)}
+            onKeyDown={onTabKey}
+          >
+            {entry.label}
+          </button>
+        ))}
+      </div>
+
+      <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
+        {tab === 'details' && <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />}
+        {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
+        {tab === 'privacy' && <PrivacyPanel profile={profile} onSaved={setProfile} notify={notify} />}
+        {tab === 'account' && <AccountPanel profile={profile} notify={notify} />}
+      </div>
+    </div>
+  );
+}
+
+export default withErrorBoundary(ProfilePage);

@@ -1,0 +1,42 @@
+import { isRecord } from './is-record';
+
+/** What an island needs from an API answer: the data, or a message (and per-field messages). */
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: string; fields: Record<string, string> };
+
+export const NETWORK_ERROR = "We're having trouble connecting to our servers.";
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+/** A signal for one call: the SPEC's 15-second request timeout (§9). */
+export function timeoutSignal(): AbortSignal {
+  return AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+}
+
+/**
+ * Reads an envelope (`{ success: true, data }` or `{ success: false, error, fields? }`). A failure
+ * without a message of its own gets `fallback` (the SPEC's "server error or '<fallback>'").
+ */
+export function interpretEnvelope<T>(status: number, body: unknown, fallback: string): ApiResult<T> {
+  const envelope = isRecord(body) ? body : {};
+  if (status >= 200 && status < 300 && envelope['success'] !== false) return { ok: true, data: envelope['data'] as T };
+  const error = typeof envelope['error'] === 'string' && envelope['error'] ? envelope['error'] : fallback;
+  const fields: Record<string, string> = {};
+  if (isRecord(envelope['fields'])) {
+    for (const [name, message] of Object.entries(envelope['fields'])) if (typeof message === 'string') fields[name] = message;
+  }
+  return { ok: false, status, error, fields };
+}
+
+/** Awaits an openapi-fetch call; a network failure or timeout is a result too (status 0). */
+export async function settle<T>(
+  call: Promise<{ data?: unknown; error?: unknown; response: Response }>,
+  fallback: string,
+): Promise<ApiResult<T>> {
+  try {
+    const { data, error, response } = await call;
+    return interpretEnvelope<T>(response.status, data ?? error, fallback);
+  } catch (error) {
+    console.error(fallback, error);
+    return { ok: false, status: 0, error: NETWORK_ERROR, fields: {} };
+  }
+}
