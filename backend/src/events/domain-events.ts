@@ -26,6 +26,17 @@ export interface DomainEventPayloads {
   'user.profile-updated': { userId: string };
   /** The account was deleted: every module removes or anonymises what it holds about the user. */
   'user.deleted': { userId: string };
+
+  /** A listing went live (posted). */
+  'listing.published': { listingId: string };
+  /** The seller changed a listing's details; `changed` names what (e.g. "price"). */
+  'listing.updated': { listingId: string; changed: string[] };
+  /** Sold, let, withdrawn, renewed, expired or removed by staff. */
+  'listing.status-changed': { listingId: string; from: string; to: string };
+  /** The seller deleted it (or the account went). */
+  'listing.deleted': { listingId: string; sellerId: string };
+  /** A live listing expires within a week: its seller is told, once per publication. */
+  'listing.expiring': { listingId: string };
 }
 
 export type DomainEventName = keyof DomainEventPayloads;
