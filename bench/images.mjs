@@ -77,7 +77,9 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const file = await phonePhoto();
-  console.log(`photo: ${WIDTH}x${HEIGHT} JPEG, ${(file.length / 1e6).toFixed(2)} MB; ${PHOTOS} uploads; sharp concurrency ${sharp.concurrency()}`);
+  console.log(
+    `photo: ${WIDTH}x${HEIGHT} JPEG, ${(file.length / 1e6).toFixed(2)} MB; ${PHOTOS} uploads; sharp concurrency ${sharp.concurrency()}`,
+  );
 
   // Baseline first, in this process, after one warm-up.
   await rawSharp(file);
@@ -90,27 +92,54 @@ async function main() {
     baseline.push({ wall: performance.now() - t0, cpu: (used.user + used.system) / 1e6 });
   }
 
-  const env = { ...process.env, NODE_ENV: 'production', DATABASE_URL: dbUrl.href, REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: runDir, FRONTEND_DIR: 'none', LOG_LEVEL: 'warn', IMAGE_UPLOADS_PER_HOUR: '100000', API_RATE_LIMIT: '100000' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: dbUrl.href,
+    REDIS_URL: '',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    DATA_DIR: runDir,
+    FRONTEND_DIR: 'none',
+    LOG_LEVEL: 'warn',
+    IMAGE_UPLOADS_PER_HOUR: '100000',
+    API_RATE_LIMIT: '100000',
+  };
   const migrate = spawn(process.execPath, ['backend/dist/cli/migrate.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const migrated = await new Promise((resolve) => migrate.once('exit', resolve));
   if (migrated !== 0) throw new Error(`migrate exited with ${migrated}`);
   server = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   for (let i = 0; ; i++) {
     if (i > 600) throw new Error('the product did not become healthy');
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await sleep(100);
   }
   const headers = { origin: base, 'x-requested-with': 'bench', 'content-type': 'application/json' };
-  const person = { name: 'Bench Farmer', email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse battery staple 42' };
+  const person = {
+    name: 'Bench Farmer',
+    email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+    password: 'correct horse battery staple 42',
+  };
   const signup = await fetch(`${base}/api/auth/signup`, { method: 'POST', headers, body: JSON.stringify(person) });
   if (!signup.ok) throw new Error(`sign-up: ${signup.status} ${await signup.text()}`);
   const db = new pg.Client({ connectionString: dbUrl.href });
   await db.connect();
   await db.query('update app_user set email_verified_at = now() where email = $1', [person.email]);
-  const signin = await fetch(`${base}/api/auth/signin`, { method: 'POST', headers, body: JSON.stringify({ email: person.email, password: person.password }) });
+  const signin = await fetch(`${base}/api/auth/signin`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email: person.email, password: person.password }),
+  });
   if (!signin.ok) throw new Error(`sign-in: ${signin.status} ${await signin.text()}`);
-  const cookie = signin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = signin.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 
   const cpuBefore = cpuSecondsOf(server.pid);
   const sentAt = new Map();
@@ -120,7 +149,11 @@ async function main() {
   for (let i = 0; i < PHOTOS; i++) {
     const { body, contentType } = multipart(file);
     const start = performance.now();
-    const response = await fetch(`${base}/api/upload/multiple`, { method: 'POST', headers: { ...headers, cookie, 'content-type': contentType }, body });
+    const response = await fetch(`${base}/api/upload/multiple`, {
+      method: 'POST',
+      headers: { ...headers, cookie, 'content-type': contentType },
+      body,
+    });
     if (response.status !== 201) throw new Error(`upload: ${response.status} ${await response.text()}`);
     uploadMs.push(performance.now() - start);
     const { data } = await response.json();
@@ -140,7 +173,9 @@ async function main() {
   const baseWall = median(baseline.map((b) => b.wall));
   const times = [...readyAfter.values()];
   console.log(`upload request (send + checks + store): median ${median(uploadMs).toFixed(0)} ms`);
-  console.log(`upload -> ready: median ${median(times).toFixed(0)} ms, p90 ${p90(times).toFixed(0)} ms (uploads sent back to back; one image job at a time)`);
+  console.log(
+    `upload -> ready: median ${median(times).toFixed(0)} ms, p90 ${p90(times).toFixed(0)} ms (uploads sent back to back; one image job at a time)`,
+  );
   console.log(`throughput: ${(PHOTOS / totalS).toFixed(2)} photos/s; web process CPU per photo ${cpuPerPhoto.toFixed(2)} s`);
   console.log(`baseline raw sharp, same file, same variants: ${baseWall.toFixed(0)} ms wall, ${baseCpu.toFixed(2)} s CPU per photo`);
   console.log(`ratio product / raw sharp: CPU ${(cpuPerPhoto / baseCpu).toFixed(2)}x`);
@@ -160,9 +195,8 @@ async function cleanUp() {
   rmSync(runDir, { recursive: true, force: true });
 }
 
-main()
-  .then(cleanUp, async (error) => {
-    console.error(error);
-    await cleanUp();
-    process.exitCode = 1;
-  });
+main().then(cleanUp, async (error) => {
+  console.error(error);
+  await cleanUp();
+  process.exitCode = 1;
+});

@@ -16,9 +16,18 @@ export async function jpegBytes(width: number, height: number, options: { exifGp
   return image.toBuffer();
 }
 
-export const pngBytes = async (width: number, height: number) => sharp(await noise(width, height)).png().toBuffer();
-export const webpBytes = async (width: number, height: number) => sharp(await noise(width, height)).webp().toBuffer();
-export const gifBytes = async (width: number, height: number) => sharp(await noise(width, height)).gif().toBuffer();
+export const pngBytes = async (width: number, height: number) =>
+  sharp(await noise(width, height))
+    .png()
+    .toBuffer();
+export const webpBytes = async (width: number, height: number) =>
+  sharp(await noise(width, height))
+    .webp()
+    .toBuffer();
+export const gifBytes = async (width: number, height: number) =>
+  sharp(await noise(width, height))
+    .gif()
+    .toBuffer();
 
 /** The EXIF GPS pointer tag (0x8825), as it appears in a little-endian EXIF block. */
 export const hasGpsTag = (exif: Buffer | undefined) => exif !== undefined && exif.includes(Buffer.from([0x25, 0x88]));
@@ -27,7 +36,10 @@ async function noise(width: number, height: number): Promise<Buffer> {
   // A small noise tile scaled up: photo-like entropy without generating megabytes of random data.
   const tile = 64;
   const raw = randomBytes(tile * tile * 3);
-  return sharp(raw, { raw: { width: tile, height: tile, channels: 3 } }).resize(width, height, { fit: 'fill', kernel: 'cubic' }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(raw, { raw: { width: tile, height: tile, channels: 3 } })
+    .resize(width, height, { fit: 'fill', kernel: 'cubic' })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 }
 
 export interface FilePart {
@@ -73,7 +85,11 @@ export function postImages(browser: Browser, parts: FilePart[]) {
  */
 export async function uploadPhotos(browser: Browser, n: number): Promise<string[]> {
   const parts = await Promise.all(
-    Array.from({ length: n }, async (_, i) => ({ filename: `photo-${i}.jpg`, contentType: 'image/jpeg', data: await jpegBytes(1200, 900) })),
+    Array.from({ length: n }, async (_, i) => ({
+      filename: `photo-${i}.jpg`,
+      contentType: 'image/jpeg',
+      data: await jpegBytes(1200, 900),
+    })),
   );
   const response = await postImages(browser, parts);
   if (response.statusCode !== 201) throw new Error(`upload failed: ${response.statusCode} ${response.body}`);

@@ -85,7 +85,10 @@ export class ImageProcessor {
       const resized = await sharp(base.data, { raw }).resize({ width }).raw().toBuffer({ resolveWithObject: true });
       const source = () => sharp(resized.data, { raw: { width: resized.info.width, height: resized.info.height, channels: raw.channels } });
       for (const format of formats) {
-        const data = format === 'webp' ? await source().webp({ quality: 80 }).toBuffer() : await source().avif({ quality: 50, effort: AVIF_EFFORT }).toBuffer();
+        const data =
+          format === 'webp'
+            ? await source().webp({ quality: 80 }).toBuffer()
+            : await source().avif({ quality: 50, effort: AVIF_EFFORT }).toBuffer();
         variants.push({ width: resized.info.width, height: resized.info.height, format, data });
       }
     }

@@ -151,7 +151,12 @@ export class ImagesService {
   view(image: Image): ImageView {
     const ready = image.status === 'ready';
     const variants = ready
-      ? image.variants.map((v) => ({ url: variantUrl(image.id, v.width, v.format), width: v.width, height: v.height, type: CONTENT_TYPES[v.format] }))
+      ? image.variants.map((v) => ({
+          url: variantUrl(image.id, v.width, v.format),
+          width: v.width,
+          height: v.height,
+          type: CONTENT_TYPES[v.format],
+        }))
       : [];
     const display = ready
       ? image.variants.filter((v) => v.format === 'webp' && v.width <= DISPLAY_WIDTH).sort((a, b) => b.width - a.width)[0]
@@ -173,6 +178,10 @@ export class ImagesService {
  * which is known).
  */
 export function filesOf(image: Pick<Image, 'id' | 'width' | 'variants'>): string[] {
-  const widths = new Set<number>([...VARIANT_WIDTHS, Math.min(image.width, Math.max(...VARIANT_WIDTHS)), ...image.variants.map((v) => v.width)]);
+  const widths = new Set<number>([
+    ...VARIANT_WIDTHS,
+    Math.min(image.width, Math.max(...VARIANT_WIDTHS)),
+    ...image.variants.map((v) => v.width),
+  ]);
   return [...widths].flatMap((width) => VARIANT_FORMATS.map((format) => variantKey(image.id, width, format)));
 }

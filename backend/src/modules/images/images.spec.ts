@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { IMAGE_LIMITS, IMAGE_MESSAGES } from '../../contracts/images.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
-import { gifBytes, hasGpsTag, jpegBytes, pngBytes, postImages, uploadPhotos, webpBytes, type UploadedImageBody } from '../../testing/images.js';
+import {
+  gifBytes,
+  hasGpsTag,
+  jpegBytes,
+  pngBytes,
+  postImages,
+  uploadPhotos,
+  webpBytes,
+  type UploadedImageBody,
+} from '../../testing/images.js';
 import { eventually, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { ImageHousekeepingSubscriber } from './image-housekeeping.subscriber.js';
@@ -40,8 +49,11 @@ describe('images', () => {
     return existsSync(dir) ? (await readdir(dir)).sort() : [];
   };
   const originalOnDisk = (id: string) => existsSync(join(t.config.storage.uploadsDir, 'originals', id));
-  const rowsOf = (ids: string[]) => db.query<{ id: string; listing_id: string | null; position: number; status: string }>(
-    'select id, listing_id, position, status from image where id = any($1) order by position', [ids]);
+  const rowsOf = (ids: string[]) =>
+    db.query<{ id: string; listing_id: string | null; position: number; status: string }>(
+      'select id, listing_id, position, status from image where id = any($1) order by position',
+      [ids],
+    );
 
   describe('POST /api/upload/multiple', () => {
     let browser: Browser;
@@ -105,7 +117,10 @@ describe('images', () => {
       ['a text file', Buffer.from('just some text, not a photo at all')],
       ['an SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>')],
       ['a GIF', 'gif'],
-      ['an HTML page with JPEG magic bytes', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('<html><script>x</script></html>')])],
+      [
+        'an HTML page with JPEG magic bytes',
+        Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('<html><script>x</script></html>')]),
+      ],
     ])('refuses %s named photo.jpg and declared image/jpeg, storing nothing', async (_label, content) => {
       const data = content === 'gif' ? await gifBytes(50, 50) : (content as Buffer);
       const before = await db.query('select id from image');
@@ -129,9 +144,13 @@ describe('images', () => {
       const jpeg = await jpegBytes(400, 300);
       // Bytes after the JPEG's end marker are ignored by decoders: the same image, padded to size.
       const padded = (size: number) => Buffer.concat([jpeg, Buffer.alloc(size - jpeg.length)]);
-      const atLimit = await postImages(browser, [{ filename: 'a.jpg', contentType: 'image/jpeg', data: padded(IMAGE_LIMITS.maxFileBytes) }]);
+      const atLimit = await postImages(browser, [
+        { filename: 'a.jpg', contentType: 'image/jpeg', data: padded(IMAGE_LIMITS.maxFileBytes) },
+      ]);
       expect(atLimit.statusCode).toBe(201);
-      const over = await postImages(browser, [{ filename: 'a.jpg', contentType: 'image/jpeg', data: padded(IMAGE_LIMITS.maxFileBytes + 1) }]);
+      const over = await postImages(browser, [
+        { filename: 'a.jpg', contentType: 'image/jpeg', data: padded(IMAGE_LIMITS.maxFileBytes + 1) },
+      ]);
       expect(over.statusCode).toBe(413);
       expect(over.json()).toEqual({ success: false, error: IMAGE_MESSAGES.tooLarge });
     });
@@ -139,14 +158,19 @@ describe('images', () => {
     it('refuses 9 files with the spec message, storing nothing', async () => {
       const data = await jpegBytes(64, 64);
       const before = await db.query('select id from image');
-      const response = await postImages(browser, Array.from({ length: 9 }, (_, i) => ({ filename: `${i}.jpg`, contentType: 'image/jpeg', data })));
+      const response = await postImages(
+        browser,
+        Array.from({ length: 9 }, (_, i) => ({ filename: `${i}.jpg`, contentType: 'image/jpeg', data })),
+      );
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ success: false, error: IMAGE_MESSAGES.tooMany });
       expect(await db.query('select id from image')).toHaveLength(before.length);
     });
 
     it('refuses a decompression bomb (a small file of more than 40 megapixels)', async () => {
-      const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#fff' } }).png({ compressionLevel: 9 }).toBuffer();
+      const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#fff' } })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
       expect(bomb.length).toBeLessThan(IMAGE_LIMITS.maxFileBytes);
       const response = await postImages(browser, [{ filename: 'field.png', contentType: 'image/png', data: bomb }]);
       expect(response.statusCode).toBe(413);
@@ -154,7 +178,9 @@ describe('images', () => {
     });
 
     it('marks an image sharp cannot decode as failed', async () => {
-      const response = await postImages(browser, [{ filename: 'a.jpg', contentType: 'image/jpeg', data: truncatedJpeg(await jpegBytes(800, 600)) }]);
+      const response = await postImages(browser, [
+        { filename: 'a.jpg', contentType: 'image/jpeg', data: truncatedJpeg(await jpegBytes(800, 600)) },
+      ]);
       expect(response.statusCode).toBe(201);
       const id = uploaded(response).images[0]!.id;
       await waitForJobs(db);
@@ -173,7 +199,10 @@ describe('images', () => {
       await unconfirmed.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
       expect((await postImages(unconfirmed, file)).statusCode).toBe(403);
 
-      const noHeader = await browser.send('POST', '/api/upload/multiple', 'x', { 'x-requested-with': '', 'content-type': 'multipart/form-data; boundary=x' });
+      const noHeader = await browser.send('POST', '/api/upload/multiple', 'x', {
+        'x-requested-with': '',
+        'content-type': 'multipart/form-data; boundary=x',
+      });
       expect(noHeader.statusCode).toBe(403);
     });
 
@@ -233,7 +262,9 @@ describe('images', () => {
         fields: { images: IMAGE_MESSAGES.notYours },
       });
       expect(await rowsOf([a, theirs])).toEqual(expect.arrayContaining([expect.objectContaining({ listing_id: null })]));
-      await expect(transaction((tx) => images.attach(tx, owner.id, listing, [a, a]))).rejects.toMatchObject({ fields: { images: IMAGE_MESSAGES.duplicate } });
+      await expect(transaction((tx) => images.attach(tx, owner.id, listing, [a, a]))).rejects.toMatchObject({
+        fields: { images: IMAGE_MESSAGES.duplicate },
+      });
 
       await transaction((tx) => images.attach(tx, owner.id, listing, [c, a, b]));
       let views = (await images.imagesOf([listing])).get(listing)!;
@@ -242,7 +273,9 @@ describe('images', () => {
       expect(views[0]!.variants).toHaveLength(6);
 
       // Already on a listing: another listing cannot take it.
-      await expect(transaction((tx) => images.attach(tx, owner.id, randomUUID(), [a]))).rejects.toMatchObject({ fields: { images: IMAGE_MESSAGES.notYours } });
+      await expect(transaction((tx) => images.attach(tx, owner.id, randomUUID(), [a]))).rejects.toMatchObject({
+        fields: { images: IMAGE_MESSAGES.notYours },
+      });
 
       await transaction((tx) => images.attach(tx, owner.id, listing, [b, c]));
       views = (await images.imagesOf([listing])).get(listing)!;
@@ -255,10 +288,14 @@ describe('images', () => {
     });
 
     it('refuses a failed image', async () => {
-      const response = await postImages(owner.browser, [{ filename: 'a.jpg', contentType: 'image/jpeg', data: truncatedJpeg(await jpegBytes(800, 600)) }]);
+      const response = await postImages(owner.browser, [
+        { filename: 'a.jpg', contentType: 'image/jpeg', data: truncatedJpeg(await jpegBytes(800, 600)) },
+      ]);
       const id = uploaded(response).images[0]!.id;
       await waitForJobs(db);
-      await expect(transaction((tx) => images.attach(tx, owner.id, randomUUID(), [id]))).rejects.toMatchObject({ fields: { images: IMAGE_MESSAGES.notYours } });
+      await expect(transaction((tx) => images.attach(tx, owner.id, randomUUID(), [id]))).rejects.toMatchObject({
+        fields: { images: IMAGE_MESSAGES.notYours },
+      });
     });
 
     it('deleteFor removes rows and files, and only once the transaction commits', async () => {

@@ -17,7 +17,8 @@ const FRAMING_BYTES = 64 * 1024;
 export async function readUploadedFiles(request: FastifyRequest): Promise<Buffer[]> {
   if (!request.isMultipart()) throw new UnsupportedMediaTypeException(IMAGE_MESSAGES.notMultipart);
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > IMAGE_LIMITS.maxFiles * IMAGE_LIMITS.maxFileBytes + FRAMING_BYTES) throw new PayloadTooLargeException(IMAGE_MESSAGES.tooLarge);
+  if (declared > IMAGE_LIMITS.maxFiles * IMAGE_LIMITS.maxFileBytes + FRAMING_BYTES)
+    throw new PayloadTooLargeException(IMAGE_MESSAGES.tooLarge);
   const files: Buffer[] = [];
   try {
     const parts = request.files({

@@ -20,7 +20,10 @@ export class ImageView {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty({ enum: ['processing', 'ready', 'failed'], description: 'Variants are made in the background; failed: not a decodable image' })
+  @ApiProperty({
+    enum: ['processing', 'ready', 'failed'],
+    description: 'Variants are made in the background; failed: not a decodable image',
+  })
   status!: ImageStatus;
 
   @ApiProperty({ type: [ImageVariantView], description: 'Every published size and format (empty until ready)' })
@@ -44,10 +47,14 @@ export class UploadedImage extends ImageView {
 export class UploadResponse {
   @ApiProperty({
     type: [UploadedImage],
-    description: 'One per file, in the order sent, status "processing": post the ids with the listing; an IMAGE_PROCESSED socket event says when each is ready',
+    description:
+      'One per file, in the order sent, status "processing": post the ids with the listing; an IMAGE_PROCESSED socket event says when each is ready',
   })
   images!: UploadedImage[];
 
-  @ApiProperty({ type: [String], description: 'Always empty: URLs exist only once processing is done (kept for older clients that read `urls`)' })
+  @ApiProperty({
+    type: [String],
+    description: 'Always empty: URLs exist only once processing is done (kept for older clients that read `urls`)',
+  })
   urls!: string[];
 }
