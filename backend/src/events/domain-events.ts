@@ -10,6 +10,14 @@ export interface DomainEventPayloads {
   /** A visitor sent the contact form; the message is stored. */
   'contact.received': { contactMessageId: string };
 
+  /** A user uploaded an image; its original is stored and its variants are to be made. */
+  'image.uploaded': { imageId: string };
+  /**
+   * Image rows were deleted (replaced on a listing, the listing deleted, never attached, the owner
+   * deleted): their stored files are to be removed. Carries the keys, since the rows are gone.
+   */
+  'image.files-orphaned': { keys: string[] };
+
   /** Someone created an account with a password: it needs its address confirmed. */
   'user.registered': { userId: string };
   /** A signed-in user asked for a new confirmation link. */

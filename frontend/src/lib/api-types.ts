@@ -468,6 +468,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/upload/multiple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["UploadController_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/listings": {
         parameters: {
             query?: never;
@@ -859,22 +875,51 @@ export interface components {
              */
             listing_count: number;
         };
-        ListingImageVariant: {
+        ImageVariantView: {
+            /** @example /media/images/0b9c.../640.webp */
             url: string;
             width: number;
             height: number;
             /** @enum {string} */
             type: "image/webp" | "image/avif";
         };
-        ListingImage: {
+        UploadedImage: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description Variants are made in the background; failed: not a decodable image
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
-            /** @description Ready sizes and formats, for srcset; empty while processing */
-            variants: components["schemas"]["ListingImageVariant"][];
-            /** @description A card-sized URL (WebP) when ready */
+            /** @description Every published size and format (empty until ready) */
+            variants: components["schemas"]["ImageVariantView"][];
+            /** @description The 640-pixel WebP (or the largest narrower one); null until ready */
             url: string | null;
+            /** @description Upright width of the original; null until ready */
+            width: number | null;
+            height: number | null;
+            /** @description Order within this upload (0 first); a listing orders images by the ids it is given */
+            position: number;
+        };
+        UploadResponse: {
+            /** @description One per file, in the order sent, status "processing": post the ids with the listing; an IMAGE_PROCESSED socket event says when each is ready */
+            images: components["schemas"]["UploadedImage"][];
+            /** @description Always empty: URLs exist only once processing is done (kept for older clients that read `urls`) */
+            urls: string[];
+        };
+        ImageView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Variants are made in the background; failed: not a decodable image
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description Every published size and format (empty until ready) */
+            variants: components["schemas"]["ImageVariantView"][];
+            /** @description The 640-pixel WebP (or the largest narrower one); null until ready */
+            url: string | null;
+            /** @description Upright width of the original; null until ready */
             width: number | null;
             height: number | null;
         };
@@ -906,7 +951,8 @@ export interface components {
             seller_id: string;
             seller_name: string;
             seller_verified: boolean;
-            images: components["schemas"]["ListingImage"][];
+            /** @description In order; the first is the main photo */
+            images: components["schemas"]["ImageView"][];
             featured: boolean;
             views: number;
             /** @description How many people saved it (the spec’s favourites) */
@@ -992,7 +1038,8 @@ export interface components {
             seller_id: string;
             seller_name: string;
             seller_verified: boolean;
-            images: components["schemas"]["ListingImage"][];
+            /** @description In order; the first is the main photo */
+            images: components["schemas"]["ImageView"][];
             featured: boolean;
             views: number;
             /** @description How many people saved it (the spec’s favourites) */
@@ -2328,6 +2375,132 @@ export interface operations {
             };
             /** @description Category not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    UploadController_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    images: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Stored; each image is "processing" until its variants are made */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["UploadResponse"];
+                    };
+                };
+            };
+            /** @description Not a JPEG, PNG or WebP image (judged by content), no file, or more than 8 files */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description The e-mail address is not confirmed yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description A file is larger than 5 MB (5242880 bytes), or an image has more than 40 megapixels */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many images uploaded in the last hour; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

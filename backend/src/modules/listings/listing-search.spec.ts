@@ -34,12 +34,51 @@ describe('browse and search', () => {
     unverified = (await signedInPerson(t, db)).id;
     await db.query('update app_user set email_verified_at = null where id = $1', [unverified]);
     const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY);
-    await insertListing(db, { seller, title: 'Massey Ferguson tractor', pricePence: 3_850_000, views: 40, attributes: { hours: 2400, year: 2019 }, publishedAt: at(1) });
-    await insertListing(db, { seller, title: 'John Deere tractor with loader', pricePence: 5_200_000, views: 10, attributes: { hours: 6100, year: 2012 }, place: 'bridgwater', publishedAt: at(2) });
+    await insertListing(db, {
+      seller,
+      title: 'Massey Ferguson tractor',
+      pricePence: 3_850_000,
+      views: 40,
+      attributes: { hours: 2400, year: 2019 },
+      publishedAt: at(1),
+    });
+    await insertListing(db, {
+      seller,
+      title: 'John Deere tractor with loader',
+      pricePence: 5_200_000,
+      views: 10,
+      attributes: { hours: 6100, year: 2012 },
+      place: 'bridgwater',
+      publishedAt: at(2),
+    });
     await insertListing(db, { seller, title: 'Livestock trailer', pricePence: 450_000, views: 90, place: 'minehead', publishedAt: at(3) });
-    await insertListing(db, { seller: unverified, title: 'Round baler', pricePence: 900_000, views: 5, place: 'exeter', publishedAt: at(10) });
-    await insertListing(db, { seller, title: 'Grazing land near York', category: 1, pricePence: 25_000_000, attributes: { acres: 40 }, place: 'york', publishedAt: at(40), featured: true });
-    await insertListing(db, { seller, title: 'Tractor for hire by the week', type: 'rent', category: 6, rentSubcategory: 'equipment', pricePence: 45_000, publishedAt: at(5) });
+    await insertListing(db, {
+      seller: unverified,
+      title: 'Round baler',
+      pricePence: 900_000,
+      views: 5,
+      place: 'exeter',
+      publishedAt: at(10),
+    });
+    await insertListing(db, {
+      seller,
+      title: 'Grazing land near York',
+      category: 1,
+      pricePence: 25_000_000,
+      attributes: { acres: 40 },
+      place: 'york',
+      publishedAt: at(40),
+      featured: true,
+    });
+    await insertListing(db, {
+      seller,
+      title: 'Tractor for hire by the week',
+      type: 'rent',
+      category: 6,
+      rentSubcategory: 'equipment',
+      pricePence: 45_000,
+      publishedAt: at(5),
+    });
     await insertListing(db, { seller, title: 'Withdrawn tractor', status: 'withdrawn', publishedAt: at(1) });
     await insertListing(db, { seller, title: 'Expired tractor', status: 'expired', publishedAt: at(100) });
   });
@@ -81,8 +120,17 @@ describe('browse and search', () => {
     expect(await titles('?category=land')).toEqual(['Grazing land near York']);
     expect(await titles('?type=rent')).toEqual(['Tractor for hire by the week']);
     expect(await titles('?type=buy&category=rentals')).toEqual([]);
-    expect(await titles('?min_price=4000&max_price=40000&sort=price-low')).toEqual(['Livestock trailer', 'Round baler', 'Massey Ferguson tractor']);
-    expect(await titles('?date=week&sort=oldest')).toEqual(['Tractor for hire by the week', 'Livestock trailer', 'John Deere tractor with loader', 'Massey Ferguson tractor']);
+    expect(await titles('?min_price=4000&max_price=40000&sort=price-low')).toEqual([
+      'Livestock trailer',
+      'Round baler',
+      'Massey Ferguson tractor',
+    ]);
+    expect(await titles('?date=week&sort=oldest')).toEqual([
+      'Tractor for hire by the week',
+      'Livestock trailer',
+      'John Deere tractor with loader',
+      'Massey Ferguson tractor',
+    ]);
     expect(await titles('?verified=true&max_price=10000&sort=price-low')).toEqual(['Tractor for hire by the week', 'Livestock trailer']);
     expect(await titles('?featured=true')).toEqual(['Grazing land near York']);
   });
@@ -94,7 +142,9 @@ describe('browse and search', () => {
   });
 
   it('finds words in their other forms, best matches first', async () => {
-    expect(await titles('?q=tractors')).toEqual(expect.arrayContaining(['Massey Ferguson tractor', 'John Deere tractor with loader', 'Tractor for hire by the week']));
+    expect(await titles('?q=tractors')).toEqual(
+      expect.arrayContaining(['Massey Ferguson tractor', 'John Deere tractor with loader', 'Tractor for hire by the week']),
+    );
     expect((await browse('?q=tractors')).listings).toHaveLength(3);
     expect((await titles('?q=loader tractor'))[0]).toBe('John Deere tractor with loader');
   });
@@ -153,12 +203,18 @@ describe('browse and search', () => {
 
   it('refuses a forged cursor', async () => {
     const response = await new Browser(t).call('GET', `/api/listings?cursor=${Buffer.from('["x"]').toString('base64url')}`);
-    expect([response.statusCode, response.json<{ error: string }>().error]).toEqual([400, 'This page link is no longer valid. Start again from the first page.']);
+    expect([response.statusCode, response.json<{ error: string }>().error]).toEqual([
+      400,
+      'This page link is no longer valid. Start again from the first page.',
+    ]);
   });
 
   it('suggests UK places for the location picker', async () => {
     const response = await new Browser(t).call('GET', '/api/places?q=taun');
-    expect(response.json<{ data: Array<{ label: string; id: string }> }>().data[0]).toMatchObject({ label: 'Taunton, England', id: PLACES.taunton.id });
+    expect(response.json<{ data: Array<{ label: string; id: string }> }>().data[0]).toMatchObject({
+      label: 'Taunton, England',
+      id: PLACES.taunton.id,
+    });
   });
 });
 
@@ -182,7 +238,15 @@ describe('browse and search with more matches than are gathered', () => {
          case when i % 10 = 0 then $4::float8 else $5::float8 end, case when i % 10 = 0 then $6::float8 else $7::float8 end,
          '{}', 'live', false, 0, 0, now(), now(), now() - i * interval '1 minute', now() + interval '80 days'
        from generate_series(1, 1200) i`,
-      [seller, PLACES.york.id, PLACES.taunton.id, PLACES.york.latitude, PLACES.taunton.latitude, PLACES.york.longitude, PLACES.taunton.longitude],
+      [
+        seller,
+        PLACES.york.id,
+        PLACES.taunton.id,
+        PLACES.york.latitude,
+        PLACES.taunton.latitude,
+        PLACES.york.longitude,
+        PLACES.taunton.longitude,
+      ],
     );
     await db.query(`insert into listing_search_word (word) values ('hay'), ('bales'), ('lot'), ('haylage') on conflict do nothing`);
     await db.query('analyze listing');

@@ -37,7 +37,9 @@ export class ListingsLifecycle implements OnModuleInit {
     this.categories.countWith(async () => {
       const rows = await this.em
         .getConnection()
-        .execute<Array<{ category_id: number; live: number }>>(`select category_id, count(*)::int as live from listing where status = 'live' group by category_id`);
+        .execute<Array<{ category_id: number; live: number }>>(
+          `select category_id, count(*)::int as live from listing where status = 'live' group by category_id`,
+        );
       return new Map(rows.map((row) => [row.category_id, row.live]));
     });
     this.userData.addStatistics(async (userId) => ({

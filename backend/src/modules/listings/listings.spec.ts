@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { PLACES } from '../../testing/listings.js';
-import { readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { uploadPhotos } from '../../testing/uploads.js';
+import { uploadPhotos } from '../../testing/images.js';
 
 const DESCRIPTION = 'Serviced every year and kept in a shed. Tyres good, no leaks. Can deliver within 50 miles at cost.';
 
@@ -28,7 +28,7 @@ describe('listings: posting and managing', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000' });
   });
   afterAll(async () => {
     await t.close();
@@ -45,7 +45,7 @@ describe('listings: posting and managing', () => {
     vat: 'plus-vat',
     location: 'Taunton',
     place_id: PLACES.taunton.id,
-    images: await uploadPhotos(browser, 2),
+    images: await uploadPhotos(browser, 2, { ready: false }),
     attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
     ...change,
   });
@@ -79,7 +79,11 @@ describe('listings: posting and managing', () => {
     ['category', 'Invalid category selected', { category: 'tractors' }],
     ['price', 'Price must be a number from 0 to 100,000,000', { price: -5 }],
     ['price', 'Price must be a number from 0 to 100,000,000', { price: '38500' }],
-    ['location', 'Choose a town or village from the list (UK places only; postcodes are not recognised yet).', { location: 'Atlantis', place_id: undefined }],
+    [
+      'location',
+      'Choose a town or village from the list (UK places only; postcodes are not recognised yet).',
+      { location: 'Atlantis', place_id: undefined },
+    ],
     ['attributes.hours', 'Hours must be a whole number from 0 to 200000', { attributes: { hours: -1 } }],
     ['attributes.year', `Year must be a whole number from 1900 to ${new Date().getFullYear() + 1}`, { attributes: { year: 1850 } }],
     ['price_unit', 'For a sale the price is total, per-head, per-acre, per-tonne', { price_unit: 'per-week' }],
@@ -142,9 +146,14 @@ describe('listings: posting and managing', () => {
       await other.browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'withdrawn' }),
       await other.browser.call('DELETE', `/api/listings/${listing.id}`),
     ];
-    for (const attempt of attempts) expect([attempt.statusCode, attempt.json<{ error: string }>().error]).toEqual([404, 'Listing Not Found']);
+    for (const attempt of attempts)
+      expect([attempt.statusCode, attempt.json<{ error: string }>().error]).toEqual([404, 'Listing Not Found']);
     // Nor can anyone attach the seller's photos to their own listing.
-    const stolen = await other.browser.call('POST', '/api/listings', await listingBody(other.browser, { images: listing.images.map((i) => i.id) }));
+    const stolen = await other.browser.call(
+      'POST',
+      '/api/listings',
+      await listingBody(other.browser, { images: listing.images.map((i) => i.id) }),
+    );
     expect(stolen.statusCode).toBeGreaterThanOrEqual(400);
     expect(stolen.statusCode).toBeLessThan(500);
     const [row] = await db.query<{ title: string; status: string }>('select title, status from listing where id = $1', [listing.id]);
@@ -154,7 +163,11 @@ describe('listings: posting and managing', () => {
   it('changes price and details, and takes the seller through sold, withdrawn and renewed', async () => {
     const { browser } = await signedInPerson(t, db);
     const listing = await post(browser);
-    const edited = await browser.call('PUT', `/api/listings/${listing.id}`, await listingBody(browser, { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' }));
+    const edited = await browser.call(
+      'PUT',
+      `/api/listings/${listing.id}`,
+      await listingBody(browser, { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' }),
+    );
     expect(edited.json()).toMatchObject({ data: { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' } });
 
     const sold = await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'sold' });
@@ -176,11 +189,15 @@ describe('listings: posting and managing', () => {
 
   it('deletes a listing with its photos; it is then not found', async () => {
     const { browser } = await signedInPerson(t, db);
-    const listing = await post(browser);
+    const [photo] = await uploadPhotos(browser, 1);
+    const listing = await post(browser, { images: [photo] });
+    const file = `/media/images/${photo}/640.webp`;
+    expect((await new Browser(t).call('GET', file)).statusCode).toBe(200);
     expect((await browser.call('DELETE', `/api/listings/${listing.id}`)).statusCode).toBe(200);
     const gone = await new Browser(t).call('GET', `/api/listings/${listing.id}`);
     expect([gone.statusCode, gone.json()]).toEqual([404, { success: false, error: 'Listing Not Found' }]);
     expect(await db.query('select id from image where listing_id = $1', [listing.id])).toHaveLength(0);
+    await eventually(async () => expect((await new Browser(t).call('GET', file)).statusCode).toBe(404));
   });
 
   it('counts a view once per visitor per day, and never the seller’s own', async () => {
@@ -200,23 +217,35 @@ describe('listings: posting and managing', () => {
     const listing = await post(seller.browser);
     const own = await seller.browser.call('POST', '/api/listings/saved', { listingId: listing.id });
     expect([own.statusCode, own.json<{ error: string }>().error]).toEqual([400, 'You cannot save your own listing.']);
-    expect((await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({ success: true, data: { saved: true, saves_count: 1 } });
-    expect((await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({ success: true, data: { saved: true, saves_count: 1 } });
-    const saved = (await buyer.browser.call('GET', '/api/listings/saved')).json<{ data: Array<{ listing_id: string; listing: Detail }> }>().data;
+    expect((await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({
+      success: true,
+      data: { saved: true, saves_count: 1 },
+    });
+    expect((await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({
+      success: true,
+      data: { saved: true, saves_count: 1 },
+    });
+    const saved = (await buyer.browser.call('GET', '/api/listings/saved')).json<{ data: Array<{ listing_id: string; listing: Detail }> }>()
+      .data;
     expect(saved.map((s) => s.listing_id)).toEqual([listing.id]);
-    expect((await buyer.browser.call('GET', `/api/listings/${listing.id}`)).json()).toMatchObject({ data: { saved: true, saves_count: 1 } });
-    expect((await buyer.browser.call('DELETE', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({ success: true, data: { saved: false, saves_count: 0 } });
+    expect((await buyer.browser.call('GET', `/api/listings/${listing.id}`)).json()).toMatchObject({
+      data: { saved: true, saves_count: 1 },
+    });
+    expect((await buyer.browser.call('DELETE', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({
+      success: true,
+      data: { saved: false, saves_count: 0 },
+    });
     const unknown = await buyer.browser.call('POST', '/api/listings/saved', { listingId: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.statusCode).toBe(404);
   });
 
   it('limits a seller to twenty listings a day', async () => {
     const { browser } = await signedInPerson(t, db);
-    const images = await uploadPhotos(browser, 1);
+    const images = await uploadPhotos(browser, 1, { ready: false });
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
       // One photo per listing: the same photo cannot be on two listings, so each gets its own.
-      const photo = i === 0 ? images : await uploadPhotos(browser, 1);
+      const photo = i === 0 ? images : await uploadPhotos(browser, 1, { ready: false });
       statuses.push((await browser.call('POST', '/api/listings', await listingBody(browser, { images: photo }))).statusCode);
     }
     expect(statuses.slice(0, 20).every((s) => s === 201)).toBe(true);
@@ -246,7 +275,9 @@ describe('listings: posting and managing', () => {
     await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id });
     const exported = (await seller.browser.call('GET', '/api/profile/export')).json<{ data: { listings: Array<{ id: string }> } }>().data;
     expect(exported.listings.map((l) => l.id)).toEqual([listing.id]);
-    const buyerExport = (await buyer.browser.call('GET', '/api/profile/export')).json<{ data: { saved_listings: Array<{ listing_id: string }> } }>().data;
+    const buyerExport = (await buyer.browser.call('GET', '/api/profile/export')).json<{
+      data: { saved_listings: Array<{ listing_id: string }> };
+    }>().data;
     expect(buyerExport.saved_listings.map((s) => s.listing_id)).toEqual([listing.id]);
     expect((await seller.browser.call('GET', '/api/profile')).json()).toMatchObject({ data: { listings_count: 1 } });
 

@@ -94,6 +94,7 @@ export class ListingRequest {
   place_id?: string;
 
   @ApiProperty({ type: [String], description: 'Ids of uploaded images, in order; the first is the main photo' })
+  @IsUUID('4', { each: true, message: 'Each image must be the id of an uploaded image' })
   @ValidateBy({
     name: 'images',
     validator: {
@@ -102,7 +103,6 @@ export class ListingRequest {
         Array.isArray(args?.value) && args.value.length > MAX_IMAGES ? LISTING_TEXTS.tooManyImages : LISTING_TEXTS.imageRequired,
     },
   })
-  @IsUUID('4', { each: true, message: 'Each image must be the id of an uploaded image' })
   images!: string[];
 
   @ApiProperty({ required: false, type: Object, additionalProperties: true, description: 'The category’s own fields (CATEGORY_FIELDS)' })

@@ -1,39 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-
-export class ListingImageVariant {
-  @ApiProperty()
-  url!: string;
-
-  @ApiProperty()
-  width!: number;
-
-  @ApiProperty()
-  height!: number;
-
-  @ApiProperty({ enum: ['image/webp', 'image/avif'] })
-  type!: string;
-}
-
-/** A photo of a listing: a placeholder while its variants are being made. */
-export class ListingImage {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ enum: ['processing', 'ready', 'failed'] })
-  status!: 'processing' | 'ready' | 'failed';
-
-  @ApiProperty({ type: [ListingImageVariant], description: 'Ready sizes and formats, for srcset; empty while processing' })
-  variants!: ListingImageVariant[];
-
-  @ApiProperty({ type: String, nullable: true, description: 'A card-sized URL (WebP) when ready' })
-  url!: string | null;
-
-  @ApiProperty({ type: Number, nullable: true })
-  width!: number | null;
-
-  @ApiProperty({ type: Number, nullable: true })
-  height!: number | null;
-}
+import { ImageView } from '../../images/dto/image.response.js';
 
 /** A listing as cards show it (SPEC §3 "Listing (browse shape)"). */
 export class ListingCard {
@@ -82,8 +48,8 @@ export class ListingCard {
   @ApiProperty()
   seller_verified!: boolean;
 
-  @ApiProperty({ type: [ListingImage] })
-  images!: ListingImage[];
+  @ApiProperty({ type: [ImageView], description: 'In order; the first is the main photo' })
+  images!: ImageView[];
 
   @ApiProperty()
   featured!: boolean;
