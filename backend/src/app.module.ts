@@ -11,7 +11,9 @@ import { StorageModule } from './infra/storage/storage.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
+import { ImagesModule } from './modules/images/images.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { ListingsModule } from './modules/listings/listings.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
@@ -22,7 +24,7 @@ import { UsersModule } from './modules/users/users.module.js';
 export type AppMode = { kind: 'web'; runWorkers: boolean } | { kind: 'worker' };
 
 /** The domain modules, identical in both modes: each declares its controllers, entities, subscribers and schedules. */
-const DOMAIN_MODULES = [UsersModule, AuthModule, ProfileModule, CategoriesModule, ContactModule, HealthModule];
+const DOMAIN_MODULES = [UsersModule, AuthModule, ProfileModule, CategoriesModule, ImagesModule, ListingsModule, ContactModule, HealthModule];
 
 @Module({})
 export class AppModule {

@@ -4,8 +4,10 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import { AppModule } from '../app.module.js';
+import { useApiPrefix } from '../common/api-prefix.js';
 import { envelopeApiResults } from '../common/envelope.hook.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
+import { acceptMultipartOnFileRoutes } from '../common/multipart-body.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
 import { fastifyTrustProxy } from '../config/trust-proxy.js';
@@ -36,7 +38,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
     // No body parsers from Nest (it would also accept form posts): protectApi installs a JSON-only one.
     { logger, abortOnError: false, bodyParser: false },
   );
-  app.setGlobalPrefix('api');
+  useApiPrefix(app);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter(config.bodyLimitBytes));
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
@@ -50,6 +52,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   await fastify.register(fastifyCookie);
   registerSecurityHeaders(fastify, config);
   protectApi(app, config);
+  await acceptMultipartOnFileRoutes(fastify);
   logClientAborts(fastify);
   sendRequestIds(fastify);
   logApiRequests(fastify, logger);

@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { stringify } from 'yaml';
 import { AppModule } from '../app.module.js';
+import { useApiPrefix } from '../common/api-prefix.js';
 import { loadConfig } from '../config/env.js';
 
 /**
@@ -20,7 +21,7 @@ const app = await NestFactory.create<NestFastifyApplication>(
   new FastifyAdapter(),
   { preview: true, logger: false },
 );
-app.setGlobalPrefix('api');
+useApiPrefix(app);
 const document = SwaggerModule.createDocument(
   app,
   new DocumentBuilder()

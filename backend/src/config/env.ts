@@ -54,6 +54,8 @@ export interface AppConfig {
     uploadsDir: string;
   };
   contactRateLimit: { limit: number; windowSeconds: number };
+  /** Images one user may upload per hour. */
+  imageUploadsPerHour: number;
   /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
   startupWaitSeconds: number;
   /** Key for two-factor secrets at rest; absent: generated once under dataDir. */
@@ -113,6 +115,7 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   },
   { name: 'STARTUP_WAIT_SECONDS', default: '30', description: 'How long to wait at start for DATABASE_URL and REDIS_URL to answer' },
   { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
+  { name: 'IMAGE_UPLOADS_PER_HOUR', default: '60', description: 'Images one user may upload per hour' },
   { name: 'CONTACT_RATE_WINDOW_SECONDS', default: '900', description: 'Length of the contact rate-limit window' },
   { name: 'API_RATE_LIMIT', default: '600', description: 'Requests to /api accepted per client per window (health probes aside)' },
   { name: 'API_RATE_WINDOW_SECONDS', default: '60', description: 'Length of the /api rate-limit window' },
@@ -280,6 +283,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       limit: read.int('CONTACT_RATE_LIMIT', 5, 1, 10_000),
       windowSeconds: read.int('CONTACT_RATE_WINDOW_SECONDS', 900, 1, 86_400),
     },
+    imageUploadsPerHour: read.int('IMAGE_UPLOADS_PER_HOUR', 60, 1, 100_000),
     startupWaitSeconds: read.int('STARTUP_WAIT_SECONDS', 30, 0, 3_600),
     twoFactorKey: read.base64Key('TWO_FACTOR_KEY', 32),
     apiRateLimit: {

@@ -12,6 +12,8 @@ export interface RealtimeEvent<T extends string, D> {
 export interface ServerToClientEvents {
   /** The user's profile changed (in another tab or device): reload it. */
   PROFILE_UPDATED: (event: RealtimeEvent<'PROFILE_UPDATED', { user_id: string }>) => void;
+  /** One of the user's uploaded images finished processing: ready (variants published) or failed. */
+  IMAGE_PROCESSED: (event: RealtimeEvent<'IMAGE_PROCESSED', { image_id: string; status: 'ready' | 'failed' }>) => void;
   /** Sent on connect so a client can confirm the live channel works end to end. */
   'realtime:ready': (payload: { connectedAt: string; signedIn: boolean }) => void;
   /** A server-side probe of the live channel (diagnostics measure its latency). */

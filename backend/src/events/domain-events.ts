@@ -10,6 +10,14 @@ export interface DomainEventPayloads {
   /** A visitor sent the contact form; the message is stored. */
   'contact.received': { contactMessageId: string };
 
+  /** A user uploaded an image; its original is stored and its variants are to be made. */
+  'image.uploaded': { imageId: string };
+  /**
+   * Image rows were deleted (replaced on a listing, the listing deleted, never attached, the owner
+   * deleted): their stored files are to be removed. Carries the keys, since the rows are gone.
+   */
+  'image.files-orphaned': { keys: string[] };
+
   /** Someone created an account with a password: it needs its address confirmed. */
   'user.registered': { userId: string };
   /** A signed-in user asked for a new confirmation link. */
@@ -26,6 +34,17 @@ export interface DomainEventPayloads {
   'user.profile-updated': { userId: string };
   /** The account was deleted: every module removes or anonymises what it holds about the user. */
   'user.deleted': { userId: string };
+
+  /** A listing went live (posted). */
+  'listing.published': { listingId: string };
+  /** The seller changed a listing's details; `changed` names what (e.g. "price"). */
+  'listing.updated': { listingId: string; changed: string[] };
+  /** Sold, let, withdrawn, renewed, expired or removed by staff. */
+  'listing.status-changed': { listingId: string; from: string; to: string };
+  /** The seller deleted it (or the account went). */
+  'listing.deleted': { listingId: string; sellerId: string };
+  /** A live listing expires within a week: its seller is told, once per publication. */
+  'listing.expiring': { listingId: string };
 }
 
 export type DomainEventName = keyof DomainEventPayloads;

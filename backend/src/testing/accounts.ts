@@ -40,17 +40,18 @@ export class Browser {
   ) {}
 
   async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) {
+    if (payload === undefined) return this.send(method, url, undefined, headers);
+    return this.send(method, url, JSON.stringify(payload), { 'content-type': 'application/json', ...headers });
+  }
+
+  /** A request with a body sent as is (e.g. multipart), with the browser's cookies and header. */
+  async send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: string | Buffer, headers: Record<string, string> = {}) {
     const response = await this.t.app.inject({
       method,
       url,
       remoteAddress: this.ip,
-      headers: {
-        'x-requested-with': 'fieldmarket',
-        ...(this.cookies ? { cookie: this.cookies } : {}),
-        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+      headers: { 'x-requested-with': 'fieldmarket', ...(this.cookies ? { cookie: this.cookies } : {}), ...headers },
+      ...(body !== undefined ? { payload: body } : {}),
     });
     this.cookies = cookiesFrom(response, this.cookies);
     return response;

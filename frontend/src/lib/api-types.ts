@@ -436,22 +436,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/users/{id}/listings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["UsersController_listings"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/categories": {
         parameters: {
             query?: never;
@@ -476,6 +460,150 @@ export interface paths {
             cookie?: never;
         };
         get: operations["CategoriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/upload/multiple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["UploadController_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ListingsController_search"];
+        put?: never;
+        post: operations["ListingsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings/featured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ListingsController_featured"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ListingsController_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings/saved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ListingsController_saved"];
+        put?: never;
+        post: operations["ListingsController_save"];
+        delete: operations["ListingsController_unsave"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ListingsController_detail"];
+        put: operations["ListingsController_update"];
+        post?: never;
+        delete: operations["ListingsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["ListingsController_changeStatus"];
+        trace?: never;
+    };
+    "/api/users/{id}/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SellerListingsController_sellerListings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/places": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PlacesController_search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -741,6 +869,256 @@ export interface components {
             name: string;
             /** @example land */
             slug: string;
+            /**
+             * @description Live listings in the category (recounted at most once a minute)
+             * @example 128
+             */
+            listing_count: number;
+        };
+        ImageVariantView: {
+            /** @example /media/images/0b9c.../640.webp */
+            url: string;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            type: "image/webp" | "image/avif";
+        };
+        UploadedImage: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Variants are made in the background; failed: not a decodable image
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description Every published size and format (empty until ready) */
+            variants: components["schemas"]["ImageVariantView"][];
+            /** @description The 640-pixel WebP (or the largest narrower one); null until ready */
+            url: string | null;
+            /** @description Upright width of the original; null until ready */
+            width: number | null;
+            height: number | null;
+            /** @description Order within this upload (0 first); a listing orders images by the ids it is given */
+            position: number;
+        };
+        UploadResponse: {
+            /** @description One per file, in the order sent, status "processing": post the ids with the listing; an IMAGE_PROCESSED socket event says when each is ready */
+            images: components["schemas"]["UploadedImage"][];
+            /** @description Always empty: URLs exist only once processing is done (kept for older clients that read `urls`) */
+            urls: string[];
+        };
+        ImageView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Variants are made in the background; failed: not a decodable image
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description Every published size and format (empty until ready) */
+            variants: components["schemas"]["ImageVariantView"][];
+            /** @description The 640-pixel WebP (or the largest narrower one); null until ready */
+            url: string | null;
+            /** @description Upright width of the original; null until ready */
+            width: number | null;
+            height: number | null;
+        };
+        ListingCard: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @description The start of the description */
+            description: string;
+            /**
+             * @description Pounds (GBP)
+             * @example 38500
+             */
+            price: number;
+            /** @example total */
+            price_unit: string;
+            /** @example plus-vat */
+            vat: string;
+            /** @enum {string} */
+            type: "sale" | "rent";
+            rent_subcategory: string | null;
+            /** @example Taunton, England */
+            location: string;
+            /** @description From the searched place, when one was given */
+            distance_miles: number | null;
+            category_name: string;
+            category_slug: string;
+            /** Format: uuid */
+            seller_id: string;
+            seller_name: string;
+            seller_verified: boolean;
+            /** @description In order; the first is the main photo */
+            images: components["schemas"]["ImageView"][];
+            featured: boolean;
+            views: number;
+            /** @description How many people saved it (the spec’s favourites) */
+            saves_count: number;
+            /** @enum {string} */
+            status: "live" | "sold" | "let" | "withdrawn" | "expired" | "removed";
+            /**
+             * Format: date-time
+             * @description When it (last) went live
+             */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        ListingPage: {
+            listings: components["schemas"]["ListingCard"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+            /** @description Matches, on the first page only; at most 1,000 counted */
+            total: number | null;
+            /** @description More than `total` match */
+            total_is_lower_bound: boolean;
+            /** @description The words searched instead, when the given ones found nothing (typos) */
+            searched_for: string | null;
+        };
+        FeaturedListings: {
+            /**
+             * @description newest while staff have featured none
+             * @enum {string}
+             */
+            kind: "featured" | "newest";
+            listings: components["schemas"]["ListingCard"][];
+        };
+        SavedListingEntry: {
+            /** Format: uuid */
+            listing_id: string;
+            /** Format: date-time */
+            saved_at: string;
+            listing: components["schemas"]["ListingCard"];
+        };
+        SaveResult: {
+            saved: boolean;
+            saves_count: number;
+        };
+        SavedListingRequest: {
+            /** Format: uuid */
+            listingId: string;
+        };
+        ListingSeller: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            avatar_url: string | null;
+            /** Format: date-time */
+            member_since: string;
+            verified: boolean;
+        };
+        ListingDetail: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @description The whole description */
+            description: string;
+            /**
+             * @description Pounds (GBP)
+             * @example 38500
+             */
+            price: number;
+            /** @example total */
+            price_unit: string;
+            /** @example plus-vat */
+            vat: string;
+            /** @enum {string} */
+            type: "sale" | "rent";
+            rent_subcategory: string | null;
+            /** @example Taunton, England */
+            location: string;
+            /** @description From the searched place, when one was given */
+            distance_miles: number | null;
+            category_name: string;
+            category_slug: string;
+            /** Format: uuid */
+            seller_id: string;
+            seller_name: string;
+            seller_verified: boolean;
+            /** @description In order; the first is the main photo */
+            images: components["schemas"]["ImageView"][];
+            featured: boolean;
+            views: number;
+            /** @description How many people saved it (the spec’s favourites) */
+            saves_count: number;
+            /** @enum {string} */
+            status: "live" | "sold" | "let" | "withdrawn" | "expired" | "removed";
+            /**
+             * Format: date-time
+             * @description When it (last) went live
+             */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            attributes: {
+                [key: string]: unknown;
+            };
+            seller: components["schemas"]["ListingSeller"];
+            /** @description Latitude of the place (a town, not the exact site) */
+            latitude: number;
+            longitude: number;
+            place_id: string | null;
+            /** @description The viewer saved it */
+            saved: boolean;
+            /** @description The viewer is the seller */
+            is_owner: boolean;
+        };
+        ListingRequest: {
+            /** @enum {string} */
+            type: "sale" | "rent";
+            /**
+             * @description A slug; rentals are in "rentals" with a subcategory
+             * @enum {string}
+             */
+            category: "land" | "equipment" | "livestock" | "seeds-plants" | "services" | "rentals";
+            /**
+             * @description For a rental: what is rented
+             * @enum {string}
+             */
+            subcategory?: "land" | "equipment" | "services";
+            /** @example Massey Ferguson 5713 SL, 2019, 2,400 hours */
+            title: string;
+            description: string;
+            /**
+             * @description In pounds; pence allowed
+             * @example 38500
+             */
+            price: number;
+            /** @enum {string} */
+            price_unit?: "total" | "per-head" | "per-acre" | "per-tonne" | "per-day" | "per-week" | "per-month" | "per-season";
+            /** @enum {string} */
+            vat?: "included" | "plus-vat" | "no-vat";
+            /** @example Taunton, England */
+            location: string;
+            /** @description The place chosen from GET /api/places (preferred over matching the text) */
+            place_id?: string;
+            /** @description Ids of uploaded images, in order; the first is the main photo */
+            images: string[];
+            /** @description The category’s own fields (CATEGORY_FIELDS) */
+            attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        ListingStatusRequest: {
+            /**
+             * @description live renews a withdrawn, expired or sold listing for 90 days
+             * @enum {string}
+             */
+            status: "live" | "sold" | "let" | "withdrawn";
+        };
+        PlaceResponse: {
+            id: string;
+            /** @example Taunton */
+            name: string;
+            /** @example England */
+            region: string;
+            /** @example Taunton, England */
+            label: string;
+            latitude: number;
+            longitude: number;
         };
         ContactSubmittedResponse: {
             /** Format: uuid */
@@ -1947,48 +2325,6 @@ export interface operations {
             };
         };
     };
-    UsersController_listings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Object"][];
-                    };
-                };
-            };
-            /** @description No such profile, or its owner keeps it private */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-        };
-    };
     CategoriesController_list: {
         parameters: {
             query?: never;
@@ -2050,6 +2386,653 @@ export interface operations {
                         fields?: {
                             [key: string]: string;
                         };
+                    };
+                };
+            };
+        };
+    };
+    UploadController_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    images: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Stored; each image is "processing" until its variants are made */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["UploadResponse"];
+                    };
+                };
+            };
+            /** @description Not a JPEG, PNG or WebP image (judged by content), no file, or more than 8 files */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description The e-mail address is not confirmed yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description A file is larger than 5 MB (5242880 bytes), or an image has more than 40 megapixels */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many images uploaded in the last hour; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_search: {
+        parameters: {
+            query?: {
+                /** @description Words to find in titles and descriptions */
+                q?: string;
+                category?: "land" | "equipment" | "livestock" | "seeds-plants" | "services" | "rentals";
+                subcategory?: "land" | "equipment" | "services";
+                /** @description buy is the same as sale */
+                type?: "sale" | "rent" | "buy";
+                /** @description Pounds */
+                min_price?: number;
+                /** @description Pounds */
+                max_price?: number;
+                /** @description A place id from GET /api/places */
+                location?: string;
+                /** @description Miles around the location (default 25) */
+                radius?: number;
+                verified?: boolean;
+                featured?: boolean;
+                date?: "all" | "today" | "week" | "month" | "quarter";
+                sort?: "newest" | "oldest" | "price-low" | "price-high" | "popular" | "nearest" | "relevance";
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 50 (default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of live listings; pass next_cursor for the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingPage"];
+                    };
+                };
+            };
+            /** @description A filter is invalid; `fields` says which */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingRequest"];
+            };
+        };
+        responses: {
+            /** @description Live at once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingDetail"];
+                    };
+                };
+            };
+            /** @description A field is invalid; `fields` has one message per field, `error` joins them with commas */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description The e-mail address is not confirmed yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description The day’s posting limit is reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_featured: {
+        parameters: {
+            query?: {
+                /** @description 1 to 24 (default 6) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FeaturedListings"];
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_mine: {
+        parameters: {
+            query: {
+                cursor: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seller’s own listings in every state (My Listings) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingPage"];
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_saved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SavedListingEntry"][];
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedListingRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SaveResult"];
+                    };
+                };
+            };
+            /** @description Listing Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_unsave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedListingRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SaveResult"];
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_detail: {
+        parameters: {
+            query: {
+                near: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingDetail"];
+                    };
+                };
+            };
+            /** @description Listing Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingDetail"];
+                    };
+                };
+            };
+            /** @description Not found, or not the seller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with its photos */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Not found, or not the seller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_changeStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description Marked sold or let, withdrawn, or renewed for 90 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingDetail"];
+                    };
+                };
+            };
+            /** @description Not found, or not the seller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    SellerListingsController_sellerListings: {
+        parameters: {
+            query: {
+                cursor: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Empty when the seller keeps listings private */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingPage"];
+                    };
+                };
+            };
+        };
+    };
+    PlacesController_search: {
+        parameters: {
+            query: {
+                /** @description The start of a town or village name */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Towns and villages starting with q, largest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PlaceResponse"][];
                     };
                 };
             };

@@ -11,14 +11,14 @@ export class CategoriesController {
 
   @Get()
   @ApiEnvelope(200, CategoryResponse, { isArray: true })
-  list(): CategoryResponse[] {
+  list(): Promise<CategoryResponse[]> {
     return this.categories.list();
   }
 
   @Get(':id')
   @ApiEnvelope(200, CategoryResponse)
   @ApiErrorEnvelope(404, 'Category not found')
-  get(@Param('id') id: string): CategoryResponse {
+  get(@Param('id') id: string): Promise<CategoryResponse> {
     return this.categories.get(id);
   }
 }

@@ -109,13 +109,4 @@ export class UsersController {
   profile(@Param('id') id: string, @Req() request: AuthenticatedRequest): Promise<PublicProfileResponse> {
     return this.profiles.publicProfile(id, request.auth?.user.id);
   }
-
-  /** The person's live listings, when they show them. (Listings arrive with the listings module.) */
-  @Get(':id/listings')
-  @ApiEnvelope(200, Object, { isArray: true })
-  @ApiErrorEnvelope(404, 'No such profile, or its owner keeps it private')
-  async listings(@Param('id') id: string, @Req() request: AuthenticatedRequest): Promise<unknown[]> {
-    await this.profiles.publicProfile(id, request.auth?.user.id);
-    return [];
-  }
 }

@@ -9,4 +9,7 @@ export class CategoryResponse {
 
   @ApiProperty({ example: 'land' })
   slug!: string;
+
+  @ApiProperty({ example: 128, description: 'Live listings in the category (recounted at most once a minute)' })
+  listing_count!: number;
 }

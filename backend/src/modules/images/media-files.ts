@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import { OBJECT_STORAGE } from '../../infra/storage/storage.module.js';
+import type { ObjectStorage } from '../../infra/storage/object-storage.js';
+import { variantKey } from './image.entity.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const VARIANT_FILE = /^([1-9][0-9]{0,4})\.(webp|avif)$/;
+const CONTENT_TYPES = { webp: 'image/webp', avif: 'image/avif' } as const;
+
+/**
+ * Opens a published variant by its URL parts. Only names of the exact form `<uuid>/<width>.<webp|avif>`
+ * map to a key, always under `images/`: nothing else in storage (originals) can be named.
+ */
+@Injectable()
+export class MediaFiles {
+  constructor(@Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage) {}
+
+  async open(id: string, file: string): Promise<{ stream: Readable; contentType: string } | null> {
+    const match = VARIANT_FILE.exec(file);
+    if (!UUID.test(id) || !match) return null;
+    const format = match[2] as keyof typeof CONTENT_TYPES;
+    try {
+      const stream = await this.storage.get(variantKey(id, Number(match[1]), format));
+      return { stream, contentType: CONTENT_TYPES[format] };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+}
+
+/** Disk (ENOENT) and S3 (NoSuchKey / 404) say "no such file" differently. */
+function isMissing(error: unknown): boolean {
+  const { code, name, $metadata } = (error ?? {}) as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
+  return code === 'ENOENT' || name === 'NoSuchKey' || name === 'NotFound' || $metadata?.httpStatusCode === 404;
+}

@@ -1,0 +1,231 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+} from 'class-validator';
+import { TextField } from '../../../common/validation.js';
+import { CATEGORIES } from '../../../contracts/categories.js';
+import {
+  DATE_RANGES,
+  LISTING_RULES,
+  LISTING_SORTS,
+  LISTING_TEXTS,
+  LISTING_TYPES,
+  MAX_IMAGES,
+  PAGE_SIZE_MAX,
+  PRICE_MAX_POUNDS,
+  PRICE_UNITS,
+  RADIUS_MILES_MAX,
+  RENT_SUBCATEGORIES,
+  VAT_OPTIONS,
+} from '../../../contracts/listings.js';
+
+const CATEGORY_SLUGS = CATEGORIES.map((c) => c.slug);
+const present = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/** A required choice: its own message when missing, another when not one of the options. */
+function Choice(options: readonly string[], missing: string, invalid: string, optional = false): PropertyDecorator {
+  return ValidateBy({
+    name: 'choice',
+    validator: {
+      validate: (value: unknown) => (optional && !present(value)) || (typeof value === 'string' && options.includes(value)),
+      defaultMessage: (args) => (present(args?.value) ? invalid : missing),
+    },
+  });
+}
+
+/** The wizard's listing (SPEC §3 "Submitted listing payload"), with our additions: price unit, VAT, place, category fields. */
+export class ListingRequest {
+  @ApiProperty({ enum: LISTING_TYPES })
+  @Choice(LISTING_TYPES, LISTING_TEXTS.typeRequired, 'Listing type must be sale or rent')
+  type!: 'sale' | 'rent';
+
+  @ApiProperty({ enum: CATEGORY_SLUGS, description: 'A slug; rentals are in "rentals" with a subcategory' })
+  @Choice(CATEGORY_SLUGS, LISTING_TEXTS.categoryRequired, LISTING_TEXTS.invalidCategory)
+  category!: string;
+
+  @ApiProperty({ enum: RENT_SUBCATEGORIES, required: false, description: 'For a rental: what is rented' })
+  @Choice(RENT_SUBCATEGORIES, LISTING_TEXTS.selectCategory, LISTING_TEXTS.invalidCategory, true)
+  subcategory?: string;
+
+  @TextField(LISTING_RULES.title, { example: 'Massey Ferguson 5713 SL, 2019, 2,400 hours' })
+  title!: string;
+
+  @TextField(LISTING_RULES.description)
+  description!: string;
+
+  @ApiProperty({ description: 'In pounds; pence allowed', example: 38500 })
+  @ValidateBy({
+    name: 'price',
+    validator: {
+      validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= PRICE_MAX_POUNDS,
+      defaultMessage: (args) =>
+        present(args?.value) ? `Price must be a number from 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}` : LISTING_TEXTS.priceRequired,
+    },
+  })
+  price!: number;
+
+  @ApiProperty({ enum: Object.keys(PRICE_UNITS), required: false })
+  @Choice(Object.keys(PRICE_UNITS), '', `Price unit must be one of: ${Object.keys(PRICE_UNITS).join(', ')}`, true)
+  price_unit?: string;
+
+  @ApiProperty({ enum: Object.keys(VAT_OPTIONS), required: false })
+  @Choice(Object.keys(VAT_OPTIONS), '', 'VAT must be one of: included, plus-vat, no-vat', true)
+  vat?: string;
+
+  @TextField(LISTING_RULES.location, { example: 'Taunton, England' })
+  location!: string;
+
+  @ApiProperty({ required: false, description: 'The place chosen from GET /api/places (preferred over matching the text)' })
+  @IsOptional()
+  @Matches(/^\d{1,12}$/, { message: LISTING_TEXTS.unknownPlace })
+  place_id?: string;
+
+  @ApiProperty({ type: [String], description: 'Ids of uploaded images, in order; the first is the main photo' })
+  @IsUUID('4', { each: true, message: 'Each image must be the id of an uploaded image' })
+  @ValidateBy({
+    name: 'images',
+    validator: {
+      validate: (value: unknown) => Array.isArray(value) && value.length >= 1 && value.length <= MAX_IMAGES,
+      defaultMessage: (args) =>
+        Array.isArray(args?.value) && args.value.length > MAX_IMAGES ? LISTING_TEXTS.tooManyImages : LISTING_TEXTS.imageRequired,
+    },
+  })
+  images!: string[];
+
+  @ApiProperty({ required: false, type: Object, additionalProperties: true, description: 'The category’s own fields (CATEGORY_FIELDS)' })
+  @IsOptional()
+  @IsObject({ message: 'attributes must be an object' })
+  attributes?: Record<string, unknown>;
+}
+
+export class ListingStatusRequest {
+  @ApiProperty({ enum: ['live', 'sold', 'let', 'withdrawn'], description: 'live renews a withdrawn, expired or sold listing for 90 days' })
+  @Choice(['live', 'sold', 'let', 'withdrawn'], 'Status is required', 'Status must be live, sold, let or withdrawn')
+  status!: 'live' | 'sold' | 'let' | 'withdrawn';
+}
+
+export class SavedListingRequest {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('4', { message: 'listingId must be the id of a listing' })
+  listingId!: string;
+}
+
+const toNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+
+/** GET /api/listings: every filter of SPEC §9 on the server, plus category, type, place and radius. */
+export class ListingSearchRequest {
+  @ApiProperty({ required: false, description: 'Words to find in titles and descriptions' })
+  @IsOptional()
+  @IsString({ message: 'q must be text' })
+  @MaxLength(100, { message: 'Search words must be at most 100 characters' })
+  q?: string;
+
+  @ApiProperty({ required: false, enum: CATEGORY_SLUGS })
+  @IsOptional()
+  @IsIn(CATEGORY_SLUGS, { message: LISTING_TEXTS.invalidCategory })
+  category?: string;
+
+  @ApiProperty({ required: false, enum: RENT_SUBCATEGORIES })
+  @IsOptional()
+  @IsIn(RENT_SUBCATEGORIES, { message: LISTING_TEXTS.invalidCategory })
+  subcategory?: string;
+
+  @ApiProperty({ required: false, enum: ['sale', 'rent', 'buy'], description: 'buy is the same as sale' })
+  @IsOptional()
+  @IsIn(['sale', 'rent', 'buy'], { message: 'type must be sale, rent or buy' })
+  type?: string;
+
+  @ApiProperty({ required: false, description: 'Pounds' })
+  @IsOptional()
+  @Transform(toNumber)
+  @Min(0, { message: 'min_price must be at least 0' })
+  @IsNumber({}, { message: 'min_price must be a number' })
+  min_price?: number;
+
+  @ApiProperty({ required: false, description: 'Pounds' })
+  @IsOptional()
+  @Transform(toNumber)
+  @Min(0, { message: 'max_price must be at least 0' })
+  @IsNumber({}, { message: 'max_price must be a number' })
+  max_price?: number;
+
+  @ApiProperty({ required: false, description: 'A place id from GET /api/places' })
+  @IsOptional()
+  @Matches(/^\d{1,12}$/, { message: 'location must be a place id from the list' })
+  location?: string;
+
+  @ApiProperty({ required: false, description: 'Miles around the location (default 25)' })
+  @IsOptional()
+  @Transform(toNumber)
+  @Min(1, { message: 'radius must be at least 1 mile' })
+  @Max(RADIUS_MILES_MAX, { message: `radius must be at most ${RADIUS_MILES_MAX} miles` })
+  @IsInt({ message: 'radius must be a whole number of miles' })
+  radius?: number;
+
+  @ApiProperty({ required: false })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'verified must be true or false' })
+  verified?: boolean;
+
+  @ApiProperty({ required: false })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'featured must be true or false' })
+  featured?: boolean;
+
+  @ApiProperty({ required: false, enum: Object.keys(DATE_RANGES) })
+  @IsOptional()
+  @IsIn(Object.keys(DATE_RANGES), { message: `date must be one of: ${Object.keys(DATE_RANGES).join(', ')}` })
+  date?: string;
+
+  @ApiProperty({ required: false, enum: LISTING_SORTS })
+  @IsOptional()
+  @IsIn(LISTING_SORTS, { message: `sort must be one of: ${LISTING_SORTS.join(', ')}` })
+  sort?: string;
+
+  @ApiProperty({ required: false, description: 'next_cursor of the previous page' })
+  @IsOptional()
+  @IsString({ message: 'cursor must be text' })
+  cursor?: string;
+
+  @ApiProperty({ required: false, description: `1 to ${PAGE_SIZE_MAX} (default 20)` })
+  @IsOptional()
+  @Transform(toNumber)
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(PAGE_SIZE_MAX, { message: `limit must be at most ${PAGE_SIZE_MAX}` })
+  @IsInt({ message: 'limit must be a whole number' })
+  limit?: number;
+}
+
+export class FeaturedRequest {
+  @ApiProperty({ required: false, description: '1 to 24 (default 6)' })
+  @IsOptional()
+  @Transform(toNumber)
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(24, { message: 'limit must be at most 24' })
+  @IsInt({ message: 'limit must be a whole number' })
+  limit?: number;
+}
+
+export class PlaceSearchRequest {
+  @ApiProperty({ description: 'The start of a town or village name' })
+  @IsString({ message: 'q must be text' })
+  @MaxLength(60, { message: 'q must be at most 60 characters' })
+  q!: string;
+}

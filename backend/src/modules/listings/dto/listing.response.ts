@@ -1,0 +1,178 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ImageView } from '../../images/dto/image.response.js';
+
+/** A listing as cards show it (SPEC §3 "Listing (browse shape)"). */
+export class ListingCard {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  title!: string;
+
+  @ApiProperty({ description: 'The start of the description' })
+  description!: string;
+
+  @ApiProperty({ description: 'Pounds (GBP)', example: 38500 })
+  price!: number;
+
+  @ApiProperty({ example: 'total' })
+  price_unit!: string;
+
+  @ApiProperty({ example: 'plus-vat' })
+  vat!: string;
+
+  @ApiProperty({ enum: ['sale', 'rent'] })
+  type!: 'sale' | 'rent';
+
+  @ApiProperty({ type: String, nullable: true })
+  rent_subcategory!: string | null;
+
+  @ApiProperty({ example: 'Taunton, England' })
+  location!: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'From the searched place, when one was given' })
+  distance_miles!: number | null;
+
+  @ApiProperty()
+  category_name!: string;
+
+  @ApiProperty()
+  category_slug!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  seller_id!: string;
+
+  @ApiProperty()
+  seller_name!: string;
+
+  @ApiProperty()
+  seller_verified!: boolean;
+
+  @ApiProperty({ type: [ImageView], description: 'In order; the first is the main photo' })
+  images!: ImageView[];
+
+  @ApiProperty()
+  featured!: boolean;
+
+  @ApiProperty()
+  views!: number;
+
+  @ApiProperty({ description: 'How many people saved it (the spec’s favourites)' })
+  saves_count!: number;
+
+  @ApiProperty({ enum: ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'] })
+  status!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When it (last) went live' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expires_at!: string;
+}
+
+export class ListingPage {
+  @ApiProperty({ type: [ListingCard] })
+  listings!: ListingCard[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
+  next_cursor!: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Matches, on the first page only; at most 1,000 counted' })
+  total!: number | null;
+
+  @ApiProperty({ description: 'More than `total` match' })
+  total_is_lower_bound!: boolean;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The words searched instead, when the given ones found nothing (typos)' })
+  searched_for!: string | null;
+}
+
+export class FeaturedListings {
+  @ApiProperty({ enum: ['featured', 'newest'], description: 'newest while staff have featured none' })
+  kind!: 'featured' | 'newest';
+
+  @ApiProperty({ type: [ListingCard] })
+  listings!: ListingCard[];
+}
+
+export class ListingSeller {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  avatar_url!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  member_since!: string;
+
+  @ApiProperty()
+  verified!: boolean;
+}
+
+export class ListingDetail extends ListingCard {
+  @ApiProperty({ description: 'The whole description' })
+  declare description: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  attributes!: Record<string, string | number | boolean>;
+
+  @ApiProperty({ type: ListingSeller })
+  seller!: ListingSeller;
+
+  @ApiProperty({ description: 'Latitude of the place (a town, not the exact site)' })
+  latitude!: number;
+
+  @ApiProperty()
+  longitude!: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  place_id!: string | null;
+
+  @ApiProperty({ description: 'The viewer saved it' })
+  saved!: boolean;
+
+  @ApiProperty({ description: 'The viewer is the seller' })
+  is_owner!: boolean;
+}
+
+export class SavedListingEntry {
+  @ApiProperty({ format: 'uuid' })
+  listing_id!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  saved_at!: string;
+
+  @ApiProperty({ type: ListingCard })
+  listing!: ListingCard;
+}
+
+export class SaveResult {
+  @ApiProperty()
+  saved!: boolean;
+
+  @ApiProperty()
+  saves_count!: number;
+}
+
+export class PlaceResponse {
+  @ApiProperty()
+  id!: string;
+
+  @ApiProperty({ example: 'Taunton' })
+  name!: string;
+
+  @ApiProperty({ example: 'England' })
+  region!: string;
+
+  @ApiProperty({ example: 'Taunton, England' })
+  label!: string;
+
+  @ApiProperty()
+  latitude!: number;
+
+  @ApiProperty()
+  longitude!: number;
+}

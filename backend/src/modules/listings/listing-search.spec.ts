@@ -1,0 +1,301 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { insertListing, PLACES } from '../../testing/listings.js';
+import { startTestApp, type TestApp } from '../../testing/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+
+interface Card {
+  id: string;
+  title: string;
+  price: number;
+  distance_miles: number | null;
+  seller_verified: boolean;
+}
+interface Page {
+  listings: Card[];
+  next_cursor: string | null;
+  total: number | null;
+  total_is_lower_bound: boolean;
+  searched_for: string | null;
+}
+
+const DAY = 24 * 3600 * 1000;
+
+describe('browse and search', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let seller: string;
+  let unverified: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
+    seller = (await signedInPerson(t, db)).id;
+    unverified = (await signedInPerson(t, db)).id;
+    await db.query('update app_user set email_verified_at = null where id = $1', [unverified]);
+    const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY);
+    await insertListing(db, {
+      seller,
+      title: 'Massey Ferguson tractor',
+      pricePence: 3_850_000,
+      views: 40,
+      attributes: { hours: 2400, year: 2019 },
+      publishedAt: at(1),
+    });
+    await insertListing(db, {
+      seller,
+      title: 'John Deere tractor with loader',
+      pricePence: 5_200_000,
+      views: 10,
+      attributes: { hours: 6100, year: 2012 },
+      place: 'bridgwater',
+      publishedAt: at(2),
+    });
+    await insertListing(db, { seller, title: 'Livestock trailer', pricePence: 450_000, views: 90, place: 'minehead', publishedAt: at(3) });
+    await insertListing(db, {
+      seller: unverified,
+      title: 'Round baler',
+      pricePence: 900_000,
+      views: 5,
+      place: 'exeter',
+      publishedAt: at(10),
+    });
+    await insertListing(db, {
+      seller,
+      title: 'Grazing land near York',
+      category: 1,
+      pricePence: 25_000_000,
+      attributes: { acres: 40 },
+      place: 'york',
+      publishedAt: at(40),
+      featured: true,
+    });
+    await insertListing(db, {
+      seller,
+      title: 'Tractor for hire by the week',
+      type: 'rent',
+      category: 6,
+      rentSubcategory: 'equipment',
+      pricePence: 45_000,
+      publishedAt: at(5),
+    });
+    await insertListing(db, { seller, title: 'Withdrawn tractor', status: 'withdrawn', publishedAt: at(1) });
+    await insertListing(db, { seller, title: 'Expired tractor', status: 'expired', publishedAt: at(100) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+
+  const browse = async (query: string): Promise<Page> => {
+    const response = await new Browser(t).call('GET', `/api/listings${query}`);
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+    return response.json<{ data: Page }>().data;
+  };
+  const titles = async (query: string) => (await browse(query)).listings.map((l) => l.title);
+
+  it('shows live listings, newest first, with a total on the first page', async () => {
+    const page = await browse('');
+    expect(page.listings.map((l) => l.title)).toEqual([
+      'Massey Ferguson tractor',
+      'John Deere tractor with loader',
+      'Livestock trailer',
+      'Tractor for hire by the week',
+      'Round baler',
+      'Grazing land near York',
+    ]);
+    expect(page).toMatchObject({ total: 6, total_is_lower_bound: false, next_cursor: null, searched_for: null });
+  });
+
+  it.each([
+    ['oldest', 'Grazing land near York'],
+    ['price-low', 'Tractor for hire by the week'],
+    ['price-high', 'Grazing land near York'],
+    ['popular', 'Livestock trailer'],
+  ])('sorts by %s', async (sort, first) => {
+    expect((await titles(`?sort=${sort}`))[0]).toBe(first);
+  });
+
+  it('filters by category, type, price, date, verified seller and featured, in any combination', async () => {
+    expect(await titles('?category=land')).toEqual(['Grazing land near York']);
+    expect(await titles('?type=rent')).toEqual(['Tractor for hire by the week']);
+    expect(await titles('?type=buy&category=rentals')).toEqual([]);
+    expect(await titles('?min_price=4000&max_price=40000&sort=price-low')).toEqual([
+      'Livestock trailer',
+      'Round baler',
+      'Massey Ferguson tractor',
+    ]);
+    expect(await titles('?date=week&sort=oldest')).toEqual([
+      'Tractor for hire by the week',
+      'Livestock trailer',
+      'John Deere tractor with loader',
+      'Massey Ferguson tractor',
+    ]);
+    expect(await titles('?verified=true&max_price=10000&sort=price-low')).toEqual(['Tractor for hire by the week', 'Livestock trailer']);
+    expect(await titles('?featured=true')).toEqual(['Grazing land near York']);
+  });
+
+  it('filters on a category’s own fields', async () => {
+    expect(await titles('?category=equipment&hours_max=3000')).toEqual(['Massey Ferguson tractor']);
+    expect(await titles('?category=equipment&year_min=2010&year_max=2015')).toEqual(['John Deere tractor with loader']);
+    expect(await titles('?category=land&acres_min=10')).toEqual(['Grazing land near York']);
+  });
+
+  it('finds words in their other forms, best matches first', async () => {
+    expect(await titles('?q=tractors')).toEqual(
+      expect.arrayContaining(['Massey Ferguson tractor', 'John Deere tractor with loader', 'Tractor for hire by the week']),
+    );
+    expect((await browse('?q=tractors')).listings).toHaveLength(3);
+    expect((await titles('?q=loader tractor'))[0]).toBe('John Deere tractor with loader');
+  });
+
+  it('finds what a misspelt search meant, and says what it searched for', async () => {
+    const page = await browse('?q=tracter');
+    expect(page.searched_for).toBe('tractor');
+    expect(page.listings.map((l) => l.title)).toEqual(expect.arrayContaining(['Massey Ferguson tractor']));
+    expect((await browse('?q=xqzv')).listings).toEqual([]);
+  });
+
+  it('finds listings within a radius of a place, with distances, nearest first when asked', async () => {
+    const page = await browse(`?location=${PLACES.taunton.id}&radius=25&sort=nearest`);
+    const found = page.listings.map((l) => l.title);
+    // The first two are both in Taunton itself (a tie, broken by id).
+    expect(found.slice(0, 2).sort()).toEqual(['Massey Ferguson tractor', 'Tractor for hire by the week']);
+    expect(found.slice(2)).toEqual(['John Deere tractor with loader', 'Livestock trailer']);
+    const miles = page.listings.map((l) => l.distance_miles as number);
+    expect(miles[0]).toBe(0);
+    expect(miles[2]).toBeGreaterThan(7);
+    expect(miles[2]).toBeLessThan(12);
+    expect(miles[3]).toBeLessThan(25);
+    expect(await titles(`?location=${PLACES.taunton.id}&radius=50`)).toEqual(expect.arrayContaining(['Round baler']));
+  });
+
+  it('pages with a cursor: no duplicates and no gaps while listings are added', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Page = await browse(`?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      seen.push(...page.listings.map((l) => l.title));
+      cursor = page.next_cursor;
+      pages++;
+      await insertListing(db, { seller, title: `Added while browsing ${pages}` });
+    } while (cursor);
+    expect(seen).toHaveLength(6);
+    expect(new Set(seen).size).toBe(6);
+    expect(pages).toBe(3);
+  });
+
+  it.each([
+    ['?category=tractors', { category: 'Invalid category selected' }],
+    ['?sort=cheapest', { sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance' }],
+    ['?radius=0&location=2636177', { radius: 'radius must be at least 1 mile' }],
+    ['?min_price=abc', { min_price: 'min_price must be a number' }],
+    ['?min_price=500&max_price=100', { max_price: 'max_price must not be below min_price' }],
+    ['?location=taunton', { location: 'location must be a place id from the list' }],
+    ['?category=equipment&hours_max=lots', { hours_max: 'hours_max must be a number' }],
+    ['?limit=500', { limit: 'limit must be at most 50' }],
+  ])('refuses %s with a clear message', async (query, fields) => {
+    const response = await new Browser(t).call('GET', `/api/listings${query}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, fields });
+  });
+
+  it('refuses a forged cursor', async () => {
+    const response = await new Browser(t).call('GET', `/api/listings?cursor=${Buffer.from('["x"]').toString('base64url')}`);
+    expect([response.statusCode, response.json<{ error: string }>().error]).toEqual([
+      400,
+      'This page link is no longer valid. Start again from the first page.',
+    ]);
+  });
+
+  it('suggests UK places for the location picker', async () => {
+    const response = await new Browser(t).call('GET', '/api/places?q=taun');
+    expect(response.json<{ data: Array<{ label: string; id: string }> }>().data[0]).toMatchObject({
+      label: 'Taunton, England',
+      id: PLACES.taunton.id,
+    });
+  });
+});
+
+describe('browse and search with more matches than are gathered', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
+    const seller = (await signedInPerson(t, db)).id;
+    // 1,200 hay listings, every tenth in York, each a minute older than the one before; one also says "haylage".
+    await db.query(
+      `insert into listing (id, seller_id, type, category_id, title, description, price_pence, price_unit, vat, location_text, place_id,
+         latitude, longitude, attributes, status, featured, views, saves_count, created_at, updated_at, published_at, expires_at)
+       select gen_random_uuid(), $1, 'sale', 4, 'Hay bales lot ' || i || case when i = 600 then ' with haylage' else '' end,
+         case when i % 3 = 0 then 'Hay, hay and more hay: small bales of meadow hay, stored dry in a barn all winter.'
+              else 'Small bales of meadow grass, stored dry in a barn all winter, collection from the farm only.' end,
+         1000 * i, 'total', 'no-vat', case when i % 10 = 0 then 'York, England' else 'Taunton, England' end,
+         case when i % 10 = 0 then $2 else $3 end,
+         case when i % 10 = 0 then $4::float8 else $5::float8 end, case when i % 10 = 0 then $6::float8 else $7::float8 end,
+         '{}', 'live', false, 0, 0, now(), now(), now() - i * interval '1 minute', now() + interval '80 days'
+       from generate_series(1, 1200) i`,
+      [
+        seller,
+        PLACES.york.id,
+        PLACES.taunton.id,
+        PLACES.york.latitude,
+        PLACES.taunton.latitude,
+        PLACES.york.longitude,
+        PLACES.taunton.longitude,
+      ],
+    );
+    await db.query(`insert into listing_search_word (word) values ('hay'), ('bales'), ('lot'), ('haylage') on conflict do nothing`);
+    await db.query('analyze listing');
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+
+  const browse = async (query: string): Promise<Page> => {
+    const response = await new Browser(t).call('GET', `/api/listings${query}`);
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+    return response.json<{ data: Page }>().data;
+  };
+  const everyPage = async (query: string): Promise<string[]> => {
+    const titles: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page = await browse(`${query}&limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+      titles.push(...page.listings.map((l) => l.title));
+      cursor = page.next_cursor;
+    } while (cursor);
+    return titles;
+  };
+
+  it('pages through a common word newest first, every match once, in order', async () => {
+    const titles = await everyPage('?q=hay&sort=newest');
+    expect(titles).toHaveLength(1200);
+    expect(new Set(titles).size).toBe(1200);
+    expect(titles.slice(0, 3)).toEqual(['Hay bales lot 1', 'Hay bales lot 2', 'Hay bales lot 3']);
+    expect((await browse('?q=hay')).total_is_lower_bound).toBe(true);
+  });
+
+  it('ranks the newest matches of a common word by relevance: more mentions first', async () => {
+    const page = await browse('?q=hay&limit=50');
+    const mentions = page.listings.map((l) => (Number(l.title.replace(/\D/g, '')) % 3 === 0 ? 'many' : 'one'));
+    expect(mentions.slice(0, 10)).toEqual(Array(10).fill('many'));
+    expect(page.next_cursor).not.toBeNull();
+  });
+
+  it('finds a rare word among common ones, sorted as asked', async () => {
+    expect((await browse('?q=haylage&sort=price-high')).listings.map((l) => l.title)).toEqual(['Hay bales lot 600 with haylage']);
+  });
+
+  it('finds the few listings near a remote place nearest first, and the many near a busy one', async () => {
+    const york = await everyPage(`?location=${PLACES.york.id}&radius=10&sort=nearest`);
+    expect(york).toHaveLength(120);
+    const taunton = await everyPage(`?location=${PLACES.taunton.id}&radius=10&sort=newest`);
+    expect(taunton).toHaveLength(1080);
+    expect(new Set(taunton).size).toBe(1080);
+  });
+});

@@ -1,0 +1,278 @@
+import { BadRequestException } from '@nestjs/common';
+import { decodeCursor, encodeCursor } from '../../common/keyset-pagination.js';
+import type { CategorySlug } from '../../contracts/categories.js';
+import type { ListingSort, ListingStatus, ListingType, RentSubcategory } from '../../contracts/listings.js';
+
+/** What a browse or search asks for, already validated (ListingSearchRequest). */
+export interface ListingQuery {
+  text?: string;
+  categoryId?: number;
+  rentSubcategory?: RentSubcategory;
+  type?: ListingType;
+  minPricePence?: number;
+  maxPricePence?: number;
+  near?: { latitude: number; longitude: number };
+  radiusMiles?: number;
+  verifiedSellersOnly?: boolean;
+  featuredOnly?: boolean;
+  withImagesOnly?: boolean;
+  postedWithinDays?: number;
+  /** Per-category ranges on `attributes`, e.g. { key: 'hours', max: 3000 }. Keys come from the declared fields. */
+  attributeRanges?: Array<{ key: string; min?: number; max?: number }>;
+  sellerId?: string;
+  /** Only these listings (a user's saved ones). */
+  ids?: string[];
+  statuses?: readonly ListingStatus[];
+  sort: ListingSort;
+  cursor?: string;
+  limit: number;
+  /**
+   * How the rows are found (see ListingSearchSql): `walk` the sort's index, `gather` every match
+   * through the text or place index and sort them, or rank only the `newest` matches. Default walk.
+   */
+  plan?: SearchPlan;
+}
+
+export type SearchPlan = 'walk' | 'gather' | 'newest';
+
+/** Matches gathered at most, and the window relevance ranks when there are more. */
+export const GATHER_LIMIT = 1_000;
+
+/** One row of a listing as cards show it. */
+export interface ListingRow {
+  id: string;
+  title: string;
+  excerpt: string;
+  price_pence: string;
+  price_unit: string;
+  vat: string;
+  type: ListingType;
+  rent_subcategory: string | null;
+  location_text: string;
+  featured: boolean;
+  views: number;
+  saves_count: number;
+  /** As PostgreSQL prints it: full microsecond precision, which a Date would lose (cursors need it). */
+  published_at: string;
+  expires_at: string;
+  status: ListingStatus;
+  category_slug: CategorySlug;
+  category_name: string;
+  seller_id: string;
+  seller_name: string;
+  seller_verified: boolean;
+  distance_m: string | null;
+  rank: string | null;
+  proximity: number | null;
+}
+
+/** A piece of SQL with the values its `?` placeholders bind, in order. */
+interface Fragment {
+  sql: string;
+  params: unknown[];
+}
+
+const fragment = (sql: string, ...params: unknown[]): Fragment => ({ sql, params });
+
+function join(fragments: Fragment[], separator: string): Fragment {
+  return { sql: fragments.map((f) => f.sql).join(separator), params: fragments.flatMap((f) => f.params) };
+}
+
+interface SortKey {
+  /** What is sorted on (rounded where computed, so the cursor's value compares exactly). */
+  expression: Fragment;
+  /** The row's value of it, for the next cursor. */
+  value: (row: ListingRow) => string | number;
+  direction: 'asc' | 'desc';
+  cast: string;
+}
+
+const METRES_PER_MILE = 1609.344;
+
+/**
+ * The SQL of one page of listings: filters, the keyset after the cursor, and the order (the id
+ * breaks ties). Values are always bound; only fixed SQL text is put together.
+ *
+ * Plans. PostgreSQL guesses how many listings a word or a place matches, and for a rare word (a
+ * typo) or a remote place it guesses high, walks the newest-first index hoping to meet matches
+ * soon, and reads all million rows (seconds). The service counts the matches first (bounded,
+ * through the text or place index, milliseconds) and picks: few matches are gathered through that
+ * index and sorted (`gather`); many are met soon by walking the sort's index (`walk`); ranking by
+ * relevance ranks the newest GATHER_LIMIT matches rather than every one (`newest`).
+ */
+export class ListingSearchSql {
+  private readonly filters: Fragment[] = [];
+  private readonly distance: Fragment | undefined;
+  /** Straight-line distance through the earth, which the place index can order by (nearest first). */
+  private readonly proximity: Fragment | undefined;
+  private readonly rank: Fragment | undefined;
+
+  constructor(private readonly query: ListingQuery) {
+    const statuses = query.statuses ?? ['live'];
+    this.filters.push(fragment(`l.status in (${statuses.map(() => '?').join(', ')})`, ...statuses));
+    if (query.sellerId) this.filters.push(fragment('l.seller_id = ?', query.sellerId));
+    if (query.ids) this.filters.push(fragment(`l.id in (${query.ids.map(() => '?').join(', ') || 'null'})`, ...query.ids));
+    if (query.categoryId !== undefined) this.filters.push(fragment('l.category_id = ?', query.categoryId));
+    if (query.rentSubcategory) this.filters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
+    if (query.type) this.filters.push(fragment('l.type = ?', query.type));
+    if (query.minPricePence !== undefined) this.filters.push(fragment('l.price_pence >= ?', query.minPricePence));
+    if (query.maxPricePence !== undefined) this.filters.push(fragment('l.price_pence <= ?', query.maxPricePence));
+    if (query.verifiedSellersOnly) this.filters.push(fragment('u.email_verified_at is not null'));
+    if (query.featuredOnly) this.filters.push(fragment('l.featured'));
+    if (query.withImagesOnly)
+      this.filters.push(fragment(`exists (select 1 from image i where i.listing_id = l.id and i.status = 'ready')`));
+    if (query.postedWithinDays) this.filters.push(fragment('l.published_at >= now() - make_interval(days => ?)', query.postedWithinDays));
+    for (const range of query.attributeRanges ?? []) {
+      if (range.min !== undefined) this.filters.push(fragment(`(l.attributes->>?)::numeric >= ?`, range.key, range.min));
+      if (range.max !== undefined) this.filters.push(fragment(`(l.attributes->>?)::numeric <= ?`, range.key, range.max));
+    }
+    if (query.text) {
+      this.filters.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, query.text));
+      this.rank = fragment(`round(ts_rank_cd(l.search_vector, websearch_to_tsquery('english', ?), 1)::numeric, 6)`, query.text);
+    }
+    if (query.near) {
+      const { latitude, longitude } = query.near;
+      this.distance = fragment(
+        `round(earth_distance(ll_to_earth(?, ?), ll_to_earth(l.latitude, l.longitude))::numeric, 1)`,
+        latitude,
+        longitude,
+      );
+      this.proximity = fragment(`(ll_to_earth(l.latitude, l.longitude) <-> ll_to_earth(?, ?))`, latitude, longitude);
+      if (query.radiusMiles) {
+        const metres = query.radiusMiles * METRES_PER_MILE;
+        // The box uses the GiST index; the distance trims its corners.
+        this.filters.push(fragment(`earth_box(ll_to_earth(?, ?), ?) @> ll_to_earth(l.latitude, l.longitude)`, latitude, longitude, metres));
+        this.filters.push(
+          fragment(`earth_distance(ll_to_earth(?, ?), ll_to_earth(l.latitude, l.longitude)) <= ?`, latitude, longitude, metres),
+        );
+      }
+    }
+  }
+
+  private sortKeys(): SortKey[] {
+    const byId = (direction: 'asc' | 'desc'): SortKey => ({ expression: fragment('l.id'), value: (r) => r.id, direction, cast: 'uuid' });
+    const column = (name: string, cast: string, value: SortKey['value'], direction: 'asc' | 'desc'): SortKey[] => [
+      { expression: fragment(name), value, direction, cast },
+      byId(direction),
+    ];
+    switch (this.query.sort) {
+      case 'newest':
+        return column('l.published_at', 'timestamptz', (r) => r.published_at, 'desc');
+      case 'oldest':
+        return column('l.published_at', 'timestamptz', (r) => r.published_at, 'asc');
+      case 'price-low':
+        return column('l.price_pence', 'bigint', (r) => Number(r.price_pence), 'asc');
+      case 'price-high':
+        return column('l.price_pence', 'bigint', (r) => Number(r.price_pence), 'desc');
+      case 'popular':
+        return column('l.views', 'integer', (r) => r.views, 'desc');
+      case 'nearest':
+        if (!this.distance) throw new BadRequestException('Sorting by distance needs a location.');
+        if (!this.proximity) throw new BadRequestException('Sorting by distance needs a location.');
+        return [{ expression: this.proximity, value: (r) => Number(r.proximity), direction: 'asc', cast: 'float8' }, byId('asc')];
+      case 'relevance':
+        if (!this.rank) throw new BadRequestException('Sorting by relevance needs words to search for.');
+        return [{ expression: this.rank, value: (r) => String(r.rank), direction: 'desc', cast: 'numeric' }, byId('desc')];
+    }
+  }
+
+  /** One page: a row more than the limit, to know whether another page follows. */
+  page(): Fragment {
+    const keys = this.sortKeys();
+    const filters = [...this.filters];
+    if (this.query.cursor) {
+      const after = decodeCursor(this.query.cursor, keys.length);
+      // (a, b) after (x, y): a beyond x, or a equal to x and b beyond y.
+      const branches = keys.map((key, index) =>
+        join(
+          [
+            ...keys
+              .slice(0, index)
+              .map((previous, i) => fragment(`${previous.expression.sql} = ?::${previous.cast}`, ...previous.expression.params, after[i])),
+            fragment(`${key.expression.sql} ${key.direction === 'asc' ? '>' : '<'} ?::${key.cast}`, ...key.expression.params, after[index]),
+          ],
+          ' and ',
+        ),
+      );
+      filters.push(
+        join(
+          branches.map((b) => fragment(`(${b.sql})`, ...b.params)),
+          ' or ',
+        ),
+      );
+    }
+    const columns = join(
+      [
+        fragment(SELECT),
+        this.distance ? fragment(`${this.distance.sql} as distance_m`, ...this.distance.params) : fragment('null as distance_m'),
+        this.rank ? fragment(`${this.rank.sql} as rank`, ...this.rank.params) : fragment('null as rank'),
+        this.proximity ? fragment(`${this.proximity.sql} as proximity`, ...this.proximity.params) : fragment('null as proximity'),
+      ],
+      ', ',
+    );
+    const orderBy = join(
+      keys.map((key) => fragment(`${key.expression.sql} ${key.direction}`, ...key.expression.params)),
+      ', ',
+    );
+    const plan = this.query.plan ?? 'walk';
+    if (plan === 'walk') return prefixSelect(fragment(''), columns, whereOf(filters), orderBy, this.query.limit + 1);
+    // The matches first, as a fence the planner cannot see through: found through the text or place index.
+    const matches = whereOf(this.filters);
+    const candidates =
+      plan === 'gather'
+        ? fragment(`select l.id from listing l join app_user u on u.id = l.seller_id where ${matches.sql}`, ...matches.params)
+        : fragment(
+            `select l.id from listing l join app_user u on u.id = l.seller_id where ${matches.sql} order by l.published_at desc, l.id desc limit ?`,
+            ...matches.params,
+            GATHER_LIMIT,
+          );
+    const keyset = filters.slice(this.filters.length);
+    return prefixSelect(
+      fragment(`with matches as materialized (${candidates.sql}) `, ...candidates.params),
+      columns,
+      keyset.length > 0 ? whereOf(keyset) : fragment('true'),
+      orderBy,
+      this.query.limit + 1,
+      'join matches m on m.id = l.id',
+    );
+  }
+
+  /** Matches counted up to `cap` + 1 (a browse shows "1,000+" beyond), for the first page only. */
+  count(cap: number): Fragment {
+    const where = whereOf(this.filters);
+    return fragment(
+      `select count(*)::int as total from (select 1 from listing l join app_user u on u.id = l.seller_id where ${where.sql} limit ?) matches`,
+      ...where.params,
+      cap + 1,
+    );
+  }
+
+  nextCursor(rows: ListingRow[]): string | null {
+    if (rows.length <= this.query.limit) return null;
+    const last = rows[this.query.limit - 1] as ListingRow;
+    return encodeCursor(this.sortKeys().map((key) => key.value(last)));
+  }
+}
+
+const whereOf = (filters: Fragment[]): Fragment =>
+  join(
+    filters.map((f) => fragment(`(${f.sql})`, ...f.params)),
+    ' and ',
+  );
+
+function prefixSelect(prefix: Fragment, columns: Fragment, where: Fragment, orderBy: Fragment, limit: number, joinMatches = ''): Fragment {
+  return fragment(
+    `${prefix.sql}select ${columns.sql} from listing l ${joinMatches} join category c on c.id = l.category_id join app_user u on u.id = l.seller_id
+      where ${where.sql} order by ${orderBy.sql} limit ?`,
+    ...prefix.params,
+    ...columns.params,
+    ...where.params,
+    ...orderBy.params,
+    limit,
+  );
+}
+
+const SELECT = `l.id, l.title, left(l.description, 160) as excerpt, l.price_pence, l.price_unit, l.vat, l.type,
+  l.rent_subcategory, l.location_text, l.featured, l.views, l.saves_count, l.published_at, l.expires_at, l.status,
+  c.slug as category_slug, c.name as category_name, u.id as seller_id, u.full_name as seller_name,
+  (u.email_verified_at is not null) as seller_verified`;

@@ -1,0 +1,145 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
+import { FEATURED_LIMIT } from '../../contracts/listings.js';
+import { Geocoder } from '../../infra/geocoding/geocoder.js';
+import { type AuthenticatedRequest, CurrentUser, SignedIn, VerifiedEmail } from '../auth/access.js';
+import { MessageResponse } from '../auth/dto/auth.response.js';
+import type { User } from '../users/user.entity.js';
+import {
+  FeaturedRequest,
+  ListingRequest,
+  ListingSearchRequest,
+  ListingStatusRequest,
+  PlaceSearchRequest,
+  SavedListingRequest,
+} from './dto/listing.request.js';
+import { FeaturedListings, ListingDetail, ListingPage, PlaceResponse, SavedListingEntry, SaveResult } from './dto/listing.response.js';
+import { ListingsService, type Viewer } from './listings.service.js';
+
+const viewerOf = (request: AuthenticatedRequest): Viewer => ({
+  userId: request.auth?.user.id,
+  ip: request.ip,
+  userAgent: String(request.headers['user-agent'] ?? ''),
+});
+
+@ApiTags('listings')
+@Controller('listings')
+export class ListingsController {
+  constructor(@Inject(ListingsService) private readonly listings: ListingsService) {}
+
+  @Get()
+  @ApiEnvelope(200, ListingPage, { description: 'One page of live listings; pass next_cursor for the next' })
+  @ApiErrorEnvelope(400, 'A filter is invalid; `fields` says which')
+  search(@Query() query: ListingSearchRequest, @Req() request: FastifyRequest): Promise<ListingPage> {
+    return this.listings.search(query, request.query as Record<string, unknown>);
+  }
+
+  @Get('featured')
+  @ApiEnvelope(200, FeaturedListings)
+  featured(@Query() query: FeaturedRequest): Promise<FeaturedListings> {
+    return this.listings.featured(query.limit ?? FEATURED_LIMIT);
+  }
+
+  @Get('mine')
+  @SignedIn()
+  @ApiEnvelope(200, ListingPage, { description: 'The seller’s own listings in every state (My Listings)' })
+  mine(@CurrentUser() user: User, @Query('cursor') cursor?: string): Promise<ListingPage> {
+    return this.listings.mine(user.id, cursor);
+  }
+
+  @Get('saved')
+  @SignedIn()
+  @ApiEnvelope(200, SavedListingEntry, { isArray: true })
+  saved(@CurrentUser() user: User): Promise<SavedListingEntry[]> {
+    return this.listings.saved(user.id);
+  }
+
+  @Post('saved')
+  @HttpCode(200)
+  @SignedIn()
+  @ApiEnvelope(200, SaveResult)
+  @ApiErrorEnvelope(404, 'Listing Not Found')
+  save(@CurrentUser() user: User, @Body() body: SavedListingRequest): Promise<SaveResult> {
+    return this.listings.save(user.id, body.listingId);
+  }
+
+  @Delete('saved')
+  @SignedIn()
+  @ApiEnvelope(200, SaveResult)
+  unsave(@CurrentUser() user: User, @Body() body: SavedListingRequest): Promise<SaveResult> {
+    return this.listings.unsave(user.id, body.listingId);
+  }
+
+  @Get(':id')
+  @ApiEnvelope(200, ListingDetail)
+  @ApiErrorEnvelope(404, 'Listing Not Found')
+  detail(@Param('id') id: string, @Req() request: AuthenticatedRequest, @Query('near') near?: string): Promise<ListingDetail> {
+    return this.listings.detail(id, viewerOf(request), typeof near === 'string' && /^\d{1,12}$/.test(near) ? near : undefined);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @VerifiedEmail()
+  @ApiEnvelope(201, ListingDetail, { description: 'Live at once' })
+  @ApiErrorEnvelope(400, 'A field is invalid; `fields` has one message per field, `error` joins them with commas')
+  @ApiErrorEnvelope(403, 'The e-mail address is not confirmed yet')
+  @ApiErrorEnvelope(429, 'The day’s posting limit is reached')
+  create(@CurrentUser() user: User, @Body() body: ListingRequest): Promise<ListingDetail> {
+    return this.listings.create(user, body);
+  }
+
+  @Put(':id')
+  @VerifiedEmail()
+  @ApiEnvelope(200, ListingDetail)
+  @ApiErrorEnvelope(404, 'Not found, or not the seller’s')
+  update(@CurrentUser() user: User, @Param('id') id: string, @Body() body: ListingRequest): Promise<ListingDetail> {
+    return this.listings.update(user, id, body);
+  }
+
+  @Patch(':id/status')
+  @SignedIn()
+  @ApiEnvelope(200, ListingDetail, { description: 'Marked sold or let, withdrawn, or renewed for 90 days' })
+  @ApiErrorEnvelope(404, 'Not found, or not the seller’s')
+  changeStatus(@CurrentUser() user: User, @Param('id') id: string, @Body() body: ListingStatusRequest): Promise<ListingDetail> {
+    return this.listings.changeStatus(user, id, body.status);
+  }
+
+  @Delete(':id')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiEnvelope(200, MessageResponse, { description: 'Deleted, with its photos' })
+  @ApiErrorEnvelope(404, 'Not found, or not the seller’s')
+  async delete(@CurrentUser() user: User, @Param('id') id: string): Promise<MessageResponse> {
+    await this.listings.delete(user, id);
+    return { message: 'Listing deleted' };
+  }
+}
+
+/** A person's live listings on their public page (SPEC §7 "GET /users/{id}/listings"). */
+@ApiTags('listings')
+@Controller('users')
+export class SellerListingsController {
+  constructor(@Inject(ListingsService) private readonly listings: ListingsService) {}
+
+  @Get(':id/listings')
+  @ApiEnvelope(200, ListingPage, { description: 'Empty when the seller keeps listings private' })
+  sellerListings(@Param('id') id: string, @Req() request: AuthenticatedRequest, @Query('cursor') cursor?: string): Promise<ListingPage> {
+    return this.listings.sellerListings(id, request.auth?.user.id, typeof cursor === 'string' ? cursor : undefined);
+  }
+}
+
+/** UK places for the location picker and the location filter. */
+@ApiTags('listings')
+@Controller('places')
+export class PlacesController {
+  constructor(@Inject(Geocoder) private readonly geocoder: Geocoder) {}
+
+  @Get()
+  @ApiEnvelope(200, PlaceResponse, { isArray: true, description: 'Towns and villages starting with q, largest first' })
+  async search(@Query() query: PlaceSearchRequest): Promise<PlaceResponse[]> {
+    const places = await this.geocoder.search(query.q, 10);
+    return places.map((place) => ({ ...place, label: `${place.name}, ${place.region}` }));
+  }
+}

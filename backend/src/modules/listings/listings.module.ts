@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { ormEntities } from '../../infra/database/entities.js';
+import { CategoriesModule } from '../categories/categories.module.js';
+import { ImagesModule } from '../images/images.module.js';
+import { ImagesService } from '../images/images.service.js';
+import { Geocoder, GeonamesGeocoder } from '../../infra/geocoding/geocoder.js';
+import { ListingImages } from './listing-images.js';
+import { ListingViews } from './listing-views.js';
+import { Listing } from './listing.entity.js';
+import { ListingsLifecycle } from './listings-lifecycle.js';
+import { ListingsController, PlacesController, SellerListingsController } from './listings.controller.js';
+import { ListingsService } from './listings.service.js';
+import { SavedListing } from './saved-listing.entity.js';
+
+/** Listings: posting, browse and search, detail, saved listings, and their life cycle. */
+@Module({
+  imports: [ormEntities([Listing, SavedListing]), CategoriesModule, ImagesModule],
+  controllers: [ListingsController, SellerListingsController, PlacesController],
+  providers: [
+    ListingsService,
+    ListingViews,
+    ListingsLifecycle,
+    { provide: Geocoder, useClass: GeonamesGeocoder },
+    { provide: ListingImages, useExisting: ImagesService },
+  ],
+  exports: [ListingsService],
+})
+export class ListingsModule {}

@@ -1,0 +1,523 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { FieldValidationException } from '../../common/errors.js';
+import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
+import {
+  categoryFieldError,
+  DATE_RANGES,
+  type DateRange,
+  fieldsFor,
+  LISTING_LIFETIME_DAYS,
+  LISTING_TEXTS,
+  type ListingSort,
+  PAGE_SIZE,
+  type PriceUnit,
+  RENT_PRICE_UNITS,
+  type RentSubcategory,
+  SALE_CATEGORIES,
+  SALE_PRICE_UNITS,
+  type VatOption,
+} from '../../contracts/listings.js';
+import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
+import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { User } from '../users/user.entity.js';
+import type { ListingRequest, ListingSearchRequest } from './dto/listing.request.js';
+import type { FeaturedListings, ListingCard, ListingDetail, ListingPage, SavedListingEntry, SaveResult } from './dto/listing.response.js';
+import { ListingImages } from './listing-images.js';
+import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql } from './listing-search.js';
+import { Listing } from './listing.entity.js';
+import { SavedListing } from './saved-listing.entity.js';
+import { ListingViews } from './listing-views.js';
+
+/** Listings one seller may post in a day. */
+export const POSTS_PER_DAY = 20;
+const TOTAL_CAP = 1_000;
+const DEFAULT_RADIUS_MILES = 25;
+
+/** Who asks: a signed-in user (their id) or a visitor. */
+export interface Viewer {
+  userId?: string;
+  ip: string;
+  userAgent: string;
+}
+
+@Injectable()
+export class ListingsService {
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(Geocoder) private readonly geocoder: Geocoder,
+    @Inject(ListingImages) private readonly images: ListingImages,
+    @Inject(DomainEvents) private readonly events: DomainEvents,
+    @Inject(RateLimiter) private readonly limits: RateLimiter,
+    @Inject(ListingViews) private readonly views: ListingViews,
+  ) {}
+
+  // ----- Browse and search -----
+
+  async search(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
+    let query = await this.planned(await this.toQuery(request, rawQuery));
+    let page = await this.page(query);
+    let searchedFor: string | null = null;
+    // Nothing for these words, on a first page: look for the words that were probably meant.
+    if (query.text && !query.cursor && page.rows.length === 0) {
+      const corrected = await this.correctSpelling(query.text);
+      if (corrected && corrected !== query.text) {
+        query = await this.planned({ ...query, text: corrected });
+        page = await this.page(query);
+        searchedFor = corrected;
+      }
+    }
+    const total = query.cursor ? null : (query.matches ?? (await this.count(query)));
+    return {
+      listings: await this.cards(page.rows.slice(0, query.limit), query.near),
+      next_cursor: page.nextCursor,
+      total: total === null ? null : Math.min(total, TOTAL_CAP),
+      total_is_lower_bound: total !== null && total > TOTAL_CAP,
+      searched_for: searchedFor,
+    };
+  }
+
+  private async toQuery(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingQuery> {
+    const text = request.q?.trim() || undefined;
+    const category = request.category ? categoryBySlug(request.category) : undefined;
+    const place = request.location ? await this.geocoder.byId(request.location) : undefined;
+    if (request.location && !place) throw new FieldValidationException({ location: 'location must be a place id from the list' });
+    if (request.min_price !== undefined && request.max_price !== undefined && request.min_price > request.max_price) {
+      throw new FieldValidationException({ max_price: 'max_price must not be below min_price' });
+    }
+    const sort = (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest');
+    return {
+      text,
+      categoryId: category?.id,
+      rentSubcategory: request.subcategory as RentSubcategory | undefined,
+      type: request.type === 'buy' ? 'sale' : (request.type as 'sale' | 'rent' | undefined),
+      minPricePence: request.min_price === undefined ? undefined : Math.round(request.min_price * 100),
+      maxPricePence: request.max_price === undefined ? undefined : Math.round(request.max_price * 100),
+      near: place,
+      radiusMiles: place ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
+      verifiedSellersOnly: request.verified,
+      featuredOnly: request.featured,
+      postedWithinDays: request.date ? DATE_RANGES[request.date as DateRange] || undefined : undefined,
+      attributeRanges: attributeRanges(category?.slug, request.subcategory as RentSubcategory | undefined, rawQuery),
+      sort,
+      cursor: request.cursor,
+      limit: request.limit ?? PAGE_SIZE,
+    };
+  }
+
+  private async page(query: ListingQuery): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
+    const sql = new ListingSearchSql(query);
+    const { sql: text, params } = sql.page();
+    const rows = await this.em.getConnection().execute<ListingRow[]>(text, params);
+    return { rows, nextCursor: sql.nextCursor(rows) };
+  }
+
+  /**
+   * Chooses how to find a search's rows (ListingSearchSql's plans): words and places are counted
+   * first through their index, so a rare word or a remote place is gathered, never walked.
+   */
+  private async planned(query: ListingQuery): Promise<ListingQuery & { matches?: number }> {
+    if (!query.text && !query.radiusMiles) return query;
+    const matches = await this.count(query);
+    if (matches <= GATHER_LIMIT) return { ...query, plan: 'gather', matches };
+    return { ...query, plan: query.sort === 'relevance' ? 'newest' : 'walk', matches };
+  }
+
+  private async count(query: ListingQuery): Promise<number> {
+    const { sql, params } = new ListingSearchSql({ ...query, cursor: undefined }).count(TOTAL_CAP);
+    const [row] = await this.em.getConnection().execute<Array<{ total: number }>>(sql, params);
+    return row?.total ?? 0;
+  }
+
+  /** The closest known word for each word searched (from listing titles), when it is close enough. */
+  private async correctSpelling(text: string): Promise<string | undefined> {
+    const words = text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+    if (words.length === 0) return undefined;
+    const corrected = await Promise.all(
+      words.map(async (word) => {
+        const [match] = await this.em
+          .getConnection()
+          .execute<Array<{ word: string }>>(
+            `select word from listing_search_word where word % ? order by similarity(word, ?) desc, word limit 1`,
+            [word, word],
+          );
+        return match?.word ?? word;
+      }),
+    );
+    return corrected.join(' ');
+  }
+
+  /** Staff's featured listings; while there are none, the newest live listings with photos. */
+  async featured(limit: number): Promise<FeaturedListings> {
+    const featured = await this.page({ featuredOnly: true, sort: 'newest', limit });
+    if (featured.rows.length > 0) return { kind: 'featured', listings: await this.cards(featured.rows.slice(0, limit)) };
+    const newest = await this.page({ withImagesOnly: true, sort: 'newest', limit });
+    return { kind: 'newest', listings: await this.cards(newest.rows.slice(0, limit)) };
+  }
+
+  /** A seller's live listings, for their public page (only when they show them). */
+  async sellerListings(sellerId: string, viewerId: string | undefined, cursor?: string): Promise<ListingPage> {
+    const seller = /^[0-9a-f-]{36}$/i.test(sellerId) ? await this.em.findOne(User, { id: sellerId, deletedAt: null }) : null;
+    if (!seller || (!seller.profileVisible && seller.id !== viewerId)) throw new NotFoundException('Profile not found');
+    if (!seller.listingsVisible && seller.id !== viewerId) return emptyPage();
+    const page = await this.page({ sellerId, sort: 'newest', limit: PAGE_SIZE, cursor });
+    return {
+      listings: await this.cards(page.rows.slice(0, PAGE_SIZE)),
+      next_cursor: page.nextCursor,
+      total: null,
+      total_is_lower_bound: false,
+      searched_for: null,
+    };
+  }
+
+  /** The seller's own listings in every state, for My Listings. */
+  async mine(sellerId: string, cursor?: string): Promise<ListingPage> {
+    const page = await this.page({
+      sellerId,
+      statuses: ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'],
+      sort: 'newest',
+      limit: PAGE_SIZE,
+      cursor,
+    });
+    return {
+      listings: await this.cards(page.rows.slice(0, PAGE_SIZE)),
+      next_cursor: page.nextCursor,
+      total: null,
+      total_is_lower_bound: false,
+      searched_for: null,
+    };
+  }
+
+  // ----- One listing -----
+
+  /** A live listing for anyone; its seller also sees it when it is not live. A view counts once a day per visitor. */
+  async detail(id: string, viewer: Viewer, near?: string): Promise<ListingDetail> {
+    const listing = await this.find(id);
+    const isOwner = listing?.seller.id === viewer.userId;
+    if (!listing || (listing.status !== 'live' && !isOwner)) throw new NotFoundException(LISTING_TEXTS.notFound);
+    if (!isOwner && (await this.views.count(listing.id, viewer))) listing.views += 1;
+    const place = near ? await this.geocoder.byId(near) : undefined;
+    return this.toDetail(listing, viewer.userId, place);
+  }
+
+  async create(seller: User, request: ListingRequest): Promise<ListingDetail> {
+    await this.limits.consume(
+      { key: `listing:create:user:${seller.id}`, limit: POSTS_PER_DAY, windowSeconds: 24 * 3600 },
+      () => `You have posted ${POSTS_PER_DAY} listings today, the most allowed in one day. Please try again tomorrow.`,
+    );
+    const fields = await this.validated(request);
+    const id = await this.em.transactional(async (tx) => {
+      const now = new Date();
+      const listing = tx.create(Listing, {
+        ...fields,
+        seller: seller.id,
+        publishedAt: now,
+        expiresAt: daysAfter(now, LISTING_LIFETIME_DAYS),
+      });
+      tx.persist(listing);
+      await tx.flush();
+      await this.images.attach(tx, seller.id, listing.id, request.images);
+      await rememberWords(tx, listing.title);
+      this.events.publish(tx, 'listing.published', { listingId: listing.id });
+      return listing.id;
+    });
+    return this.ownDetail(id, seller.id);
+  }
+
+  async update(seller: User, id: string, request: ListingRequest): Promise<ListingDetail> {
+    const fields = await this.validated(request);
+    await this.em.transactional(async (tx) => {
+      const listing = await this.owned(tx, id, seller.id);
+      if (listing.status === 'removed') throw new ForbiddenException('This listing was removed by our team and cannot be changed.');
+      const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter(
+        (key) => JSON.stringify(listing[key]) !== JSON.stringify(fields[key]),
+      );
+      tx.assign(listing, fields);
+      await this.images.attach(tx, seller.id, listing.id, request.images);
+      await rememberWords(tx, listing.title);
+      this.events.publish(tx, 'listing.updated', { listingId: id, changed: changed.map(String) });
+    });
+    return this.ownDetail(id, seller.id);
+  }
+
+  /** Marks sold or let, withdraws, or renews (live again for 90 days). */
+  async changeStatus(seller: User, id: string, status: 'live' | 'sold' | 'let' | 'withdrawn'): Promise<ListingDetail> {
+    await this.em.transactional(async (tx) => {
+      const listing = await this.owned(tx, id, seller.id);
+      const from = listing.status;
+      if (from === 'removed') throw new ForbiddenException('This listing was removed by our team and cannot be changed.');
+      if (status === 'sold' && listing.type !== 'sale') throw new BadRequestException('A rental is let, not sold.');
+      if (status === 'let' && listing.type !== 'rent') throw new BadRequestException('Only a rental can be marked as let.');
+      if (status === from && status !== 'live') return;
+      if (status === 'live') {
+        // A renewal: live again, for a full term, warned again before it ends.
+        const now = new Date();
+        listing.publishedAt = now;
+        listing.expiresAt = daysAfter(now, LISTING_LIFETIME_DAYS);
+        listing.expiryWarnedAt = undefined;
+      }
+      listing.status = status;
+      this.events.publish(tx, 'listing.status-changed', { listingId: id, from, to: status });
+    });
+    return this.ownDetail(id, seller.id);
+  }
+
+  async delete(seller: User, id: string): Promise<void> {
+    await this.em.transactional(async (tx) => {
+      const listing = await this.owned(tx, id, seller.id);
+      await this.images.deleteFor(id, tx);
+      tx.remove(listing);
+      this.events.publish(tx, 'listing.deleted', { listingId: id, sellerId: seller.id });
+    });
+  }
+
+  // ----- Saved listings -----
+
+  async saved(userId: string): Promise<SavedListingEntry[]> {
+    const rows = await this.em.getConnection().execute<Array<{ listing_id: string; created_at: string }>>(
+      `select s.listing_id, s.created_at from saved_listing s join listing l on l.id = s.listing_id
+        where s.user_id = ? and l.status = 'live' order by s.created_at desc limit 200`,
+      [userId],
+    );
+    const cards = new Map((await this.cardsByIds(rows.map((r) => r.listing_id))).map((card) => [card.id, card]));
+    return rows.flatMap((row) => {
+      const listing = cards.get(row.listing_id);
+      return listing ? [{ listing_id: row.listing_id, saved_at: new Date(row.created_at).toISOString(), listing }] : [];
+    });
+  }
+
+  async save(userId: string, listingId: string): Promise<SaveResult> {
+    return this.em.transactional(async (tx) => {
+      const listing = await tx.findOne(Listing, { id: listingId, status: 'live' }, { lockMode: 3 /* pessimistic write */ });
+      if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
+      if (listing.seller.id === userId) throw new BadRequestException(LISTING_TEXTS.cannotSaveOwn);
+      const inserted = await tx
+        .getConnection()
+        .execute<{ affectedRows?: number }>(
+          `insert into saved_listing (user_id, listing_id, created_at) values (?, ?, now()) on conflict do nothing`,
+          [userId, listingId],
+          'run',
+          tx.getTransactionContext(),
+        );
+      if (inserted.affectedRows === 1) listing.savesCount += 1;
+      return { saved: true, saves_count: listing.savesCount };
+    });
+  }
+
+  async unsave(userId: string, listingId: string): Promise<SaveResult> {
+    return this.em.transactional(async (tx) => {
+      const listing = await tx.findOne(Listing, { id: listingId }, { lockMode: 3 });
+      if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
+      const removed = await tx.nativeDelete(SavedListing, { user: userId, listing: listingId });
+      if (removed === 1) listing.savesCount = Math.max(0, listing.savesCount - 1);
+      return { saved: false, saves_count: listing.savesCount };
+    });
+  }
+
+  // ----- Helpers -----
+
+  private find(id: string): Promise<Listing | null> {
+    return /^[0-9a-f-]{36}$/i.test(id) ? this.em.findOne(Listing, { id }, { populate: ['seller', 'category'] }) : Promise.resolve(null);
+  }
+
+  /** The seller's own listing: anyone else's id is simply not found. */
+  private async owned(tx: EntityManager, id: string, sellerId: string): Promise<Listing> {
+    const listing = /^[0-9a-f-]{36}$/i.test(id) ? await tx.findOne(Listing, { id, seller: sellerId }, { lockMode: 3 }) : null;
+    if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
+    return listing;
+  }
+
+  private async ownDetail(id: string, sellerId: string): Promise<ListingDetail> {
+    const listing = await this.em.fork().findOneOrFail(Listing, { id }, { populate: ['seller', 'category'] });
+    return this.toDetail(listing, sellerId);
+  }
+
+  /** The request's fields, checked together (type, category and units agree; the place exists; category fields valid). */
+  private async validated(request: ListingRequest) {
+    const errors: Record<string, string> = {};
+    let category = categoryBySlug(request.category) as (typeof CATEGORIES)[number];
+    let rentSubcategory: RentSubcategory | undefined;
+    if (request.type === 'rent') {
+      // SPEC §4: choosing For Rent puts the listing in Rentals; what is rented is the subcategory.
+      category = categoryBySlug('rentals') as (typeof CATEGORIES)[number];
+      rentSubcategory = request.subcategory as RentSubcategory | undefined;
+      if (!rentSubcategory) errors['subcategory'] = LISTING_TEXTS.selectCategory;
+    } else if (!(SALE_CATEGORIES as readonly string[]).includes(category.slug)) {
+      errors['category'] = LISTING_TEXTS.invalidCategory;
+    }
+    const units = request.type === 'rent' ? RENT_PRICE_UNITS : SALE_PRICE_UNITS;
+    const priceUnit = (request.price_unit ?? units[0]) as PriceUnit;
+    if (!units.includes(priceUnit))
+      errors['price_unit'] = `For ${request.type === 'rent' ? 'a rental' : 'a sale'} the price is ${units.join(', ')}`;
+    const attributes: Record<string, string | number | boolean> = {};
+    for (const field of fieldsFor(category.slug, rentSubcategory)) {
+      const value = request.attributes?.[field.key];
+      const error = categoryFieldError(field, value);
+      if (error) errors[`attributes.${field.key}`] = error;
+      else if (value !== undefined && value !== null && value !== '') {
+        attributes[field.key] =
+          field.kind === 'integer' || field.kind === 'decimal'
+            ? Number(value)
+            : typeof value === 'string'
+              ? value.trim()
+              : (value as boolean);
+      }
+    }
+    const from = attributes['available_from'];
+    const to = attributes['available_to'];
+    if (typeof from === 'string' && typeof to === 'string' && to < from)
+      errors['attributes.available_to'] = 'Available to must not be before available from';
+    const place = await this.placeOf(request);
+    if (!place) errors['location'] = LISTING_TEXTS.unknownPlace;
+    if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
+    const where = place as Place;
+    return {
+      type: request.type,
+      category: category.id,
+      rentSubcategory,
+      title: request.title,
+      description: request.description,
+      pricePence: Math.round(request.price * 100),
+      priceUnit,
+      vat: (request.vat ?? 'no-vat') as VatOption,
+      locationText: `${where.name}, ${where.region}`,
+      placeId: where.id,
+      latitude: where.latitude,
+      longitude: where.longitude,
+      attributes,
+    };
+  }
+
+  private async placeOf(request: ListingRequest): Promise<Place | undefined> {
+    if (request.place_id) return this.geocoder.byId(request.place_id);
+    return this.geocoder.resolve(request.location);
+  }
+
+  private async cardsByIds(ids: string[]): Promise<ListingCard[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.page({
+      ids,
+      sort: 'newest',
+      limit: ids.length,
+      statuses: ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'],
+    });
+    return this.cards(rows);
+  }
+
+  private async cards(rows: ListingRow[], near?: { latitude: number; longitude: number }): Promise<ListingCard[]> {
+    const images = await this.images.imagesOf(rows.map((r) => r.id));
+    return rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      description: row.excerpt,
+      price: Number(row.price_pence) / 100,
+      price_unit: row.price_unit,
+      vat: row.vat,
+      type: row.type,
+      rent_subcategory: row.rent_subcategory,
+      location: row.location_text,
+      distance_miles: near && row.distance_m !== null ? Math.round((Number(row.distance_m) / 1609.344) * 10) / 10 : null,
+      category_name: row.category_name,
+      category_slug: row.category_slug,
+      seller_id: row.seller_id,
+      seller_name: row.seller_name,
+      seller_verified: row.seller_verified,
+      images: images.get(row.id) ?? [],
+      featured: row.featured,
+      views: row.views,
+      saves_count: row.saves_count,
+      status: row.status,
+      created_at: new Date(row.published_at).toISOString(),
+      expires_at: new Date(row.expires_at).toISOString(),
+    }));
+  }
+
+  private async toDetail(listing: Listing, viewerId: string | undefined, near?: Place): Promise<ListingDetail> {
+    const seller = listing.seller.getEntity();
+    const category = listing.category.getEntity();
+    const [images, saved] = await Promise.all([
+      this.images.imagesOf([listing.id]),
+      viewerId ? this.em.fork().count(SavedListing, { user: viewerId, listing: listing.id }) : Promise.resolve(0),
+    ]);
+    return {
+      id: listing.id,
+      title: listing.title,
+      description: listing.description,
+      price: listing.pricePence / 100,
+      price_unit: listing.priceUnit,
+      vat: listing.vat,
+      type: listing.type,
+      rent_subcategory: listing.rentSubcategory ?? null,
+      location: listing.locationText,
+      distance_miles: near ? Math.round(milesBetween(near, listing) * 10) / 10 : null,
+      category_name: category.name,
+      category_slug: category.slug as CategorySlug,
+      seller_id: seller.id,
+      seller_name: seller.deletedAt ? 'Unknown User' : seller.fullName,
+      seller_verified: Boolean(seller.emailVerifiedAt),
+      images: images.get(listing.id) ?? [],
+      featured: listing.featured,
+      views: listing.views,
+      saves_count: listing.savesCount,
+      status: listing.status,
+      created_at: listing.publishedAt.toISOString(),
+      expires_at: listing.expiresAt.toISOString(),
+      attributes: listing.attributes,
+      seller: {
+        id: seller.id,
+        name: seller.deletedAt ? 'Unknown User' : seller.fullName,
+        avatar_url: seller.avatarUrl ?? null,
+        member_since: seller.createdAt.toISOString(),
+        verified: Boolean(seller.emailVerifiedAt),
+      },
+      latitude: listing.latitude,
+      longitude: listing.longitude,
+      place_id: listing.placeId ?? null,
+      saved: saved > 0,
+      is_owner: viewerId === seller.id,
+    };
+  }
+}
+
+/** The `<key>_min` / `<key>_max` query parameters of the category's range fields. */
+function attributeRanges(category: CategorySlug | undefined, subcategory: RentSubcategory | undefined, raw: Record<string, unknown>) {
+  if (!category) return [];
+  const ranges: Array<{ key: string; min?: number; max?: number }> = [];
+  const errors: Record<string, string> = {};
+  for (const field of fieldsFor(category, subcategory)) {
+    if ((field.kind !== 'integer' && field.kind !== 'decimal') || !field.range) continue;
+    const range: { key: string; min?: number; max?: number } = { key: field.key };
+    for (const bound of ['min', 'max'] as const) {
+      const name = `${field.key}_${bound}`;
+      const value = raw[name];
+      if (value === undefined || value === '') continue;
+      const number = Number(value);
+      if (typeof value !== 'string' || !Number.isFinite(number)) errors[name] = `${name} must be a number`;
+      else range[bound] = number;
+    }
+    if (range.min !== undefined || range.max !== undefined) ranges.push(range);
+  }
+  if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
+  return ranges;
+}
+
+/** Words of titles, kept for spelling suggestions ("tracter" → "tractor"). */
+async function rememberWords(tx: EntityManager, title: string): Promise<void> {
+  const words = [...new Set(title.toLowerCase().match(/[a-z]{3,30}/g) ?? [])];
+  if (words.length === 0) return;
+  await tx
+    .getConnection()
+    .execute(
+      `insert into listing_search_word (word) values ${words.map(() => '(?)').join(', ')} on conflict do nothing`,
+      words,
+      'run',
+      tx.getTransactionContext(),
+    );
+}
+
+function daysAfter(date: Date, days: number): Date {
+  return new Date(date.getTime() + days * 24 * 3600 * 1000);
+}
+
+const emptyPage = (): ListingPage => ({ listings: [], next_cursor: null, total: 0, total_is_lower_bound: false, searched_for: null });

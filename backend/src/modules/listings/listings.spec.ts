@@ -1,0 +1,290 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
+import { PLACES } from '../../testing/listings.js';
+import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { uploadPhotos } from '../../testing/images.js';
+
+const DESCRIPTION = 'Serviced every year and kept in a shed. Tyres good, no leaks. Can deliver within 50 miles at cost.';
+
+interface Detail {
+  id: string;
+  title: string;
+  price: number;
+  status: string;
+  views: number;
+  saves_count: number;
+  saved: boolean;
+  is_owner: boolean;
+  location: string;
+  attributes: Record<string, unknown>;
+  images: Array<{ id: string }>;
+  expires_at: string;
+}
+
+describe('listings: posting and managing', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+
+  const listingBody = async (browser: Browser, change: Record<string, unknown> = {}) => ({
+    type: 'sale',
+    category: 'equipment',
+    title: 'Massey Ferguson 5713 SL tractor',
+    description: DESCRIPTION,
+    price: 38500,
+    price_unit: 'total',
+    vat: 'plus-vat',
+    location: 'Taunton',
+    place_id: PLACES.taunton.id,
+    images: await uploadPhotos(browser, 2, { ready: false }),
+    attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
+    ...change,
+  });
+
+  const post = async (browser: Browser, change: Record<string, unknown> = {}) => {
+    const response = await browser.call('POST', '/api/listings', await listingBody(browser, change));
+    if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
+    return response.json<{ data: Detail }>().data;
+  };
+
+  it('collects every message of the wizard in one answer, joined with commas', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const response = await browser.call('POST', '/api/listings', {});
+    expect(response.statusCode).toBe(400);
+    const body = response.json<{ error: string; fields: Record<string, string> }>();
+    expect(body.fields).toEqual({
+      type: 'Listing type is required',
+      category: 'Category is required',
+      title: 'Title is required',
+      description: 'Description is required',
+      price: 'Price is required',
+      location: 'Location is required',
+      images: 'At least one image is required',
+    });
+    expect(body.error).toBe(Object.values(body.fields).join(', '));
+  });
+
+  it.each([
+    ['description', 'Description must be at least 50 characters', { description: 'Too short to tell a buyer anything.' }],
+    ['description', 'Description must be at most 1000 characters', { description: 'x'.repeat(1001) }],
+    ['category', 'Invalid category selected', { category: 'tractors' }],
+    ['price', 'Price must be a number from 0 to 100,000,000', { price: -5 }],
+    ['price', 'Price must be a number from 0 to 100,000,000', { price: '38500' }],
+    [
+      'location',
+      'Choose a town or village from the list (UK places only; postcodes are not recognised yet).',
+      { location: 'Atlantis', place_id: undefined },
+    ],
+    ['attributes.hours', 'Hours must be a whole number from 0 to 200000', { attributes: { hours: -1 } }],
+    ['attributes.year', `Year must be a whole number from 1900 to ${new Date().getFullYear() + 1}`, { attributes: { year: 1850 } }],
+    ['price_unit', 'For a sale the price is total, per-head, per-acre, per-tonne', { price_unit: 'per-week' }],
+    ['subcategory', 'Please select a category', { type: 'rent', category: 'rentals' }],
+  ])('refuses a bad %s with "%s" and posts nothing', async (field, message, change) => {
+    const { browser, id } = await signedInPerson(t, db);
+    const response = await browser.call('POST', '/api/listings', await listingBody(browser, change));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ fields: { [field]: message } });
+    expect(await db.query('select id from listing where seller_id = $1', [id])).toHaveLength(0);
+  });
+
+  it('needs a confirmed e-mail address to post', async () => {
+    const { browser, id } = await signedInPerson(t, db);
+    await db.query('update app_user set email_verified_at = null where id = $1', [id]);
+    const response = await browser.call('POST', '/api/listings', { title: 'x' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json<{ error: string }>().error).toMatch(/^Please verify your email address first/);
+  });
+
+  it('posts a listing live at once, with its photos in order, its place and its fields', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const images = await uploadPhotos(browser, 3);
+    const listing = await post(browser, { images });
+    expect(listing).toMatchObject({
+      title: 'Massey Ferguson 5713 SL tractor',
+      price: 38500,
+      status: 'live',
+      location: 'Taunton, England',
+      attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
+      is_owner: true,
+    });
+    expect(listing.images.map((i) => i.id)).toEqual(images);
+    const days = (Date.parse(listing.expires_at) - Date.now()) / (24 * 3600 * 1000);
+    expect(Math.round(days)).toBe(90);
+    const visitor = await new Browser(t).call('GET', `/api/listings/${listing.id}`);
+    expect(visitor.json()).toMatchObject({ data: { id: listing.id, is_owner: false, saved: false } });
+  });
+
+  it('puts a rental in Rentals, priced per period', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const listing = await post(browser, {
+      type: 'rent',
+      category: 'equipment',
+      subcategory: 'equipment',
+      price: 120,
+      price_unit: 'per-day',
+      attributes: { available_from: '2027-03-01', available_to: '2027-09-30', hours: 1500 },
+    });
+    const detail = (await new Browser(t).call('GET', `/api/listings/${listing.id}`)).json<{ data: Record<string, unknown> }>().data;
+    expect(detail).toMatchObject({ type: 'rent', category_slug: 'rentals', rent_subcategory: 'equipment', price_unit: 'per-day' });
+  });
+
+  it('lets only the seller change, mark or delete a listing; anyone else gets “not found”', async () => {
+    const seller = await signedInPerson(t, db);
+    const other = await signedInPerson(t, db, newPerson('Ophelia Other'));
+    const listing = await post(seller.browser);
+    const attempts = [
+      await other.browser.call('PUT', `/api/listings/${listing.id}`, await listingBody(other.browser, { title: 'Hijacked' })),
+      await other.browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'withdrawn' }),
+      await other.browser.call('DELETE', `/api/listings/${listing.id}`),
+    ];
+    for (const attempt of attempts)
+      expect([attempt.statusCode, attempt.json<{ error: string }>().error]).toEqual([404, 'Listing Not Found']);
+    // Nor can anyone attach the seller's photos to their own listing.
+    const stolen = await other.browser.call(
+      'POST',
+      '/api/listings',
+      await listingBody(other.browser, { images: listing.images.map((i) => i.id) }),
+    );
+    expect(stolen.statusCode).toBeGreaterThanOrEqual(400);
+    expect(stolen.statusCode).toBeLessThan(500);
+    const [row] = await db.query<{ title: string; status: string }>('select title, status from listing where id = $1', [listing.id]);
+    expect(row).toEqual({ title: 'Massey Ferguson 5713 SL tractor', status: 'live' });
+  });
+
+  it('changes price and details, and takes the seller through sold, withdrawn and renewed', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const listing = await post(browser);
+    const edited = await browser.call(
+      'PUT',
+      `/api/listings/${listing.id}`,
+      await listingBody(browser, { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' }),
+    );
+    expect(edited.json()).toMatchObject({ data: { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' } });
+
+    const sold = await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'sold' });
+    expect(sold.json()).toMatchObject({ data: { status: 'sold' } });
+    expect((await new Browser(t).call('GET', `/api/listings/${listing.id}`)).statusCode).toBe(404);
+    expect((await browser.call('GET', `/api/listings/${listing.id}`)).statusCode).toBe(200);
+    const let_ = await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'let' });
+    expect([let_.statusCode, let_.json<{ error: string }>().error]).toEqual([400, 'Only a rental can be marked as let.']);
+
+    await db.query(`update listing set expires_at = now() - interval '1 day', status = 'expired' where id = $1`, [listing.id]);
+    const renewed = await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'live' });
+    expect(renewed.json()).toMatchObject({ data: { status: 'live' } });
+    expect(Math.round((Date.parse(renewed.json<{ data: Detail }>().data.expires_at) - Date.now()) / 86_400_000)).toBe(90);
+
+    await db.query(`update listing set status = 'removed' where id = $1`, [listing.id]);
+    const refused = await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'live' });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('deletes a listing with its photos; it is then not found', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const [photo] = await uploadPhotos(browser, 1);
+    const listing = await post(browser, { images: [photo] });
+    const file = `/media/images/${photo}/640.webp`;
+    expect((await new Browser(t).call('GET', file)).statusCode).toBe(200);
+    expect((await browser.call('DELETE', `/api/listings/${listing.id}`)).statusCode).toBe(200);
+    const gone = await new Browser(t).call('GET', `/api/listings/${listing.id}`);
+    expect([gone.statusCode, gone.json()]).toEqual([404, { success: false, error: 'Listing Not Found' }]);
+    expect(await db.query('select id from image where listing_id = $1', [listing.id])).toHaveLength(0);
+    await eventually(async () => expect((await new Browser(t).call('GET', file)).statusCode).toBe(404));
+  });
+
+  it('counts a view once per visitor per day, and never the seller’s own', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const listing = await post(browser);
+    const a = new Browser(t, '10.77.0.1');
+    const b = new Browser(t, '10.77.0.2');
+    for (const visitor of [a, a, b, browser, a]) await visitor.call('GET', `/api/listings/${listing.id}`);
+    const [row] = await db.query<{ views: number }>('select views from listing where id = $1', [listing.id]);
+    expect(row?.views).toBe(2);
+    expect(JSON.stringify(await db.query('select * from listing_view'))).not.toContain('10.77.0');
+  });
+
+  it('saves and unsaves, counting the favourites truthfully', async () => {
+    const seller = await signedInPerson(t, db);
+    const buyer = await signedInPerson(t, db, newPerson('Betty Buyer'));
+    const listing = await post(seller.browser);
+    const own = await seller.browser.call('POST', '/api/listings/saved', { listingId: listing.id });
+    expect([own.statusCode, own.json<{ error: string }>().error]).toEqual([400, 'You cannot save your own listing.']);
+    expect((await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({
+      success: true,
+      data: { saved: true, saves_count: 1 },
+    });
+    expect((await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({
+      success: true,
+      data: { saved: true, saves_count: 1 },
+    });
+    const saved = (await buyer.browser.call('GET', '/api/listings/saved')).json<{ data: Array<{ listing_id: string; listing: Detail }> }>()
+      .data;
+    expect(saved.map((s) => s.listing_id)).toEqual([listing.id]);
+    expect((await buyer.browser.call('GET', `/api/listings/${listing.id}`)).json()).toMatchObject({
+      data: { saved: true, saves_count: 1 },
+    });
+    expect((await buyer.browser.call('DELETE', '/api/listings/saved', { listingId: listing.id })).json()).toEqual({
+      success: true,
+      data: { saved: false, saves_count: 0 },
+    });
+    const unknown = await buyer.browser.call('POST', '/api/listings/saved', { listingId: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('limits a seller to twenty listings a day', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const images = await uploadPhotos(browser, 1, { ready: false });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      // One photo per listing: the same photo cannot be on two listings, so each gets its own.
+      const photo = i === 0 ? images : await uploadPhotos(browser, 1, { ready: false });
+      statuses.push((await browser.call('POST', '/api/listings', await listingBody(browser, { images: photo }))).statusCode);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 201)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+
+  it('warns a seller a week before expiry, once, then expires the listing', async () => {
+    const { browser, person } = await signedInPerson(t, db);
+    const listing = await post(browser);
+    await db.query(`update listing set expires_at = now() + interval '5 days' where id = $1`, [listing.id]);
+    const lifecycle = t.app.get((await import('./listings-lifecycle.js')).ListingsLifecycle);
+    await lifecycle.expire();
+    await lifecycle.expire();
+    await waitForJobs(db);
+    const warnings = (await readOutbox(t.config.mail.outboxDir)).filter((m) => m.to === person.email && m.subject.includes('expires on'));
+    expect(warnings).toHaveLength(1);
+    await db.query(`update listing set expires_at = now() - interval '1 minute' where id = $1`, [listing.id]);
+    await lifecycle.expire();
+    expect(await db.query('select status from listing where id = $1', [listing.id])).toEqual([{ status: 'expired' }]);
+    expect((await new Browser(t).call('GET', `/api/listings/${listing.id}`)).statusCode).toBe(404);
+  });
+
+  it('exports the seller’s listings and saved listings, and forgets them when the account is deleted', async () => {
+    const seller = await signedInPerson(t, db);
+    const buyer = await signedInPerson(t, db, newPerson('Billy Buyer'));
+    const listing = await post(seller.browser);
+    await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id });
+    const exported = (await seller.browser.call('GET', '/api/profile/export')).json<{ data: { listings: Array<{ id: string }> } }>().data;
+    expect(exported.listings.map((l) => l.id)).toEqual([listing.id]);
+    const buyerExport = (await buyer.browser.call('GET', '/api/profile/export')).json<{
+      data: { saved_listings: Array<{ listing_id: string }> };
+    }>().data;
+    expect(buyerExport.saved_listings.map((s) => s.listing_id)).toEqual([listing.id]);
+    expect((await seller.browser.call('GET', '/api/profile')).json()).toMatchObject({ data: { listings_count: 1 } });
+
+    await seller.browser.call('DELETE', '/api/profile', { password: seller.person.password });
+    await waitForJobs(db);
+    expect(await db.query('select id from listing where id = $1', [listing.id])).toHaveLength(0);
+    expect(await db.query('select id from image where listing_id = $1', [listing.id])).toHaveLength(0);
+    expect((await buyer.browser.call('GET', '/api/listings/saved')).json()).toEqual({ success: true, data: [] });
+  });
+});

