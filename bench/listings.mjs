@@ -47,13 +47,77 @@ const sql = async (target, text, params = []) => {
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
-const EQUIPMENT_MAKES = ['Massey Ferguson', 'John Deere', 'New Holland', 'Case IH', 'Kubota', 'Claas', 'JCB', 'Fendt', 'Valtra', 'Deutz-Fahr', 'McHale', 'Kuhn'];
-const EQUIPMENT_ITEMS = ['tractor', 'telehandler', 'round baler', 'livestock trailer', 'reversible plough', 'disc mower', 'crop sprayer', 'power harrow', 'seed drill', 'topper', 'muck spreader', 'bale wrapper'];
-const BREEDS = ['Aberdeen Angus', 'Hereford', 'Limousin', 'Charolais', 'Holstein Friesian', 'Texel', 'Suffolk', 'Jacob', 'Gloucester Old Spot', 'Large White', 'Welsh Black', 'Beef Shorthorn'];
+const EQUIPMENT_MAKES = [
+  'Massey Ferguson',
+  'John Deere',
+  'New Holland',
+  'Case IH',
+  'Kubota',
+  'Claas',
+  'JCB',
+  'Fendt',
+  'Valtra',
+  'Deutz-Fahr',
+  'McHale',
+  'Kuhn',
+];
+const EQUIPMENT_ITEMS = [
+  'tractor',
+  'telehandler',
+  'round baler',
+  'livestock trailer',
+  'reversible plough',
+  'disc mower',
+  'crop sprayer',
+  'power harrow',
+  'seed drill',
+  'topper',
+  'muck spreader',
+  'bale wrapper',
+];
+const BREEDS = [
+  'Aberdeen Angus',
+  'Hereford',
+  'Limousin',
+  'Charolais',
+  'Holstein Friesian',
+  'Texel',
+  'Suffolk',
+  'Jacob',
+  'Gloucester Old Spot',
+  'Large White',
+  'Welsh Black',
+  'Beef Shorthorn',
+];
 const STOCK = ['heifers', 'bullocks', 'ewes', 'shearling rams', 'store lambs', 'weaners', 'in-calf cows', 'breeding gilts'];
-const LAND = ['acres of permanent pasture', 'acres of arable land', 'acres of grazing', 'acre paddock with water', 'acres of woodland', 'acres of hay meadow'];
-const SEEDS = ['winter wheat seed', 'spring barley seed', 'oilseed rape seed', 'grass seed mix', 'maize seed', 'apple saplings', 'native hedging plants', 'seed potatoes'];
-const SERVICES = ['hedge cutting', 'contract baling', 'ploughing contractor', 'livestock haulage', 'mobile veterinary service', 'agronomy advice', 'fencing contractor', 'sheep shearing'];
+const LAND = [
+  'acres of permanent pasture',
+  'acres of arable land',
+  'acres of grazing',
+  'acre paddock with water',
+  'acres of woodland',
+  'acres of hay meadow',
+];
+const SEEDS = [
+  'winter wheat seed',
+  'spring barley seed',
+  'oilseed rape seed',
+  'grass seed mix',
+  'maize seed',
+  'apple saplings',
+  'native hedging plants',
+  'seed potatoes',
+];
+const SERVICES = [
+  'hedge cutting',
+  'contract baling',
+  'ploughing contractor',
+  'livestock haulage',
+  'mobile veterinary service',
+  'agronomy advice',
+  'fencing contractor',
+  'sheep shearing',
+];
 const words = (list) => `array[${list.map((w) => `'${w.replaceAll("'", "''")}'`).join(',')}]`;
 
 async function seed() {
@@ -183,14 +247,19 @@ async function latency(path) {
 function wrk(path, method) {
   const script = join(scratch, `${method}.lua`);
   writeFileSync(script, `wrk.method = "${method}"\n`);
-  const run = spawnSync('wrk', ['-t2', '-c50', '-d10s', '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
+  const run = spawnSync('wrk', ['-t2', '-c50', '-d10s', '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], {
+    encoding: 'utf8',
+  });
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1] ?? 0);
 }
 
 async function main() {
   if (!reuse) {
     await sql(admin, `create database ${name}`);
-    const migrate = spawnSync(process.execPath, ['backend/dist/cli/migrate.js'], { env: { ...process.env, DATABASE_URL: url.toString() }, stdio: 'inherit' });
+    const migrate = spawnSync(process.execPath, ['backend/dist/cli/migrate.js'], {
+      env: { ...process.env, DATABASE_URL: url.toString() },
+      stdio: 'inherit',
+    });
     if (migrate.status !== 0) throw new Error('migration failed');
     await seed();
     if (keep) console.log(`kept database ${name}: node bench/listings.mjs --reuse ${name}`);

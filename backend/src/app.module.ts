@@ -24,7 +24,16 @@ import { UsersModule } from './modules/users/users.module.js';
 export type AppMode = { kind: 'web'; runWorkers: boolean } | { kind: 'worker' };
 
 /** The domain modules, identical in both modes: each declares its controllers, entities, subscribers and schedules. */
-const DOMAIN_MODULES = [UsersModule, AuthModule, ProfileModule, CategoriesModule, ImagesModule, ListingsModule, ContactModule, HealthModule];
+const DOMAIN_MODULES = [
+  UsersModule,
+  AuthModule,
+  ProfileModule,
+  CategoriesModule,
+  ImagesModule,
+  ListingsModule,
+  ContactModule,
+  HealthModule,
+];
 
 @Module({})
 export class AppModule {

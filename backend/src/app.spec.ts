@@ -40,7 +40,9 @@ describe('platform', () => {
     it('serves exactly the rows the database holds, which listings refer to', async () => {
       const rows = await db.query<{ id: number; name: string; slug: string }>('select id, name, slug from category order by id');
       const response = await t.app.inject({ method: 'GET', url: '/api/categories' });
-      expect(response.json<{ data: Array<{ id: number; name: string; slug: string }> }>().data.map(({ id, name, slug }) => ({ id, name, slug }))).toEqual(rows);
+      expect(
+        response.json<{ data: Array<{ id: number; name: string; slug: string }> }>().data.map(({ id, name, slug }) => ({ id, name, slug })),
+      ).toEqual(rows);
     });
 
     it('returns one category by id', async () => {

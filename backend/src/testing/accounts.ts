@@ -30,6 +30,8 @@ export function cookiesFrom(response: LightMyRequestResponse, previous = ''): st
   return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 }
 
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 /** A browser: keeps its cookies and sends the header the site's pages send on every call. */
 export class Browser {
   cookies = '';
@@ -39,13 +41,13 @@ export class Browser {
     readonly ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`,
   ) {}
 
-  async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) {
+  async call(method: HttpMethod, url: string, payload?: unknown, headers: Record<string, string> = {}) {
     if (payload === undefined) return this.send(method, url, undefined, headers);
     return this.send(method, url, JSON.stringify(payload), { 'content-type': 'application/json', ...headers });
   }
 
   /** A request with a body sent as is (e.g. multipart), with the browser's cookies and header. */
-  async send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: string | Buffer, headers: Record<string, string> = {}) {
+  async send(method: HttpMethod, url: string, body?: string | Buffer, headers: Record<string, string> = {}) {
     const response = await this.t.app.inject({
       method,
       url,
