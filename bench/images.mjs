@@ -1,5 +1,5 @@
 // Image pipeline benchmark, run as a whole program against the built product (backend/dist):
-//   node bench/images.mjs [photos] [--size=4000x3000]
+//   node bench/images.mjs [photos] [--size=4000x3000] [--detail=96]
 // Creates a fresh database (on DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432), starts
 // one web process (workers in process, PostgreSQL queue backend), signs a user up (confirming the
 // address in the database), then uploads `photos` (default 10) phone-sized JPEGs one request each and
@@ -19,6 +19,8 @@ import sharp from 'sharp';
 const args = process.argv.slice(2);
 const PHOTOS = Number(args.find((a) => !a.startsWith('--')) ?? 10);
 const [WIDTH, HEIGHT] = (args.find((a) => a.startsWith('--size='))?.slice(7) ?? '4000x3000').split('x').map(Number);
+// Side of the noise tile the photo is scaled up from: more detail, a bigger JPEG (--detail=1000 gives about 5 MB).
+const DETAIL = Number(args.find((a) => a.startsWith('--detail='))?.slice(9) ?? 96);
 const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 const runDir = mkdtempSync(join(tmpdir(), 'fm-images-bench-'));
@@ -28,6 +30,14 @@ let server;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The most resident memory a process has used (VmHWM), in MB. */
+function peakMemoryMbOf(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
+  return Number(line.replace(/\D+/g, '')) / 1024;
+}
 
 /** CPU seconds used so far by a process and all its threads (utime + stime). */
 function cpuSecondsOf(pid) {
@@ -45,7 +55,7 @@ async function freePort() {
 
 /** A photo-like JPEG: a noise tile scaled up (compresses like a real photo, unlike a flat colour). */
 async function phonePhoto() {
-  const tile = sharp(randomBytes(96 * 96 * 3), { raw: { width: 96, height: 96, channels: 3 } });
+  const tile = sharp(randomBytes(DETAIL * DETAIL * 3), { raw: { width: DETAIL, height: DETAIL, channels: 3 } });
   const png = await tile.resize(WIDTH, HEIGHT, { fit: 'fill', kernel: 'cubic' }).png({ compressionLevel: 0 }).toBuffer();
   return sharp(png).jpeg({ quality: 88 }).toBuffer();
 }
@@ -176,7 +186,9 @@ async function main() {
   console.log(
     `upload -> ready: median ${median(times).toFixed(0)} ms, p90 ${p90(times).toFixed(0)} ms (uploads sent back to back; one image job at a time)`,
   );
+  console.log(`all ${PHOTOS} ready ${totalS.toFixed(1)} s after the first upload was sent`);
   console.log(`throughput: ${(PHOTOS / totalS).toFixed(2)} photos/s; web process CPU per photo ${cpuPerPhoto.toFixed(2)} s`);
+  console.log(`web process peak memory (VmHWM, workers in process): ${peakMemoryMbOf(server.pid).toFixed(0)} MB`);
   console.log(`baseline raw sharp, same file, same variants: ${baseWall.toFixed(0)} ms wall, ${baseCpu.toFixed(2)} s CPU per photo`);
   console.log(`ratio product / raw sharp: CPU ${(cpuPerPhoto / baseCpu).toFixed(2)}x`);
   await db.end();

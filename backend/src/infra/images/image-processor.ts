@@ -80,18 +80,24 @@ export class ImageProcessor {
     }
     const raw = { width: base.info.width, height: base.info.height, channels: base.info.channels };
     const targets = [...new Set([...widths.filter((w) => w < raw.width), Math.min(raw.width, Math.max(...widths))])].sort((a, b) => a - b);
-    const variants: RenderedVariant[] = [];
-    for (const width of targets) {
-      const resized = await sharp(base.data, { raw }).resize({ width }).raw().toBuffer({ resolveWithObject: true });
-      const source = () => sharp(resized.data, { raw: { width: resized.info.width, height: resized.info.height, channels: raw.channels } });
-      for (const format of formats) {
-        const data =
-          format === 'webp'
-            ? await source().webp({ quality: 80 }).toBuffer()
-            : await source().avif({ quality: 50, effort: AVIF_EFFORT }).toBuffer();
-        variants.push({ width: resized.info.width, height: resized.info.height, format, data });
-      }
-    }
-    return variants;
+    // Every size and format at once: each encode is single-threaded in libvips, so awaiting them one
+    // by one would leave all but one core idle (sharp runs them on libuv's thread pool).
+    const sizes = await Promise.all(
+      targets.map(async (width) => {
+        const resized = await sharp(base.data, { raw }).resize({ width }).raw().toBuffer({ resolveWithObject: true });
+        const source = () =>
+          sharp(resized.data, { raw: { width: resized.info.width, height: resized.info.height, channels: raw.channels } });
+        return Promise.all(
+          formats.map(async (format): Promise<RenderedVariant> => {
+            const data =
+              format === 'webp'
+                ? await source().webp({ quality: 80 }).toBuffer()
+                : await source().avif({ quality: 50, effort: AVIF_EFFORT }).toBuffer();
+            return { width: resized.info.width, height: resized.info.height, format, data };
+          }),
+        );
+      }),
+    );
+    return sizes.flat();
   }
 }

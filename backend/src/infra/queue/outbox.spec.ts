@@ -153,9 +153,10 @@ describe('the outbox', () => {
   it('schedules the purge once in the queue backend', async () => {
     const t = await start({});
     await eventually(async () => {
-      const schedulers = await t.app.get(JobQueue).schedulers('maintenance');
-      // Each periodic job once (images.purge-unattached is the images module's).
-      expect(schedulers.map((s) => s.name).sort()).toEqual(['images.purge-unattached', 'outbox.purge']);
+      const names = (await t.app.get(JobQueue).schedulers('maintenance')).map((s) => s.name);
+      // Other modules schedule their own periodic jobs on this queue too; each appears once.
+      expect(names.filter((name) => name === 'outbox.purge')).toHaveLength(1);
+      expect(new Set(names).size).toBe(names.length);
     });
   });
 });

@@ -21,6 +21,13 @@ interface Page {
 
 const DAY = 24 * 3600 * 1000;
 
+/** One page of GET /api/listings as a visitor; anything but a 200 fails the test with the answer. */
+async function browseAs(t: TestApp, query: string): Promise<Page> {
+  const response = await new Browser(t).call('GET', `/api/listings${query}`);
+  if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+  return response.json<{ data: Page }>().data;
+}
+
 describe('browse and search', () => {
   let db: TestDatabase;
   let t: TestApp;
@@ -87,11 +94,7 @@ describe('browse and search', () => {
     await db.drop();
   });
 
-  const browse = async (query: string): Promise<Page> => {
-    const response = await new Browser(t).call('GET', `/api/listings${query}`);
-    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
-    return response.json<{ data: Page }>().data;
-  };
+  const browse = (query: string) => browseAs(t, query);
   const titles = async (query: string) => (await browse(query)).listings.map((l) => l.title);
 
   it('shows live listings, newest first, with a total on the first page', async () => {
@@ -256,11 +259,7 @@ describe('browse and search with more matches than are gathered', () => {
     await db.drop();
   });
 
-  const browse = async (query: string): Promise<Page> => {
-    const response = await new Browser(t).call('GET', `/api/listings${query}`);
-    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
-    return response.json<{ data: Page }>().data;
-  };
+  const browse = (query: string) => browseAs(t, query);
   const everyPage = async (query: string): Promise<string[]> => {
     const titles: string[] = [];
     let cursor: string | null = null;

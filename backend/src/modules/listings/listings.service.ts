@@ -10,6 +10,7 @@ import {
   LISTING_LIFETIME_DAYS,
   LISTING_TEXTS,
   type ListingSort,
+  type ListingStatus,
   PAGE_SIZE,
   type PriceUnit,
   RENT_PRICE_UNITS,
@@ -161,25 +162,17 @@ export class ListingsService {
     const seller = /^[0-9a-f-]{36}$/i.test(sellerId) ? await this.em.findOne(User, { id: sellerId, deletedAt: null }) : null;
     if (!seller || (!seller.profileVisible && seller.id !== viewerId)) throw new NotFoundException('Profile not found');
     if (!seller.listingsVisible && seller.id !== viewerId) return emptyPage();
-    const page = await this.page({ sellerId, sort: 'newest', limit: PAGE_SIZE, cursor });
-    return {
-      listings: await this.cards(page.rows.slice(0, PAGE_SIZE)),
-      next_cursor: page.nextCursor,
-      total: null,
-      total_is_lower_bound: false,
-      searched_for: null,
-    };
+    return this.sellerPage(sellerId, ['live'], cursor);
   }
 
   /** The seller's own listings in every state, for My Listings. */
   async mine(sellerId: string, cursor?: string): Promise<ListingPage> {
-    const page = await this.page({
-      sellerId,
-      statuses: ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'],
-      sort: 'newest',
-      limit: PAGE_SIZE,
-      cursor,
-    });
+    return this.sellerPage(sellerId, ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'], cursor);
+  }
+
+  /** One page of a seller's listings in these states, newest first. */
+  private async sellerPage(sellerId: string, statuses: ListingStatus[], cursor?: string): Promise<ListingPage> {
+    const page = await this.page({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor });
     return {
       listings: await this.cards(page.rows.slice(0, PAGE_SIZE)),
       next_cursor: page.nextCursor,

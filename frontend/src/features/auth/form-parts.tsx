@@ -28,16 +28,7 @@ export function TextField({ id, name, label, error, hint, inputRef, ...input }: 
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
       />
-      {hint && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      )}
+      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
     </div>
   );
 }
@@ -76,16 +67,7 @@ export function PasswordField(props: FieldProps) {
           <span className="visually-hidden"> {label.toLowerCase()}</span>
         </button>
       </div>
-      {hint && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      )}
+      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
     </div>
   );
 }
@@ -124,4 +106,22 @@ export function focusFirstError<F extends string>(form: HTMLFormElement | null, 
   if (!first || !form) return;
   const element = form.elements.namedItem(first);
   if (element instanceof HTMLElement) element.focus();
+}
+
+/** A field's hint and error lines, referenced by its aria-describedby. */
+function FieldNotes({ hint, hintId, error, errorId }: { hint?: ReactNode; hintId: string; error?: string; errorId: string }) {
+  return (
+    <>
+      {hint && (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </>
+  );
 }
