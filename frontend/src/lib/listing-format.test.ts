@@ -16,6 +16,7 @@ describe('formatDistance, memberSinceYear, excerpt', () => {
   it('rounds distances', () => {
     expect(formatDistance(3.14)).toBe('3.1 miles away');
     expect(formatDistance(1)).toBe('1 mile away');
+    expect(formatDistance(0)).toBe('Less than a mile away');
     expect(formatDistance(24.6)).toBe('25 miles away');
   });
   it('gives the joining year', () => {

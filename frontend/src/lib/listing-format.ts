@@ -16,6 +16,7 @@ export function formatListingPrice(price: number, unit: string, vat: string): st
 
 /** "12.4 miles away" (one decimal under 10 miles, whole miles above). */
 export function formatDistance(miles: number): string {
+  if (miles < 1) return 'Less than a mile away';
   const rounded = miles < 10 ? Math.round(miles * 10) / 10 : Math.round(miles);
   return `${rounded.toLocaleString('en-GB')} ${rounded === 1 ? 'mile' : 'miles'} away`;
 }

@@ -23,6 +23,7 @@ export const SCALAR_FILTERS = [
   'featured',
   'date',
   'sort',
+  'limit',
 ] as const;
 
 /** SPEC §2 Browse: the tabs (a category slug, '' for All). */
@@ -124,7 +125,7 @@ export function apiQuery(filters: URLSearchParams, extra: Record<string, string>
 export function activeFilterCount(filters: URLSearchParams): number {
   const counted = new Set<string>();
   for (const name of filters.keys()) {
-    if (['q', 'sort', 'cursor', 'place', 'radius'].includes(name)) continue;
+    if (['q', 'sort', 'cursor', 'place', 'radius', 'limit'].includes(name)) continue;
     if (name === 'min_price' || name === 'max_price') counted.add('price');
     else if (name.endsWith('_min') || name.endsWith('_max')) counted.add(name.replace(/_(min|max)$/, ''));
     else counted.add(name);

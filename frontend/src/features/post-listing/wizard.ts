@@ -76,17 +76,23 @@ export function setupWizard(root: HTMLElement): void {
   const input = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null;
 
   // ----- keeping the draft -----
+  let finished = false;
+  const writeDraft = () => {
+    clearTimeout(saveTimer);
+    if (finished) return;
+    try {
+      localStorage.setItem(storageKey, JSON.stringify(draft));
+      if (draftNote) draftNote.textContent = 'Draft saved on this device';
+    } catch {
+      // Storage full or refused: the form still works, only the draft is not kept.
+    }
+  };
+  // Typing is written a moment later; leaving the page writes at once.
   const persist = () => {
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => {
-      try {
-        localStorage.setItem(storageKey, JSON.stringify(draft));
-        if (draftNote) draftNote.textContent = 'Draft saved on this device';
-      } catch {
-        // Storage full or refused: the form still works, only the draft is not kept.
-      }
-    }, 250);
+    saveTimer = setTimeout(writeDraft, 250);
   };
+  window.addEventListener('pagehide', writeDraft);
   const syncImages = () => {
     draft = { ...draft, images: photos.filter((photo) => photo.id).map((photo) => ({ id: photo.id as string, name: photo.name })) };
   };
@@ -210,7 +216,7 @@ ${index === 0 ? '' : '<button type="button" class="btn btn--small btn--ghost" da
     if (next) next.hidden = step === STEPS.length - 1;
     if (publish) publish.hidden = step !== STEPS.length - 1;
     if (step === STEPS.length - 1) renderReview();
-    persist();
+    writeDraft();
   };
   const renderReview = () => {
     const review = $<HTMLElement>('[data-review]');
@@ -405,6 +411,8 @@ ${facts}
   });
 
   const succeed = (id: string) => {
+    finished = true;
+    clearTimeout(saveTimer);
     try {
       localStorage.removeItem(storageKey);
     } catch {
@@ -431,6 +439,7 @@ ${facts}
       location.assign('/post-listing');
       return;
     }
+    finished = false;
     draft = { ...EMPTY_DRAFT };
     photos = [];
     form.reset();
