@@ -355,3 +355,108 @@ test.describe('screenshots', () => {
     }
   });
 });
+
+test.describe('home, category pages and edit', () => {
+  test('the home grid shows the newest listings under a heading that says so; a chip asks for its category', async ({ page }) => {
+    const word = uniqueWord();
+    await signUpVerified(page.request, 'Hattie Home');
+    const place = await placeNamed(page.request, 'Barnstaple');
+    await postListing(page.request, {
+      category: 'services',
+      title: `Hedge laying ${word}`,
+      price: 250,
+      location: place.label,
+      place_id: place.id,
+    });
+    await page.goto('/');
+    const grid = page.getByTestId('featured-listings');
+    await expect(grid.locator('.listing-card').first()).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Newest Listings' })).toBeVisible();
+    await page.getByRole('button', { name: 'Services', exact: true }).click();
+    await expect(grid.getByText(`Hedge laying ${word}`)).toBeVisible();
+    await expect(grid.locator('.listing-card .listing-card__category').first()).toHaveText('Services');
+  });
+
+  test('rentals filter by what is rented; categories show live counts; no console errors on the listings pages', async ({ page }) => {
+    const word = uniqueWord();
+    await signUpVerified(page.request, 'Rita Rental');
+    const place = await placeNamed(page.request, 'Bodmin');
+    const { id } = await postListing(page.request, {
+      type: 'rent',
+      category: 'rentals',
+      subcategory: 'equipment',
+      title: `Muck spreader ${word} for hire`,
+      price: 95,
+      price_unit: 'per-day',
+      vat: 'plus-vat',
+      location: place.label,
+      place_id: place.id,
+      attributes: { available_from: '2027-03-01' },
+    });
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+
+    await page.goto('/rent');
+    await expect(page.getByRole('heading', { name: 'Agricultural Rentals' })).toBeVisible();
+    await page.getByLabel('Renting').selectOption('land');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page).toHaveURL(/subcategory=land/);
+    await expect(page.getByText(`Muck spreader ${word} for hire`)).toHaveCount(0);
+    await page.getByLabel('Renting').selectOption('equipment');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.getByText(`Muck spreader ${word} for hire`)).toBeVisible();
+    await expect(page.locator('.listing-card', { hasText: word }).locator('.listing-card__price')).toHaveText('£95 · per day + VAT');
+
+    await page.goto('/categories');
+    await expect(page.getByTestId('category-rentals')).toContainText(/\d+ listings?/);
+
+    await page.goto(`/listing/${id}`);
+    await expect(page.getByText('Available from')).toBeVisible();
+    await expect(page.getByText('1 March 2027')).toBeVisible();
+
+    for (const path of [
+      '/',
+      '/browse',
+      '/browse?category=equipment&year_min=2000',
+      '/land',
+      '/equipment',
+      '/seeds-plants',
+      '/livestock',
+      '/post-listing',
+      `/listing/${id}`,
+    ]) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+    }
+    await expect(page.getByRole('heading', { name: 'Livestock', level: 1 })).toHaveCount(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('the seller edits a listing through the wizard (PUT) and sees it changed', async ({ page }) => {
+    await signUpVerified(page.request, 'Eddie Edit');
+    const place = await placeNamed(page.request, 'Ledbury');
+    const { id } = await postListing(page.request, {
+      category: 'seeds-plants',
+      title: `Seed barley ${uniqueWord()}`,
+      price: 300,
+      price_unit: 'per-tonne',
+      location: place.label,
+      place_id: place.id,
+    });
+    await page.goto(`/listing/${id}`);
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page).toHaveURL(`/post-listing?edit=${id}`);
+    await expect(page.getByRole('heading', { name: 'Edit Listing' })).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByLabel('Title')).toHaveValue(/^Seed barley/);
+    await page.getByLabel('Price (£)').fill('320');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page).toHaveURL(`/listing/${id}`);
+    await expect(page.getByTestId('listing-price')).toHaveText('£320 · per tonne · No VAT');
+  });
+});
