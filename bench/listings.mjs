@@ -1,11 +1,12 @@
 // Listings at scale, run as a whole program against the built product:
-//   node bench/listings.mjs [listings] [--requests N] [--keep]
+//   node bench/listings.mjs [listings] [--requests N] [--keep] [--reuse DATABASE]
 // Creates a database of its own on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // migrates it, seeds `listings` (default 1,000,000) realistic listings from 2,000 sellers across the UK's
 // towns and villages, then starts the product on it and measures, per scenario, the latency of
 // `--requests` (default 200) sequential requests over loopback after a warm-up (p50 and p95), and the
 // throughput of GET /api/listings against OPTIONS /api/health of the same process with wrk (2 threads,
-// 50 connections, 10 s). The database is dropped at the end unless --keep.
+// 50 connections, 10 s). The database is dropped at the end unless --keep; --reuse measures a database kept
+// by an earlier run (seeding a million takes minutes).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,9 +23,10 @@ const option = (name, fallback) => {
 };
 const total = Number(args.find((arg, i) => /^\d+$/.test(arg) && args[i - 1] !== '--requests') ?? 1_000_000);
 const requests = Number(option('--requests', 200));
-const keep = args.includes('--keep');
+const reuse = option('--reuse', undefined);
+const keep = args.includes('--keep') || reuse !== undefined;
 const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-const name = `fm_bench_listings_${process.pid}`;
+const name = reuse ?? `fm_bench_listings_${process.pid}`;
 const admin = new URL(server);
 admin.pathname = '/postgres';
 const url = new URL(server);
@@ -144,7 +146,7 @@ async function startProduct() {
     FRONTEND_DIR: 'none',
     LOG_LEVEL: 'warn',
     WORKERS_IN_PROCESS: 'true',
-    API_RATE_LIMIT: '1000000000',
+    API_RATE_LIMIT: '1000000',
   };
   delete env.REDIS_URL;
   product = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -186,10 +188,13 @@ function wrk(path, method) {
 }
 
 async function main() {
-  await sql(admin, `create database ${name}`);
-  const migrate = spawnSync(process.execPath, ['backend/dist/cli/migrate.js'], { env: { ...process.env, DATABASE_URL: url.toString() }, stdio: 'inherit' });
-  if (migrate.status !== 0) throw new Error('migration failed');
-  await seed();
+  if (!reuse) {
+    await sql(admin, `create database ${name}`);
+    const migrate = spawnSync(process.execPath, ['backend/dist/cli/migrate.js'], { env: { ...process.env, DATABASE_URL: url.toString() }, stdio: 'inherit' });
+    if (migrate.status !== 0) throw new Error('migration failed');
+    await seed();
+    if (keep) console.log(`kept database ${name}: node bench/listings.mjs --reuse ${name}`);
+  }
   await startProduct();
   const taunton = { id: '2636177' }; // GeoNames id of Taunton, Somerset
   const [row] = await sql(

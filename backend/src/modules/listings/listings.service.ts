@@ -25,7 +25,7 @@ import { User } from '../users/user.entity.js';
 import type { ListingRequest, ListingSearchRequest } from './dto/listing.request.js';
 import type { FeaturedListings, ListingCard, ListingDetail, ListingPage, SavedListingEntry, SaveResult } from './dto/listing.response.js';
 import { ListingImages } from './listing-images.js';
-import { type ListingQuery, type ListingRow, ListingSearchSql } from './listing-search.js';
+import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql } from './listing-search.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews } from './listing-views.js';
@@ -56,18 +56,19 @@ export class ListingsService {
   // ----- Browse and search -----
 
   async search(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
-    const query = await this.toQuery(request, rawQuery);
+    let query = await this.planned(await this.toQuery(request, rawQuery));
     let page = await this.page(query);
     let searchedFor: string | null = null;
     // Nothing for these words, on a first page: look for the words that were probably meant.
     if (query.text && !query.cursor && page.rows.length === 0) {
       const corrected = await this.correctSpelling(query.text);
       if (corrected && corrected !== query.text) {
-        page = await this.page({ ...query, text: corrected });
+        query = await this.planned({ ...query, text: corrected });
+        page = await this.page(query);
         searchedFor = corrected;
       }
     }
-    const total = query.cursor ? null : await this.count({ ...query, text: searchedFor ?? query.text });
+    const total = query.cursor ? null : (query.matches ?? (await this.count(query)));
     return {
       listings: await this.cards(page.rows.slice(0, query.limit), query.near),
       next_cursor: page.nextCursor,
@@ -110,6 +111,17 @@ export class ListingsService {
     const { sql: text, params } = sql.page();
     const rows = await this.em.getConnection().execute<ListingRow[]>(text, params);
     return { rows, nextCursor: sql.nextCursor(rows) };
+  }
+
+  /**
+   * Chooses how to find a search's rows (ListingSearchSql's plans): words and places are counted
+   * first through their index, so a rare word or a remote place is gathered, never walked.
+   */
+  private async planned(query: ListingQuery): Promise<ListingQuery & { matches?: number }> {
+    if (!query.text && !query.radiusMiles) return query;
+    const matches = await this.count(query);
+    if (matches <= GATHER_LIMIT) return { ...query, plan: 'gather', matches };
+    return { ...query, plan: query.sort === 'relevance' ? 'newest' : 'walk', matches };
   }
 
   private async count(query: ListingQuery): Promise<number> {
