@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
-import { placeNamed, postListing, signUpVerified, uniqueWord } from './sellers.js';
+import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 const cards = (page: Page) => page.locator('[data-browse-results] .listing-card');
@@ -316,6 +316,33 @@ test.describe('post listing wizard', () => {
   });
 });
 
+test('a seller whose address is not confirmed is told so when publishing', async ({ page }) => {
+  const email = `unconfirmed.${Date.now()}@example.co.uk`;
+  const password = 'Hay-bales-in-June';
+  expect((await page.request.post('/api/auth/signup', { data: { name: 'Una Confirmed', email, password }, headers: SITE })).status()).toBe(
+    201,
+  );
+  expect((await page.request.post('/api/auth/signin', { data: { email, password }, headers: SITE })).ok()).toBe(true);
+  const place = await placeNamed(page.request, 'Ross-on-Wye');
+  await page.goto('/browse');
+  await editDraft(page, 'fm_listing_draft', {
+    type: 'sale',
+    title: 'Hay, small bales',
+    category: 'seeds-plants',
+    price: '4',
+    price_unit: 'total',
+    vat: 'no-vat',
+    location: place.label,
+    place_id: place.id,
+    description: 'Good meadow hay in small bales, stored under cover, collection from the farm only.',
+    images: [{ id: randomUUID(), name: 'hay.jpg' }],
+    step: 3,
+  });
+  await page.goto('/post-listing');
+  await page.getByRole('button', { name: 'Publish Listing' }).click();
+  await expect(page.locator('[data-wizard-errors]')).toContainText('Please verify your email address first.');
+});
+
 test.describe('screenshots', () => {
   test('browse, a listing and the wizard at 390px and on a desktop', async ({ page }) => {
     await signUpVerified(page.request, 'Sam Shots');
@@ -336,7 +363,8 @@ test.describe('screenshots', () => {
       await page.setViewportSize(size);
       await page.goto('/browse');
       await expect(page.locator('[data-browse]')).toHaveAttribute('data-enhanced', 'true');
-      await page.screenshot({ path: join(SCREENSHOTS, `browse-${name}.png`), fullPage: true });
+      // The phone's full page is ten screens of cards: its first screen says more.
+      await page.screenshot({ path: join(SCREENSHOTS, `browse-${name}.png`), fullPage: name === 'desktop' });
       if (name === '390') {
         await page.getByRole('button', { name: /^Filters/ }).click();
         await page.screenshot({ path: join(SCREENSHOTS, `browse-filters-${name}.png`) });
