@@ -275,7 +275,8 @@ export class ListingsService {
   // ----- Saved listings -----
 
   async saved(userId: string): Promise<SavedListingEntry[]> {
-    const rows = await this.em.getConnection().execute<Array<{ listing_id: string; created_at: Date }>>(
+    // Raw rows keep timestamps as PostgreSQL prints them (strings), as cards() reads them.
+    const rows = await this.em.getConnection().execute<Array<{ listing_id: string; created_at: Date | string }>>(
       `select s.listing_id, s.created_at from saved_listing s join listing l on l.id = s.listing_id
         where s.user_id = ? and l.status = 'live' order by s.created_at desc limit 200`,
       [userId],
@@ -283,7 +284,7 @@ export class ListingsService {
     const cards = new Map((await this.cardsByIds(rows.map((r) => r.listing_id))).map((card) => [card.id, card]));
     return rows.flatMap((row) => {
       const listing = cards.get(row.listing_id);
-      return listing ? [{ listing_id: row.listing_id, saved_at: row.created_at.toISOString(), listing }] : [];
+      return listing ? [{ listing_id: row.listing_id, saved_at: new Date(row.created_at).toISOString(), listing }] : [];
     });
   }
 
