@@ -316,6 +316,60 @@ test.describe('post listing wizard', () => {
   });
 });
 
+test('the upload step: type and size checks, per-photo upload, reorder, main photo, remove (upload endpoint stubbed until the images branch is merged)', async ({
+  page,
+}) => {
+  await signUpVerified(page.request, 'Uma Upload');
+  // POST /api/upload/multiple as the images branch answers it (one file per request from the wizard).
+  const uploaded: string[] = [];
+  await page.route('**/api/upload/multiple', async (route) => {
+    const id = randomUUID();
+    uploaded.push(id);
+    await route.fulfill({
+      status: 201,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        success: true,
+        data: { images: [{ id, status: 'processing', variants: [], url: null, width: null, height: null, position: 0 }], urls: [] },
+      }),
+    });
+  });
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await page.goto('/post-listing');
+  const chooser = page.locator('[data-file-input]');
+  await chooser.setInputFiles([{ name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') }]);
+  await expect(page.locator('[data-field-error="images"]')).toHaveText('Please upload only JPEG, PNG, or WebP images.');
+  await chooser.setInputFiles([{ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5_242_881) }]);
+  await expect(page.locator('[data-field-error="images"]')).toHaveText('Image size must be less than 5MB.');
+  await chooser.setInputFiles(['front.png', 'side.png', 'back.png'].map((name) => ({ name, mimeType: 'image/png', buffer: png })));
+  const photos = page.locator('[data-photo]');
+  await expect(photos).toHaveCount(3);
+  await expect(photos.first().getByText('Main photo')).toBeVisible();
+  await expect.poll(() => uploaded.length).toBe(3);
+  await expect(page.locator('[data-photos] progress')).toHaveCount(0);
+  await photos.nth(2).getByRole('button', { name: 'Make main photo' }).click();
+  await expect(photos.first()).toContainText('back.png');
+  await expect(photos.first().getByText('Main photo')).toBeVisible();
+  await photos.nth(1).getByRole('button', { name: 'Move front.png later' }).click();
+  await expect(photos.nth(2)).toContainText('front.png');
+  await photos.nth(1).getByRole('button', { name: 'Remove' }).click();
+  await expect(photos).toHaveCount(2);
+  // The draft keeps the uploaded ids in order (main photo first), never the files.
+  const storedImages = async () =>
+    (
+      JSON.parse((await page.evaluate(() => localStorage.getItem('fm_listing_draft'))) ?? '{}') as {
+        images?: Array<{ id: string; name: string }>;
+      }
+    ).images ?? [];
+  await expect.poll(async () => (await storedImages()).map((image) => image.name)).toEqual(['back.png', 'front.png']);
+  expect((await storedImages()).map((image) => image.id)).toEqual([uploaded[2], uploaded[0]]);
+  await chooser.setInputFiles(Array.from({ length: 7 }, (_, i) => ({ name: `more-${i}.png`, mimeType: 'image/png', buffer: png })));
+  await expect(photos).toHaveCount(8);
+  await expect(page.locator('[data-field-error="images"]')).toHaveText('You can upload a maximum of 8 images.');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(SCREENSHOTS, 'wizard-1-photos-390.png'), fullPage: true });
+});
+
 test('a seller whose address is not confirmed is told so when publishing', async ({ page }) => {
   const email = `unconfirmed.${Date.now()}@example.co.uk`;
   const password = 'Hay-bales-in-June';
