@@ -223,6 +223,12 @@ export function setupBrowse(root: HTMLElement): void {
   };
   toggle.addEventListener('click', () => setOpen(!panel.hasAttribute('data-open')));
   root.querySelector('[data-filter-close]')?.addEventListener('click', () => setOpen(false));
+  // A tap beside the open side panel (on the dimmed page) closes it.
+  document.addEventListener('click', (event) => {
+    if (!panel.hasAttribute('data-open')) return;
+    const target = event.target as Node;
+    if (!panel.contains(target) && !toggle.contains(target)) setOpen(false);
+  });
   panel.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && panel.hasAttribute('data-open')) setOpen(false);
   });
