@@ -1,7 +1,8 @@
 // Page-weight benchmark, run as a whole program against the built product:
 //   node bench/pages.mjs [runs] [--weight-only]
 // Starts the product on its embedded defaults (own port and data folder) and prints, per page
-// (`/`, `/contact`, the account pages and the not-found page):
+// (`/`, `/contact`, the account pages, the not-found page, and the listings pages: /browse, a listing,
+// /post-listing, /rent, /livestock, /categories):
 //   - the JavaScript a visitor downloads: every script the HTML loads, islands' component and
 //     renderer modules, and everything those import (static and dynamic), each counted once,
 //     as the bytes on the wire with Accept-Encoding gzip and br;
@@ -28,15 +29,23 @@ const PAGES = [
   // A visitor is sent on to /signin by the page's script; the weight is what the page loads first.
   { name: '/profile', path: '/profile' },
   { name: 'not found', path: '/no-such-page' },
+  { name: '/browse', path: '/browse' },
+  // An unknown id: the page answers Listing Not Found (404) with the same scripts as a listing.
+  { name: '/listing/x', path: '/listing/x' },
+  // Signed-in only: the hint cookie lets the page render instead of redirecting to sign in.
+  { name: '/post-list.', path: '/post-listing', cookie: 'fm_signed_in=1' },
+  { name: '/rent', path: '/rent' },
+  { name: '/livestock', path: '/livestock' },
+  { name: '/categories', path: '/categories' },
 ];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
 
 /** GET as a client would, without decoding: status, headers and the body bytes as sent. */
-function get(path, encoding) {
+function get(path, encoding, cookie) {
   return new Promise((resolve, reject) => {
-    const headers = encoding ? { 'accept-encoding': encoding } : {};
+    const headers = { ...(encoding ? { 'accept-encoding': encoding } : {}), ...(cookie ? { cookie } : {}) };
     request(`${origin}${path}`, { headers }, (response) => {
       const chunks = [];
       response.on('data', (chunk) => chunks.push(chunk));
@@ -125,7 +134,7 @@ async function javascriptOf(html, pagePath) {
 }
 
 /** One Lighthouse run (mobile, the default) in a Chromium of its own; scores 0-100 by category. */
-async function lighthouseOnce(url) {
+async function lighthouseOnce(url, cookie) {
   const { default: lighthouse } = await import('lighthouse');
   const profile = mkdtempSync(join(tmpdir(), 'fm-bench-chromium-'));
   const debugPort = 9300 + Math.floor(Math.random() * 500);
@@ -153,7 +162,7 @@ async function lighthouseOnce(url) {
     // ignoreStatusCode: the not-found page is meant to answer 404, which Lighthouse otherwise refuses to score.
     const result = await lighthouse(
       url,
-      { port: debugPort, logLevel: 'error', output: 'json' },
+      { port: debugPort, logLevel: 'error', output: 'json', ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) },
       {
         extends: 'lighthouse:default',
         settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], ignoreStatusCode: true },
@@ -191,10 +200,10 @@ try {
   console.log('JS: script files the page loads (transfer sizes); inline: scripts inside the HTML (raw, counted in the HTML)');
   console.log('page        status  JS files  JS gzip    JS br      inline JS  HTML raw   HTML br    HTML gzip');
   for (const page of PAGES) {
-    const raw = await get(page.path, 'identity');
+    const raw = await get(page.path, 'identity', page.cookie);
     const js = await javascriptOf(raw.body.toString('utf8'), page.path);
-    const br = await get(page.path, 'br');
-    const gzip = await get(page.path, 'gzip');
+    const br = await get(page.path, 'br', page.cookie);
+    const gzip = await get(page.path, 'gzip', page.cookie);
     console.log(
       [
         page.name.padEnd(11),
@@ -215,7 +224,7 @@ try {
     console.log('page        perf  a11y  best-pr  seo   FCP ms  LCP ms  audits below 100 (any run)');
     for (const page of PAGES) {
       const results = [];
-      for (let i = 0; i < runs; i++) results.push(await lighthouseOnce(`${origin}${page.path}`));
+      for (let i = 0; i < runs; i++) results.push(await lighthouseOnce(`${origin}${page.path}`, page.cookie));
       const score = (id) => median(results.map((r) => r.scores[id]));
       console.log(
         [

@@ -23,7 +23,8 @@ export default defineConfig({
     csp: {
       directives: [
         "default-src 'self'",
-        "img-src 'self' data:",
+        // blob: for the wizard's previews of photos being uploaded (URL.createObjectURL).
+        "img-src 'self' data: blob:",
         // 'self' covers same-origin WebSocket (socket.io) in CSP 3 browsers.
         "connect-src 'self'",
         "object-src 'none'",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { emptyMessage, FEATURED_CHIPS } from './featured-listings';
+import { emptyMessage, FEATURED_CHIPS, featuredHeading, gridHtml } from './featured-listings';
 
 describe('FEATURED_CHIPS', () => {
   it('offers All and the five listing categories of the spec, in order', () => {
@@ -15,5 +15,18 @@ describe('emptyMessage', () => {
   it('names the category for a chip', () => {
     expect(emptyMessage('land')).toBe('No Land listings found.');
     expect(emptyMessage('seeds-plants')).toBe('No Seeds & Plants listings found.');
+  });
+});
+
+describe('featuredHeading and gridHtml', () => {
+  it('says whether the grid holds staff picks or the newest listings', () => {
+    expect(featuredHeading('featured')).toBe('Featured Listings');
+    expect(featuredHeading('newest')).toBe('Newest Listings');
+  });
+
+  it('shows six skeletons while loading, the error text, or the empty text', () => {
+    expect(gridHtml({ kind: 'loading' }).match(/listing-card--skeleton/g)).toHaveLength(6);
+    expect(gridHtml({ kind: 'error', message: 'Failed to load featured listings' })).toContain('Failed to load featured listings');
+    expect(gridHtml({ kind: 'listings', page: [], filter: 'land' })).toContain('No Land listings found.');
   });
 });

@@ -4,6 +4,8 @@ import { hasSignedInHint } from '../../lib/api';
 import { signInPathFor } from '../../lib/redirect';
 import { loadSession } from '../../stores/session';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
+import MyListings from '../listings/MyListings';
+import SavedListings from '../listings/SavedListings';
 import { AccountPanel } from './AccountPanel';
 import { PrivacyPanel } from './PrivacyPanel';
 import { ProfileDetails } from './ProfileDetails';
@@ -20,6 +22,8 @@ export type Notify = (notice: Notice) => void;
 
 const TABS = [
   { id: 'details', label: 'Profile' },
+  { id: 'listings', label: 'My Listings' },
+  { id: 'saved', label: 'Saved' },
   { id: 'security', label: 'Security' },
   { id: 'privacy', label: 'Privacy' },
   { id: 'account', label: 'Account' },
@@ -150,6 +154,8 @@ function ProfilePage() {
 
       <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
         {tab === 'details' && <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />}
+        {tab === 'listings' && <MyListings />}
+        {tab === 'saved' && <SavedListings />}
         {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
         {tab === 'privacy' && <PrivacyPanel profile={profile} onSaved={setProfile} notify={notify} />}
         {tab === 'account' && <AccountPanel profile={profile} notify={notify} />}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { outboxMails } from './outbox.js';
+
+/** The header the site's pages send on every call; the API refuses signed-in changes without it. */
+export const SITE = { 'x-requested-with': 'fieldmarket' };
+
+let people = 0;
+
+/**
+ * Signs a new person up through the API, confirms the address from the mailed link, and signs in.
+ * Pass `page.request` and the page's browser is signed in too (they share cookies).
+ */
+export async function signUpVerified(request: APIRequestContext, name = 'Jane Farmer'): Promise<{ email: string; id: string }> {
+  people += 1;
+  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${people}.${Date.now()}@example.co.uk`;
+  const password = 'Hay-bales-in-June';
+  const signUp = await request.post('/api/auth/signup', { data: { name, email, password }, headers: SITE });
+  if (signUp.status() !== 201) throw new Error(`sign-up failed: ${await signUp.text()}`);
+  let token = '';
+  await expect
+    .poll(
+      async () => {
+        const mail = (await outboxMails()).find((m) => m.to === email);
+        token = decodeURIComponent(mail?.text.match(/\/verify-email\?token=([\w%-]+)/)?.[1] ?? '');
+        return token;
+      },
+      { message: `a confirmation mail to ${email}`, timeout: 20_000 },
+    )
+    .not.toBe('');
+  const verified = await request.post('/api/auth/verify-email', { data: { token }, headers: SITE });
+  if (!verified.ok()) throw new Error(`verify failed: ${await verified.text()}`);
+  const signIn = await request.post('/api/auth/signin', { data: { email, password }, headers: SITE });
+  if (!signIn.ok()) throw new Error(`sign-in failed: ${await signIn.text()}`);
+  const { id } = ((await signIn.json()) as { data: { user: { id: string } } }).data.user;
+  return { email, id };
+}
+
+export interface Place {
+  id: string;
+  label: string;
+}
+
+export async function placeNamed(request: APIRequestContext, name: string): Promise<Place> {
+  const response = await request.get(`/api/places?q=${encodeURIComponent(name)}`);
+  const [place] = ((await response.json()) as { data: Place[] }).data;
+  if (!place) throw new Error(`no place ${name}`);
+  return place;
+}
+
+export const DESCRIPTION = 'Well looked after and ready to work this season; viewing welcome by appointment on the farm.';
+
+/** POST /api/listings as the signed-in seller; images are ids (the placeholder accepts any). */
+export async function postListing(request: APIRequestContext, listing: Record<string, unknown>): Promise<{ id: string }> {
+  const response = await request.post('/api/listings', {
+    headers: SITE,
+    data: {
+      type: 'sale',
+      price_unit: 'total',
+      vat: 'no-vat',
+      description: DESCRIPTION,
+      images: [randomUUID()],
+      attributes: {},
+      ...listing,
+    },
+  });
+  if (response.status() !== 201) throw new Error(`posting failed: ${await response.text()}`);
+  return ((await response.json()) as { data: { id: string } }).data;
+}
+
+/** A made-up word nobody else's listing has, of letters only (the search's words are letters). */
+export function uniqueWord(): string {
+  const letters = 'bcdfghjklmnprstvz';
+  const vowels = 'aeiou';
+  let word = '';
+  for (let i = 0; i < 5; i += 1) {
+    word += letters[Math.floor(Math.random() * letters.length)];
+    word += vowels[Math.floor(Math.random() * vowels.length)];
+  }
+  return word;
+}

@@ -1,0 +1,165 @@
+import type { CategorySlug } from '../../../../backend/src/contracts/categories';
+import {
+  type DATE_RANGES,
+  fieldsFor,
+  RENT_SUBCATEGORIES,
+  type CategoryField,
+  type RentSubcategory,
+} from '../../../../backend/src/contracts/listings';
+import { categoryBySlug, CATEGORIES } from '../../../../backend/src/contracts/categories';
+import { escapeHtml } from './listing-card';
+
+/** The URL's filter names, as the API takes them; `place` is the place's label, shown in the picker. */
+export const SCALAR_FILTERS = [
+  'q',
+  'category',
+  'subcategory',
+  'type',
+  'min_price',
+  'max_price',
+  'location',
+  'radius',
+  'verified',
+  'featured',
+  'date',
+  'sort',
+  'limit',
+] as const;
+
+/** SPEC §2 Browse: the tabs (a category slug, '' for All). */
+export const BROWSE_TABS: ReadonlyArray<{ value: string; label: string }> = [
+  { value: '', label: 'All' },
+  ...(['land', 'equipment', 'seeds-plants', 'services', 'rentals'] as const).map((slug) => ({
+    value: slug,
+    label: categoryBySlug(slug)?.name ?? slug,
+  })),
+];
+
+export const SORT_LABELS = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  'price-low': 'Price: low to high',
+  'price-high': 'Price: high to low',
+  popular: 'Most viewed',
+  nearest: 'Nearest first',
+  relevance: 'Best match',
+} as const;
+export type SortValue = keyof typeof SORT_LABELS;
+
+export const DATE_LABELS: Readonly<Record<keyof typeof DATE_RANGES, string>> = {
+  all: 'Any time',
+  today: 'Today',
+  week: 'Past week',
+  month: 'Past month',
+  quarter: 'Past 3 months',
+};
+
+export const RADIUS_CHOICES = [5, 10, 25, 50, 100, 250] as const;
+export const DEFAULT_RADIUS = 25;
+
+/** The sorts that make sense for these filters: nearest needs a place, relevance needs words. */
+export function sortChoices(params: URLSearchParams): SortValue[] {
+  const sorts: SortValue[] = ['newest', 'oldest', 'price-low', 'price-high', 'popular'];
+  if (params.get('location')) sorts.push('nearest');
+  if (params.get('q')?.trim()) sorts.unshift('relevance');
+  return sorts;
+}
+
+/** The category's range fields (year, hours, acres, head count...) offered as min/max filters. */
+export function rangeFields(params: URLSearchParams): Array<Extract<CategoryField, { kind: 'integer' | 'decimal' }>> {
+  const category = categoryBySlug(params.get('category') ?? '');
+  if (!category) return [];
+  const sub = params.get('subcategory') ?? '';
+  const subcategory = (RENT_SUBCATEGORIES as readonly string[]).includes(sub) ? (sub as RentSubcategory) : undefined;
+  return fieldsFor(category.slug as CategorySlug, subcategory).filter(
+    (field): field is Extract<CategoryField, { kind: 'integer' | 'decimal' }> =>
+      (field.kind === 'integer' || field.kind === 'decimal') && field.range === true,
+  );
+}
+
+/** Names of the range parameters the current category allows. */
+function rangeNames(params: URLSearchParams): string[] {
+  return rangeFields(params).flatMap((field) => [`${field.key}_min`, `${field.key}_max`]);
+}
+
+/**
+ * The filters kept from a URL or a form: known names with a value, nothing else; choices outside
+ * their lists dropped (a sort that no longer applies, a subcategory without rentals).
+ */
+export function normaliseFilters(input: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  const take = (name: string) => input.get(name)?.trim() ?? '';
+  for (const name of SCALAR_FILTERS) {
+    const value = take(name);
+    if (value !== '') out.set(name, value);
+  }
+  if (out.get('type') === 'buy') out.set('type', 'sale');
+  if (!['sale', 'rent'].includes(out.get('type') ?? '')) out.delete('type');
+  if (out.get('verified') !== 'true') out.delete('verified');
+  if (out.get('featured') !== 'true') out.delete('featured');
+  if (out.get('date') === 'all') out.delete('date');
+  if (!CATEGORIES.some((category) => category.slug === out.get('category'))) out.delete('category');
+  if (out.get('category') !== 'rentals') out.delete('subcategory');
+  if (!out.get('location')) out.delete('radius');
+  else if (take('place')) out.set('place', take('place'));
+  for (const name of rangeNames(out)) {
+    const value = take(name);
+    if (value !== '') out.set(name, value);
+  }
+  const sort = out.get('sort');
+  if (sort && !sortChoices(out).includes(sort as SortValue)) out.delete('sort');
+  const cursor = take('cursor');
+  if (cursor) out.set('cursor', cursor);
+  return out;
+}
+
+/** What goes to GET /api/listings: the filters without the picker's label. */
+export function apiQuery(filters: URLSearchParams, extra: Record<string, string> = {}): URLSearchParams {
+  const query = new URLSearchParams(filters);
+  query.delete('place');
+  for (const [name, value] of Object.entries(extra)) query.set(name, value);
+  return query;
+}
+
+/** The filters that narrow the results (for the badge); the text, sort and page do not count. */
+export function activeFilterCount(filters: URLSearchParams): number {
+  const counted = new Set<string>();
+  for (const name of filters.keys()) {
+    if (['q', 'sort', 'cursor', 'place', 'radius', 'limit'].includes(name)) continue;
+    if (name === 'min_price' || name === 'max_price') counted.add('price');
+    else if (name.endsWith('_min') || name.endsWith('_max')) counted.add(name.replace(/_(min|max)$/, ''));
+    else counted.add(name);
+  }
+  return counted.size;
+}
+
+/** The page's own URL for these filters (shareable), without the cursor unless asked. */
+export function browseHref(filters: URLSearchParams, keepCursor = false): string {
+  const params = new URLSearchParams(filters);
+  if (!keepCursor) params.delete('cursor');
+  const text = params.toString();
+  return text ? `/browse?${text}` : '/browse';
+}
+
+/** "24 listings", "1000+ listings", "1 listing". */
+export function resultCountText(total: number | null, lowerBound: boolean): string {
+  if (total === null) return '';
+  const shown = `${total.toLocaleString('en-GB')}${lowerBound ? '+' : ''}`;
+  return `${shown} ${total === 1 && !lowerBound ? 'listing' : 'listings'}`;
+}
+
+/** The min/max inputs of the chosen category's range fields, as HTML the server and the script share. */
+export function rangeFieldsHtml(filters: URLSearchParams): string {
+  return rangeFields(filters)
+    .map((field) => {
+      const unit = field.unit ? ` (${field.unit})` : '';
+      const step = field.kind === 'integer' ? '1' : 'any';
+      const input = (bound: 'min' | 'max') => {
+        const name = `${field.key}_${bound}`;
+        const value = filters.get(name) ?? '';
+        return `<input class="field__input" type="number" inputmode="decimal" id="filter-${name}" name="${name}" min="${field.min}" max="${field.max}" step="${step}" value="${escapeHtml(value)}" placeholder="${bound === 'min' ? 'Min' : 'Max'}" aria-label="${escapeHtml(field.label)} ${bound === 'min' ? 'minimum' : 'maximum'}">`;
+      };
+      return `<fieldset class="filters__range"><legend class="field__label">${escapeHtml(field.label)}${escapeHtml(unit)}</legend><div class="filters__pair">${input('min')}<span aria-hidden="true">to</span>${input('max')}</div></fieldset>`;
+    })
+    .join('');
+}

@@ -1,0 +1,100 @@
+import { api } from '../../lib/api';
+import type { components } from '../../lib/api-types';
+
+export type ListingPage = components['schemas']['ListingPage'];
+export type ListingDetail = components['schemas']['ListingDetail'];
+export type FeaturedListings = components['schemas']['FeaturedListings'];
+export type Place = components['schemas']['PlaceResponse'];
+
+/** The header the site's own calls carry; the API refuses signed-in changes without it. */
+export const SITE_HEADERS = { 'X-Requested-With': 'fieldmarket' } as const;
+
+/** SPEC §9: request timeout 15 s; browse 10 s. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+export const BROWSE_TIMEOUT_MS = 10_000;
+
+export type Outcome<T> = { ok: true; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string> };
+
+interface Envelope<T> {
+  success?: boolean;
+  data?: T;
+  error?: string;
+  fields?: Record<string, string>;
+}
+
+/** Reads the envelope of an openapi-fetch result; a thrown fetch (offline, timeout) is status 0. */
+export async function settle<T>(call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Outcome<T>> {
+  try {
+    const { data, error, response } = await call();
+    const body = (data ?? error ?? {}) as Envelope<T>;
+    if (response.ok && body.success !== false && body.data !== undefined) return { ok: true, data: body.data };
+    return {
+      ok: false,
+      status: response.status,
+      error: typeof body.error === 'string' ? body.error : `HTTP error! status: ${response.status}`,
+      ...(body.fields ? { fields: body.fields } : {}),
+    };
+  } catch (error) {
+    return { ok: false, status: 0, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * GET /api/listings with the URL's filters as they are: the per-category ranges (`year_min`,
+ * `acres_max`...) are open-ended, so the query is passed through rather than typed key by key.
+ */
+export function searchListings(query: URLSearchParams, timeoutMs = BROWSE_TIMEOUT_MS): Promise<Outcome<ListingPage>> {
+  return settle<ListingPage>(() =>
+    api.GET('/api/listings', {
+      params: { query: Object.fromEntries(query) as never },
+      signal: AbortSignal.timeout(timeoutMs),
+    }),
+  );
+}
+
+export function featuredListings(limit: number): Promise<Outcome<FeaturedListings>> {
+  return settle<FeaturedListings>(() =>
+    api.GET('/api/listings/featured', { params: { query: { limit } }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+  );
+}
+
+export function searchPlaces(q: string, signal?: AbortSignal): Promise<Outcome<Place[]>> {
+  return settle<Place[]>(() => api.GET('/api/places', { params: { query: { q } }, ...(signal ? { signal } : {}) }));
+}
+
+export function setSaved(listingId: string, saved: boolean): Promise<Outcome<{ saved: boolean; saves_count: number }>> {
+  const init = { body: { listingId }, headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
+  return settle(() => (saved ? api.POST('/api/listings/saved', init) : api.DELETE('/api/listings/saved', init)));
+}
+
+export type OwnerStatus = 'live' | 'sold' | 'let' | 'withdrawn';
+
+export function changeStatus(id: string, status: OwnerStatus): Promise<Outcome<ListingDetail>> {
+  return settle<ListingDetail>(() =>
+    api.PATCH('/api/listings/{id}/status', {
+      params: { path: { id } },
+      body: { status },
+      headers: SITE_HEADERS,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }),
+  );
+}
+
+export function deleteListing(id: string): Promise<Outcome<{ message: string }>> {
+  return settle(() =>
+    api.DELETE('/api/listings/{id}', { params: { path: { id } }, headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+  );
+}
+
+/** The hint cookie the session sets beside its httpOnly cookies: says "signed in", proves nothing. */
+export function hasSignedInHint(cookie: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
+  return cookie.split(';').some((pair) => {
+    const [name, value] = pair.trim().split('=');
+    return name === 'fm_signed_in' && value !== undefined && value !== '' && value !== '0';
+  });
+}
+
+/** Where a visitor goes to sign in and come back. */
+export function signInHref(redirect: string): string {
+  return `/signin?redirect=${encodeURIComponent(redirect)}`;
+}

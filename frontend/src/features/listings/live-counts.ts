@@ -1,0 +1,20 @@
+import { api } from '../../lib/api';
+import type { components } from '../../lib/api-types';
+import { REQUEST_TIMEOUT_MS, settle } from './listings-api';
+
+export type CategoryCount = components['schemas']['CategoryResponse'];
+
+/** GET /api/categories: each category with its live listing count; undefined when the API fails. */
+export async function categoryCounts(headers: Record<string, string>): Promise<CategoryCount[] | undefined> {
+  const outcome = await settle<CategoryCount[]>(() =>
+    api.GET('/api/categories', { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+  );
+  return outcome.ok ? outcome.data : undefined;
+}
+
+/** "128 listings", "1 listing", "No listings yet". */
+export function countLabel(count: number | undefined): string {
+  if (count === undefined) return '';
+  if (count === 0) return 'No listings yet';
+  return `${count.toLocaleString('en-GB')} ${count === 1 ? 'listing' : 'listings'}`;
+}

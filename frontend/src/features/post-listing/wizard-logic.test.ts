@@ -1,0 +1,85 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  EMPTY_DRAFT,
+  fileProblem,
+  joinErrors,
+  listingPayload,
+  moved,
+  parsePrice,
+  restoreDraft,
+  validateDraft,
+  withType,
+  type ListingDraft,
+} from './wizard-logic';
+
+const valid: ListingDraft = {
+  ...EMPTY_DRAFT,
+  type: 'sale',
+  title: 'Massey Ferguson 5713',
+  category: 'equipment',
+  price: '38,500',
+  price_unit: 'total',
+  vat: 'plus-vat',
+  location: 'Taunton, England',
+  place_id: '2636389',
+  description: 'A well kept tractor with a full service history, new tyres and a front loader.',
+  attributes: { year: '2019', hours: '2400', make: 'Massey Ferguson' },
+  images: [{ id: '6f1c1f0e-8a2b-4c1d-9e3f-1a2b3c4d5e6f', name: 'front.jpg' }],
+};
+
+describe('validateDraft', () => {
+  it('collects the SPEC messages in order, joined with commas', () => {
+    expect(joinErrors(validateDraft(EMPTY_DRAFT))).toBe(
+      'Listing type is required, Title is required, Category is required, Price is required, Location is required, Description is required, At least one image is required',
+    );
+  });
+
+  it('asks for at least 50 characters of description and a rent subcategory', () => {
+    const errors = validateDraft({ ...withType(valid, 'rent'), description: 'Too short' });
+    expect(errors.description).toBe('Description must be at least 50 characters');
+    expect(errors.subcategory).toBe('Please select a category');
+  });
+
+  it('accepts a complete draft and checks the category fields', () => {
+    expect(validateDraft(valid)).toEqual({});
+    expect(validateDraft({ ...valid, attributes: { year: '1700' } })['attributes.year']).toMatch(/^Year must be a whole number/);
+  });
+});
+
+describe('type, payload and photos', () => {
+  it('For Rent forces Rentals and clears the subcategory; For Sale clears Rentals', () => {
+    const rent = withType({ ...valid, subcategory: 'land' }, 'rent');
+    expect(rent).toMatchObject({ category: 'rentals', subcategory: '', price_unit: 'per-day' });
+    expect(withType(rent, 'sale').category).toBe('');
+  });
+
+  it('sends numbers, the place and the image ids', () => {
+    expect(listingPayload(valid)).toMatchObject({
+      type: 'sale',
+      category: 'equipment',
+      price: 38500,
+      place_id: '2636389',
+      attributes: { year: 2019, hours: 2400, make: 'Massey Ferguson' },
+      images: ['6f1c1f0e-8a2b-4c1d-9e3f-1a2b3c4d5e6f'],
+    });
+    expect(parsePrice('£1,200')).toBe(1200);
+    expect(parsePrice('abc')).toBeNaN();
+  });
+
+  it('refuses other types and big files with the SPEC messages, and reorders', () => {
+    expect(fileProblem({ type: 'image/gif', size: 10 })).toBe('Please upload only JPEG, PNG, or WebP images.');
+    expect(fileProblem({ type: 'image/png', size: 5_242_881 })).toBe('Image size must be less than 5MB.');
+    expect(fileProblem({ type: 'image/webp', size: 5_242_880 })).toBeUndefined();
+    expect(moved(['a', 'b', 'c'], 2, 0)).toEqual(['c', 'a', 'b']);
+  });
+
+  it('restores a stored draft defensively', () => {
+    expect(restoreDraft('nonsense')).toEqual(EMPTY_DRAFT);
+    expect(restoreDraft({ title: 5, type: 'rent', images: [{ id: 'x', name: 'y' }, { id: 1 }], step: 9 })).toMatchObject({
+      title: '',
+      type: 'rent',
+      images: [{ id: 'x', name: 'y' }],
+      step: 0,
+    });
+  });
+});

@@ -1,0 +1,238 @@
+import { CATEGORIES, type CategorySlug } from '../../../../backend/src/contracts/categories';
+import { IMAGE_LIMITS, IMAGE_MESSAGES } from '../../../../backend/src/contracts/images';
+import {
+  categoryFieldError,
+  fieldsFor,
+  LISTING_RULES,
+  LISTING_TEXTS,
+  PRICE_MAX_POUNDS,
+  RENT_PRICE_UNITS,
+  RENT_SUBCATEGORIES,
+  SALE_CATEGORIES,
+  SALE_PRICE_UNITS,
+  type CategoryField,
+  type RentSubcategory,
+} from '../../../../backend/src/contracts/listings';
+import { textFieldError, trimText } from '../../../../backend/src/contracts/text-rules';
+import type { components } from '../../lib/api-types';
+
+export type ListingRequest = components['schemas']['ListingRequest'];
+
+export const STEPS = ['Upload Images', 'Basic Details', 'Description', 'Review & Submit'] as const;
+export const ACCEPTED_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'] as const;
+export const DESCRIPTION_MAX = LISTING_RULES.description.maxLength;
+
+/** A photo in the draft: only uploaded ones are kept (their id), never the file's bytes. */
+export interface DraftImage {
+  id: string;
+  name: string;
+}
+
+/** The wizard's values (SPEC §3 "Listing draft", with our additions), as kept in localStorage. */
+export interface ListingDraft {
+  type: '' | 'sale' | 'rent';
+  title: string;
+  category: string;
+  subcategory: string;
+  price: string;
+  price_unit: string;
+  vat: string;
+  location: string;
+  place_id: string;
+  description: string;
+  attributes: Record<string, string>;
+  images: DraftImage[];
+  step: number;
+}
+
+export const EMPTY_DRAFT: ListingDraft = {
+  type: '',
+  title: '',
+  category: '',
+  subcategory: '',
+  price: '',
+  price_unit: 'total',
+  vat: 'no-vat',
+  location: '',
+  place_id: '',
+  description: '',
+  attributes: {},
+  images: [],
+  step: 0,
+};
+
+export type DraftField =
+  'type' | 'title' | 'category' | 'subcategory' | 'price' | 'location' | 'description' | 'images' | `attributes.${string}`;
+
+/** Where each field is asked: errors take the user to the first step with one. */
+export function stepOf(field: string): number {
+  if (field === 'images') return 0;
+  if (field === 'description') return 2;
+  return 1;
+}
+
+/** SPEC §2: For Sale offers the sale categories; For Rent forces Rentals and asks what is rented. */
+export function categoryChoices(type: ListingDraft['type']): Array<{ value: string; label: string }> {
+  const slugs: readonly string[] = type === 'rent' ? RENT_SUBCATEGORIES : SALE_CATEGORIES;
+  return slugs.map((slug) => ({ value: slug, label: CATEGORIES.find((c) => c.slug === slug)?.name ?? slug }));
+}
+
+export function priceUnits(type: ListingDraft['type']): readonly string[] {
+  return type === 'rent' ? RENT_PRICE_UNITS : SALE_PRICE_UNITS;
+}
+
+/** Switching type: For Sale clears a Rentals category; For Rent forces Rentals and clears the subcategory. */
+export function withType(draft: ListingDraft, type: 'sale' | 'rent'): ListingDraft {
+  if (type === draft.type) return draft;
+  const units = priceUnits(type);
+  const priceUnit = units.includes(draft.price_unit) ? draft.price_unit : (units[0] ?? 'total');
+  return type === 'rent'
+    ? { ...draft, type, category: 'rentals', subcategory: '', attributes: {}, price_unit: priceUnit }
+    : {
+        ...draft,
+        type,
+        category: draft.category === 'rentals' ? '' : draft.category,
+        subcategory: '',
+        attributes: {},
+        price_unit: priceUnit,
+      };
+}
+
+/** The category fields the chosen category (or rented thing) has. */
+export function draftFields(draft: ListingDraft): readonly CategoryField[] {
+  if (draft.type === 'rent') {
+    const sub = (RENT_SUBCATEGORIES as readonly string[]).includes(draft.subcategory) ? (draft.subcategory as RentSubcategory) : undefined;
+    return sub ? fieldsFor('rentals', sub) : fieldsFor('rentals');
+  }
+  return CATEGORIES.some((c) => c.slug === draft.category) ? fieldsFor(draft.category as CategorySlug) : [];
+}
+
+/** The price typed ("38,500", "£1,200") as a number of pounds, or undefined. */
+export function parsePrice(text: string): number | undefined {
+  const cleaned = text.replace(/[£,\s]/g, '');
+  if (cleaned === '') return undefined;
+  const number = Number(cleaned);
+  return Number.isFinite(number) ? number : NaN;
+}
+
+/**
+ * Every problem, field by field, in the SPEC's order (§5 "Post listing"): the messages are the
+ * contracts', the same the API gives.
+ */
+export function validateDraft(draft: ListingDraft): Partial<Record<DraftField, string>> {
+  const errors: Partial<Record<DraftField, string>> = {};
+  if (draft.type !== 'sale' && draft.type !== 'rent') errors.type = LISTING_TEXTS.typeRequired;
+  const title = textFieldError(LISTING_RULES.title, trimText(draft.title));
+  if (title) errors.title = title;
+  if (draft.type === 'rent') {
+    if (!draft.subcategory) errors.subcategory = LISTING_TEXTS.selectCategory;
+    else if (!(RENT_SUBCATEGORIES as readonly string[]).includes(draft.subcategory)) errors.subcategory = LISTING_TEXTS.invalidCategory;
+  } else if (!draft.category) errors.category = LISTING_TEXTS.categoryRequired;
+  else if (!(SALE_CATEGORIES as readonly string[]).includes(draft.category)) errors.category = LISTING_TEXTS.invalidCategory;
+  const price = parsePrice(draft.price);
+  if (price === undefined) errors.price = LISTING_TEXTS.priceRequired;
+  else if (Number.isNaN(price) || price < 0 || price > PRICE_MAX_POUNDS) {
+    errors.price = `Price must be a number from 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}`;
+  }
+  const location = textFieldError(LISTING_RULES.location, trimText(draft.location));
+  if (location) errors.location = location;
+  else if (!draft.place_id) errors.location = LISTING_TEXTS.unknownPlace;
+  const description = textFieldError(LISTING_RULES.description, trimText(draft.description));
+  if (description) errors.description = description;
+  for (const field of draftFields(draft)) {
+    const error = categoryFieldError(field, attributeValue(field, draft.attributes[field.key]));
+    if (error) errors[`attributes.${field.key}`] = error;
+  }
+  if (draft.images.length === 0) errors.images = LISTING_TEXTS.imageRequired;
+  else if (draft.images.length > IMAGE_LIMITS.maxFiles) errors.images = LISTING_TEXTS.tooManyImages;
+  return errors;
+}
+
+/** SPEC §5: all errors collected on submit and joined with commas. */
+export function joinErrors(errors: Partial<Record<string, string>>): string {
+  return Object.values(errors).filter(Boolean).join(', ');
+}
+
+function attributeValue(field: CategoryField, text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  if (field.kind === 'integer' || field.kind === 'decimal') return Number(text);
+  if (field.kind === 'yes-no') return text === 'yes' ? true : text === 'no' ? false : text;
+  return text.trim();
+}
+
+/** The body of POST/PUT /api/listings (SPEC §3 "Submitted listing payload" with our additions). */
+export function listingPayload(draft: ListingDraft): ListingRequest {
+  const attributes: Record<string, unknown> = {};
+  for (const field of draftFields(draft)) {
+    const value = attributeValue(field, draft.attributes[field.key]);
+    if (value !== undefined) attributes[field.key] = value;
+  }
+  return {
+    type: draft.type as 'sale' | 'rent',
+    category: (draft.type === 'rent' ? 'rentals' : draft.category) as ListingRequest['category'],
+    ...(draft.type === 'rent' ? { subcategory: draft.subcategory as NonNullable<ListingRequest['subcategory']> } : {}),
+    title: draft.title.trim(),
+    description: draft.description.trim(),
+    price: parsePrice(draft.price) ?? 0,
+    price_unit: draft.price_unit as ListingRequest['price_unit'],
+    vat: draft.vat as ListingRequest['vat'],
+    location: draft.location.trim(),
+    ...(draft.place_id ? { place_id: draft.place_id } : {}),
+    images: draft.images.map((image) => image.id),
+    attributes,
+  };
+}
+
+/** The API's field names mapped to the wizard's (`attributes.year` stays as it is). */
+export function fieldOfApi(name: string): string {
+  return name === 'place_id' ? 'location' : name;
+}
+
+/** A file the browser can refuse before sending (the server judges the bytes again). */
+export function fileProblem(file: { type: string; size: number }): string | undefined {
+  if (!(ACCEPTED_TYPES as readonly string[]).includes(file.type)) return IMAGE_MESSAGES.wrongType;
+  if (file.size > IMAGE_LIMITS.maxFileBytes) return IMAGE_MESSAGES.tooLarge;
+  return undefined;
+}
+
+/** Moves the photo at `from` to `to` (the first is the main photo). */
+export function moved<T>(list: readonly T[], from: number, to: number): T[] {
+  if (to < 0 || to >= list.length || from === to) return [...list];
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  next.splice(to, 0, item as T);
+  return next;
+}
+
+/** A draft read back from storage, whatever it holds: unknown keys dropped, wrong types replaced. */
+export function restoreDraft(stored: unknown): ListingDraft {
+  if (typeof stored !== 'object' || stored === null) return { ...EMPTY_DRAFT };
+  const source = stored as Record<string, unknown>;
+  const text = (key: keyof ListingDraft) => (typeof source[key] === 'string' ? (source[key] as string) : (EMPTY_DRAFT[key] as string));
+  const type = source['type'] === 'sale' || source['type'] === 'rent' ? source['type'] : '';
+  const attributes =
+    typeof source['attributes'] === 'object' && source['attributes'] !== null
+      ? Object.fromEntries(Object.entries(source['attributes']).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+      : {};
+  const images = Array.isArray(source['images'])
+    ? source['images']
+        .filter((image): image is DraftImage => typeof image?.id === 'string' && typeof image?.name === 'string')
+        .slice(0, IMAGE_LIMITS.maxFiles)
+    : [];
+  const step = typeof source['step'] === 'number' && source['step'] >= 0 && source['step'] < STEPS.length ? source['step'] : 0;
+  return {
+    type,
+    title: text('title'),
+    category: text('category'),
+    subcategory: text('subcategory'),
+    price: text('price'),
+    price_unit: text('price_unit'),
+    vat: text('vat'),
+    location: text('location'),
+    place_id: text('place_id'),
+    description: text('description').slice(0, DESCRIPTION_MAX),
+    attributes,
+    images,
+    step,
+  };
+}
