@@ -82,6 +82,22 @@ describe('the built site as the web process serves it', () => {
     expect(gunzipSync(response.rawPayload).toString()).toContain('Page not found');
   });
 
+  it.each([
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const)('compresses a page rendered per request for Accept-Encoding %p', async (acceptEncoding, decompress) => {
+    // A profile id that is not one: Astro renders the not-found page itself, with no API call.
+    const plain = await get('/profile/not-an-id');
+    const packed = await get('/profile/not-an-id', acceptEncoding);
+    expect([plain.statusCode, packed.statusCode]).toEqual([404, 404]);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(packed.headers['content-encoding']).toBe(acceptEncoding);
+    expect(packed.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(packed.headers['content-length']).toBeUndefined();
+    expect(decompress(packed.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+  });
+
   it('keeps unknown API paths JSON', async () => {
     const response = await get('/api/no-such-endpoint', 'br');
     expect(response.statusCode).toBe(404);
