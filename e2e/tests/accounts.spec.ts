@@ -1,52 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { mailedLink, signInWithForm, signOutFromHeader, signUpThroughApi, uniqueEmail } from './account-steps.js';
 import { expect, test } from './fixtures.js';
-import { outboxMails } from './outbox.js';
 
 /** Screenshots for people to look at (not compared): e2e/screenshots/, ignored by git. */
 const SCREENSHOTS = resolve(import.meta.dirname, '..', 'screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
-/** The API refuses a state-changing call with a session cookie unless it carries this (docs/accounts.md). */
-const CLIENT_HEADERS = { 'x-requested-with': 'fieldmarket' };
-
-const uniqueEmail = (what: string) => `${what}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.co.uk`;
-
-/** The path and query of the first link to `path` in a mail the product sent to `to`. */
-async function mailedLink(to: string, path: string): Promise<string> {
-  const pattern = new RegExp(`https?://[^\\s]+${path}\\?token=[\\w%-]+`);
-  let link = '';
-  await expect
-    .poll(async () => {
-      const mail = (await outboxMails()).find((m) => m.to === to && pattern.test(m.text));
-      const found = mail?.text.match(pattern)?.[0];
-      link = found ? `${new URL(found).pathname}${new URL(found).search}` : '';
-      return link;
-    })
-    .not.toBe('');
-  return link;
-}
-
-async function signUpThroughApi(request: APIRequestContext, email: string, password: string, name = 'Jane Farmer') {
-  const response = await request.post('/api/auth/signup', { data: { name, email, password }, headers: CLIENT_HEADERS });
-  expect(response.status()).toBe(201);
-}
-
-async function signInWithForm(page: Page, email: string, password: string) {
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password', { exact: true }).fill(password);
-  await form.getByRole('button', { name: 'Sign In' }).click();
-}
-
-async function signOutFromHeader(page: Page) {
-  await page.getByTestId('account-menu').click();
-  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
-  await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
-  await expect(page.getByTestId('account-menu')).toHaveCount(0);
-}
 
 /** A TOTP code no earlier than `notBefore` (ms): the API accepts each time step once, so a later code is needed after one was used. */
 function totp(secret: string, notBefore = Date.now()): Promise<string> {
