@@ -38,7 +38,7 @@ export async function signInWithForm(page: Page, email: string, password: string
 
 export async function signOutFromHeader(page: Page) {
   await page.getByTestId('account-menu').click();
-  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+  await page.getByRole('banner').getByRole('button', { name: 'Sign Out', exact: true }).click();
   await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
   await expect(page.getByTestId('account-menu')).toHaveCount(0);
 }

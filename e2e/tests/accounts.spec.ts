@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { generate } from 'otplib';
 import { mailedLink, signInWithForm, signOutFromHeader, signUpThroughApi, uniqueEmail } from './account-steps.js';
@@ -157,6 +158,48 @@ test.describe('accounts', () => {
     await page.goto('/signin');
     await signInWithForm(page, email, newPassword);
     await expect(page.getByTestId('signin-error')).toHaveText('Incorrect email or password.');
+  });
+
+  test('a privacy switch survives a reload; Export Data downloads the profile; Sign Out from the header', async ({ page }) => {
+    const email = uniqueEmail('privacy');
+    const password = 'Meadow-Gate-2026';
+    await signUpThroughApi(page.request, email, password, 'Polly Pasture');
+    await page.goto('/signin');
+    await signInWithForm(page, email, password);
+    await expect(page.getByTestId('account-menu')).toBeVisible();
+
+    // The switch applies at once and is what the server keeps: a reload shows it as left.
+    await page.goto('/profile#privacy');
+    const contact = page.getByRole('switch', { name: 'Show contact details' });
+    const was = (await contact.getAttribute('aria-checked')) === 'true';
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/profile/privacy' && r.request().method() === 'PUT');
+    await contact.click();
+    expect((await saved).status()).toBe(200);
+    await expect(page.getByTestId('profile-banner')).toContainText('Privacy settings updated successfully!');
+    await expect(contact).toHaveAttribute('aria-checked', String(!was));
+    await page.reload();
+    await expect(page.getByRole('switch', { name: 'Show contact details' })).toHaveAttribute('aria-checked', String(!was));
+
+    // Export Data: a JSON file named with the product and the day, holding the profile as it now is.
+    await page.getByRole('tab', { name: 'Account' }).click();
+    const day = () => new Date().toISOString().slice(0, 10);
+    const dayBefore = day();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Data' }).click();
+    const download = await downloading;
+    expect([`fieldmarket-data-${dayBefore}.json`, `fieldmarket-data-${day()}.json`]).toContain(download.suggestedFilename());
+    const text = await readFile(await download.path(), 'utf8');
+    const exported = JSON.parse(text) as { profile: { email: string; full_name: string; privacy_settings: Record<string, boolean> } };
+    expect(exported.profile).toMatchObject({ email, full_name: 'Polly Pasture', privacy_settings: { contact_visible: !was } });
+    expect(text).not.toMatch(/argon2|password_hash/i);
+    await expect(page.getByTestId('profile-banner')).toContainText('Data exported successfully!');
+
+    // Sign Out from the header's menu: back to the home page with the visitor's header, and no session on the server.
+    await signOutFromHeader(page);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('link', { name: 'Sign Up', exact: true })).toBeVisible();
+    await expect(page.getByTestId('account-loading')).toBeHidden();
+    expect(await (await page.request.get('/api/auth/me')).json()).toMatchObject({ data: { user: null } });
   });
 
   test('a visitor opening /profile signs in and comes back to it', async ({ page }) => {
