@@ -1,52 +1,14 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { mailedLink, signInWithForm, signOutFromHeader, signUpThroughApi, uniqueEmail } from './account-steps.js';
 import { expect, test } from './fixtures.js';
-import { outboxMails } from './outbox.js';
 
 /** Screenshots for people to look at (not compared): e2e/screenshots/, ignored by git. */
 const SCREENSHOTS = resolve(import.meta.dirname, '..', 'screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
-/** The API refuses a state-changing call with a session cookie unless it carries this (docs/accounts.md). */
-const CLIENT_HEADERS = { 'x-requested-with': 'fieldmarket' };
-
-const uniqueEmail = (what: string) => `${what}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.co.uk`;
-
-/** The path and query of the first link to `path` in a mail the product sent to `to`. */
-async function mailedLink(to: string, path: string): Promise<string> {
-  const pattern = new RegExp(`https?://[^\\s]+${path}\\?token=[\\w%-]+`);
-  let link = '';
-  await expect
-    .poll(async () => {
-      const mail = (await outboxMails()).find((m) => m.to === to && pattern.test(m.text));
-      const found = mail?.text.match(pattern)?.[0];
-      link = found ? `${new URL(found).pathname}${new URL(found).search}` : '';
-      return link;
-    })
-    .not.toBe('');
-  return link;
-}
-
-async function signUpThroughApi(request: APIRequestContext, email: string, password: string, name = 'Jane Farmer') {
-  const response = await request.post('/api/auth/signup', { data: { name, email, password }, headers: CLIENT_HEADERS });
-  expect(response.status()).toBe(201);
-}
-
-async function signInWithForm(page: Page, email: string, password: string) {
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password', { exact: true }).fill(password);
-  await form.getByRole('button', { name: 'Sign In' }).click();
-}
-
-async function signOutFromHeader(page: Page) {
-  await page.getByTestId('account-menu').click();
-  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
-  await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
-  await expect(page.getByTestId('account-menu')).toHaveCount(0);
-}
 
 /** A TOTP code no earlier than `notBefore` (ms): the API accepts each time step once, so a later code is needed after one was used. */
 function totp(secret: string, notBefore = Date.now()): Promise<string> {
@@ -196,6 +158,48 @@ test.describe('accounts', () => {
     await page.goto('/signin');
     await signInWithForm(page, email, newPassword);
     await expect(page.getByTestId('signin-error')).toHaveText('Incorrect email or password.');
+  });
+
+  test('a privacy switch survives a reload; Export Data downloads the profile; Sign Out from the header', async ({ page }) => {
+    const email = uniqueEmail('privacy');
+    const password = 'Meadow-Gate-2026';
+    await signUpThroughApi(page.request, email, password, 'Polly Pasture');
+    await page.goto('/signin');
+    await signInWithForm(page, email, password);
+    await expect(page.getByTestId('account-menu')).toBeVisible();
+
+    // The switch applies at once and is what the server keeps: a reload shows it as left.
+    await page.goto('/profile#privacy');
+    const contact = page.getByRole('switch', { name: 'Show contact details' });
+    const was = (await contact.getAttribute('aria-checked')) === 'true';
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/profile/privacy' && r.request().method() === 'PUT');
+    await contact.click();
+    expect((await saved).status()).toBe(200);
+    await expect(page.getByTestId('profile-banner')).toContainText('Privacy settings updated successfully!');
+    await expect(contact).toHaveAttribute('aria-checked', String(!was));
+    await page.reload();
+    await expect(page.getByRole('switch', { name: 'Show contact details' })).toHaveAttribute('aria-checked', String(!was));
+
+    // Export Data: a JSON file named with the product and the day, holding the profile as it now is.
+    await page.getByRole('tab', { name: 'Account' }).click();
+    const day = () => new Date().toISOString().slice(0, 10);
+    const dayBefore = day();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Data' }).click();
+    const download = await downloading;
+    expect([`fieldmarket-data-${dayBefore}.json`, `fieldmarket-data-${day()}.json`]).toContain(download.suggestedFilename());
+    const text = await readFile(await download.path(), 'utf8');
+    const exported = JSON.parse(text) as { profile: { email: string; full_name: string; privacy_settings: Record<string, boolean> } };
+    expect(exported.profile).toMatchObject({ email, full_name: 'Polly Pasture', privacy_settings: { contact_visible: !was } });
+    expect(text).not.toMatch(/argon2|password_hash/i);
+    await expect(page.getByTestId('profile-banner')).toContainText('Data exported successfully!');
+
+    // Sign Out from the header's menu: back to the home page with the visitor's header, and no session on the server.
+    await signOutFromHeader(page);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('link', { name: 'Sign Up', exact: true })).toBeVisible();
+    await expect(page.getByTestId('account-loading')).toBeHidden();
+    expect(await (await page.request.get('/api/auth/me')).json()).toMatchObject({ data: { user: null } });
   });
 
   test('a visitor opening /profile signs in and comes back to it', async ({ page }) => {

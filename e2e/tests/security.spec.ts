@@ -68,7 +68,7 @@ test.describe('account pages under the Content-Security-Policy', () => {
     });
   }
 
-  test('signed in: the header menu, the profile, the two-factor QR code and the public profile', async ({ page }) => {
+  test('signed in: the header menu, the profile, the two-factor QR code, the public profile and /services', async ({ page }) => {
     const problems = await watchForProblems(page);
     const email = `csp-${Date.now()}@example.co.uk`;
     const headers = { 'x-requested-with': 'fieldmarket' };
@@ -86,6 +86,8 @@ test.describe('account pages under the Content-Security-Policy', () => {
     const { data } = (await (await page.request.get('/api/auth/me')).json()) as { data: { user: { id: string } } };
     await page.goto(`/profile/${data.user.id}`);
     await expect(page.getByRole('heading', { name: 'Casey Policy' })).toBeVisible();
+    await page.goto('/services');
+    await expect(page.getByTestId('services-empty')).toBeVisible();
     expect(await problems()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
+import { ACCOUNT_TEXTS, GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
 import { afterSignInPath } from '../../lib/redirect';
 import { AFTER_SIGN_IN_DEFAULT } from '../../lib/routes';
 import { useHydrated } from '../../lib/use-hydrated';
@@ -32,7 +32,8 @@ function SignInForm() {
   const [errors, setErrors] = useState<Errors<SignInField>>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [google, setGoogle] = useState(false);
+  // Unknown until /api/auth/providers answers (and when it cannot be reached): no Google button then.
+  const [google, setGoogle] = useState<'unknown' | 'available' | 'not-configured'>('unknown');
   const [twoFactor, setTwoFactor] = useState(false);
   const [redirect, setRedirect] = useState(AFTER_SIGN_IN_DEFAULT);
 
@@ -50,7 +51,9 @@ function SignInForm() {
       if (state.status === 'signed-in') leave();
       else if (state.status === 'visitor' && state.twoFactorPending) setTwoFactor(true);
     });
-    void authProviders().then((result) => setGoogle(result.ok && result.data.google));
+    void authProviders().then((result) => {
+      if (result.ok) setGoogle(result.data.google ? 'available' : 'not-configured');
+    });
   }, []);
 
   const signedIn = (user: SignedInUser | undefined) => {
@@ -84,20 +87,25 @@ function SignInForm() {
   return (
     <>
       <FormMessage error={alert} testId="signin" />
-      {google && (
+      {google === 'available' && (
         <>
           <a className="btn btn--outline btn--block" href={googleSignInHref(`/signin?redirect=${encodeURIComponent(redirect)}`)}>
-            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-              <path fill="#4285F4" d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.4h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.2-2.1 3.5-5.1 3.5-8.7z" />
-              <path
-                fill="#34A853"
-                d="M12 24c3.2 0 6-1.1 8-2.9l-3.9-3c-1.1.7-2.5 1.2-4.1 1.2-3.1 0-5.8-2.1-6.7-5H1.3v3.1A12 12 0 0 0 12 24z"
-              />
-              <path fill="#FBBC05" d="M5.3 14.3a7.2 7.2 0 0 1 0-4.6V6.6H1.3a12 12 0 0 0 0 10.8l4-3.1z" />
-              <path fill="#EA4335" d="M12 4.8c1.8 0 3.3.6 4.6 1.8l3.4-3.4A12 12 0 0 0 1.3 6.6l4 3.1c.9-2.9 3.6-4.9 6.7-4.9z" />
-            </svg>
+            <GoogleMark />
             Continue with Google
           </a>
+          <p className="auth-divider">or sign in with your e-mail</p>
+        </>
+      )}
+      {google === 'not-configured' && (
+        <>
+          {/* The server has no Google client: the button stays, saying why it cannot be used (issue 7 §3). */}
+          <button type="button" className="btn btn--outline btn--block" disabled aria-describedby="google-not-configured">
+            <GoogleMark />
+            Continue with Google
+          </button>
+          <p id="google-not-configured" className="field__hint" data-testid="google-not-configured">
+            {ACCOUNT_TEXTS.googleNotConfigured}
+          </p>
           <p className="auth-divider">or sign in with your e-mail</p>
         </>
       )}
@@ -137,6 +145,18 @@ function SignInForm() {
         />
       )}
     </>
+  );
+}
+
+/** Google's "G", in its colours. */
+function GoogleMark() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+      <path fill="#4285F4" d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.4h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.2-2.1 3.5-5.1 3.5-8.7z" />
+      <path fill="#34A853" d="M12 24c3.2 0 6-1.1 8-2.9l-3.9-3c-1.1.7-2.5 1.2-4.1 1.2-3.1 0-5.8-2.1-6.7-5H1.3v3.1A12 12 0 0 0 12 24z" />
+      <path fill="#FBBC05" d="M5.3 14.3a7.2 7.2 0 0 1 0-4.6V6.6H1.3a12 12 0 0 0 0 10.8l4-3.1z" />
+      <path fill="#EA4335" d="M12 4.8c1.8 0 3.3.6 4.6 1.8l3.4-3.4A12 12 0 0 0 1.3 6.6l4 3.1c.9-2.9 3.6-4.9 6.7-4.9z" />
+    </svg>
   );
 }
 

@@ -1,6 +1,7 @@
 import { $session, $sessionError, loadSession, signOut, type SignedInUser } from '../../stores/session';
 import { showToast } from '../../stores/toasts';
 import { setupDisclosure } from './disclosure';
+import { markSessionResolved } from './session-gate';
 
 /** First letter of the name for the avatar; '?' when there is none (SPEC §2 "Messages"). */
 export function initialOf(name: string): string {
@@ -77,6 +78,7 @@ export async function mountAccountMenu(slot: HTMLElement): Promise<void> {
   slot.setAttribute('aria-busy', 'true');
   const state = await loadSession();
   slot.removeAttribute('aria-busy');
+  markSessionResolved();
   const error = $sessionError.get();
   if (error) showToast({ title: error, variant: 'destructive' });
   if (state.status !== 'signed-in') return;

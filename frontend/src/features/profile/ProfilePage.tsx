@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
-import { hasSignedInHint } from '../../lib/api';
-import { signInPathFor } from '../../lib/redirect';
-import { loadSession } from '../../stores/session';
+import { redirectToSignIn, requireSignedIn } from '../../lib/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import MyListings from '../listings/MyListings';
 import SavedListings from '../listings/SavedListings';
@@ -35,11 +33,6 @@ function tabFromHash(): TabId {
   return TABS.some((tab) => tab.id === hash) ? (hash as TabId) : 'details';
 }
 
-/** Visitors go to sign-in, which brings them back here; history is replaced (SPEC §4). */
-function toSignIn(): void {
-  window.location.replace(signInPathFor(window.location));
-}
-
 /**
  * /profile: the signed-in user's account, in four tabs (details, security, privacy, account), with
  * one status banner for what the last action did (SPEC §2 "Profile").
@@ -56,24 +49,20 @@ function ProfilePage() {
     if (result.ok) {
       setProfile(result.data);
       setLoadError(null);
-    } else if (result.status === 401) toSignIn();
+    } else if (result.status === 401) redirectToSignIn();
     else setLoadError(result.error);
   }, []);
 
   useEffect(() => {
-    if (!hasSignedInHint(document.cookie)) {
-      toSignIn();
-      return;
-    }
     setTab(tabFromHash());
     const params = new URLSearchParams(window.location.search);
     const code = params.get('error');
     if (code && code in GOOGLE_SIGN_IN_ERRORS) {
       setNotice({ kind: 'error', text: GOOGLE_SIGN_IN_ERRORS[code as keyof typeof GOOGLE_SIGN_IN_ERRORS] });
     }
-    void loadSession().then((state) => {
-      if (state.status !== 'signed-in') toSignIn();
-      else void load();
+    // A visitor is sent to sign in (and comes back here); no profile request is made for them.
+    void requireSignedIn().then((user) => {
+      if (user) void load();
     });
   }, [load]);
 
