@@ -42,14 +42,14 @@ test.describe('accounts', () => {
     await page.goto(await mailedLink(email, '/verify-email'));
     await expect(page.getByTestId('verify-confirmed')).toContainText('Your email address is confirmed.');
 
-    // Sign in: with no redirect parameter (and no /browse yet) the home page, signed in.
+    // Sign in: with no redirect parameter, /browse, signed in.
     await page.goto('/signin');
     await signInWithForm(page, email, password);
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/browse$/);
     await expect(page.getByTestId('account-menu')).toContainText('Jane Farmer');
     // A signed-in user who opens /signin is sent on at once.
     await page.goto('/signin');
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/browse$/);
 
     // Profile details persist.
     await page.goto('/profile');
@@ -102,7 +102,7 @@ test.describe('accounts', () => {
     await expect(overlay.getByLabel('Verification code')).toHaveValue('');
     await overlay.getByLabel('Verification code').fill(rightCode);
     await overlay.getByRole('button', { name: 'Verify' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/browse$/);
     await expect(page.getByTestId('account-menu')).toBeVisible();
 
     // A recovery code instead of the app.
@@ -196,7 +196,7 @@ test.describe('accounts', () => {
 
     // Sign Out from the header's menu: back to the home page with the visitor's header, and no session on the server.
     await signOutFromHeader(page);
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/browse$/);
     await expect(page.getByRole('link', { name: 'Sign Up', exact: true })).toBeVisible();
     await expect(page.getByTestId('account-loading')).toBeHidden();
     expect(await (await page.request.get('/api/auth/me')).json()).toMatchObject({ data: { user: null } });

@@ -3,9 +3,10 @@ import { api } from '../../lib/api';
 import { settle, timeoutSignal, type ApiResult } from '../../lib/api-result';
 import type { components } from '../../lib/api-types';
 import { requireSignedIn } from '../../lib/protected-route';
-import { listingHref } from '../../lib/routes';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import { priceLabel, SERVICES_EMPTY } from './services-logic';
+import { listingCardHtml } from '../listings/listing-card';
+import '../listings/listing-card.css';
+import { SERVICES_EMPTY } from './services-logic';
 import './services.css';
 
 type ListingCard = components['schemas']['ListingCard'];
@@ -93,9 +94,8 @@ function ServicesPage() {
     <>
       <ul className="services-grid" data-testid="services-list">
         {state.listings.map((listing) => (
-          <li key={listing.id}>
-            <ServiceCard listing={listing} />
-          </li>
+          // The same escaped card markup browse and the category pages render.
+          <li key={listing.id} dangerouslySetInnerHTML={{ __html: listingCardHtml(listing) }} />
         ))}
       </ul>
       {state.next && (
@@ -107,42 +107,6 @@ function ServicesPage() {
         </div>
       )}
     </>
-  );
-}
-
-function ServiceCard({ listing }: { listing: ListingCard }) {
-  const photo = listing.images[0];
-  const href = listingHref(listing.id);
-  const body = (
-    <>
-      {photo?.url && (
-        <img
-          className="service-card__photo"
-          src={photo.url}
-          alt=""
-          width={photo.width ?? undefined}
-          height={photo.height ?? undefined}
-          loading="lazy"
-        />
-      )}
-      <h2 className="service-card__title">{listing.title}</h2>
-      <p className="service-card__price">{priceLabel(listing)}</p>
-      <p className="service-card__meta">
-        <span>{listing.location}</span>
-        <span>
-          {listing.seller_name}
-          {listing.seller_verified && <span className="badge service-card__verified">Verified</span>}
-        </span>
-      </p>
-      <p className="service-card__description">{listing.description}</p>
-    </>
-  );
-  return href ? (
-    <a className="card service-card" href={href}>
-      {body}
-    </a>
-  ) : (
-    <article className="card service-card">{body}</article>
   );
 }
 
