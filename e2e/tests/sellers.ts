@@ -63,7 +63,11 @@ interface UploadedImage {
 export async function uploadPhotos(request: APIRequestContext, count = 1, size = { width: 320, height: 240 }): Promise<string[]> {
   const form = new FormData();
   for (let i = 0; i < count; i += 1)
-    form.append('images', new Blob([photoPng(size.width, size.height, i * 40)], { type: 'image/png' }), `photo-${i + 1}.png`);
+    form.append(
+      'images',
+      new Blob([new Uint8Array(photoPng(size.width, size.height, i * 40))], { type: 'image/png' }),
+      `photo-${i + 1}.png`,
+    );
   const response = await request.post('/api/upload/multiple', { headers: SITE, multipart: form });
   if (response.status() !== 201) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
   return ((await response.json()) as { data: { images: UploadedImage[] } }).data.images.map((image) => image.id);
