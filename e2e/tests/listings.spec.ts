@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
+import { photoPng } from './photos.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
@@ -297,14 +298,16 @@ test.describe('post listing wizard', () => {
     await expect(page.locator('[data-review]')).toContainText('Kverneland plough, four furrow');
     await expect(page.locator('[data-review]')).toContainText('£6,750 + VAT');
 
-    // Photos come from the images module (not on this branch): an uploaded photo is kept in the draft
-    // by id, so the test puts one there, from another page (leaving the wizard writes its draft).
-    await page.goto('/browse');
-    await editDraft(page, 'fm_listing_draft', {
-      images: [{ id: randomUUID(), name: 'plough.jpg' }],
-      description: 'A four furrow reversible plough, always shedded, new points this year and ready to go.',
-    });
-    await page.goto('/post-listing');
+    // Back to the first step for a photo, then a longer description.
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Previous' }).click();
+    await page.locator('[data-file-input]').setInputFiles([{ name: 'plough.png', mimeType: 'image/png', buffer: photoPng(320, 240) }]);
+    await expect(page.locator('[data-photo]').getByText('Main photo')).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page
+      .getByRole('textbox', { name: 'Description' })
+      .fill('A four furrow reversible plough, always shedded, new points this year and ready to go.');
+    await page.getByRole('button', { name: 'Next' }).click();
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     expect((await published).status()).toBe(201);
@@ -316,25 +319,56 @@ test.describe('post listing wizard', () => {
   });
 });
 
-test('the upload step: type and size checks, per-photo upload, reorder, main photo, remove (upload endpoint stubbed until the images branch is merged)', async ({
+/** The wizard's draft photos as stored (uploaded ids in order, main photo first). */
+async function draftImages(page: Page): Promise<Array<{ id: string; name: string }>> {
+  const draft = JSON.parse((await page.evaluate(() => localStorage.getItem('fm_listing_draft'))) ?? '{}') as {
+    images?: Array<{ id: string; name: string }>;
+  };
+  return draft.images ?? [];
+}
+
+/** A JPEG as a camera would give it, drawn on a canvas and encoded by the browser. */
+async function photoJpeg(page: Page, width: number, height: number, hue: number): Promise<Buffer> {
+  const base64 = await page.evaluate(
+    async ({ width, height, hue }) => {
+      const canvas = new OffscreenCanvas(width, height);
+      const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+      const sky = context.createLinearGradient(0, 0, 0, height / 2);
+      sky.addColorStop(0, '#7fb2e5');
+      sky.addColorStop(1, '#dceefb');
+      context.fillStyle = sky;
+      context.fillRect(0, 0, width, height / 2);
+      for (let row = 0; row < 12; row += 1) {
+        context.fillStyle = row % 2 ? '#6b8e23' : '#8fbc3f';
+        context.fillRect(0, height / 2 + (row * height) / 24, width, height / 24);
+      }
+      context.fillStyle = `hsl(${hue} 60% 40%)`;
+      context.fillRect(width * 0.3, height * 0.35, width * 0.25, height * 0.2);
+      // Grain, as a camera's photo has: it is what makes encoding cost what it does.
+      const grain = context.getImageData(0, 0, width, height);
+      for (let i = 0; i < grain.data.length; i += 4) {
+        const noise = Math.random() * 16 - 8;
+        grain.data[i] = (grain.data[i] ?? 0) + noise;
+        grain.data[i + 1] = (grain.data[i + 1] ?? 0) + noise;
+        grain.data[i + 2] = (grain.data[i + 2] ?? 0) + noise;
+      }
+      context.putImageData(grain, 0, 0);
+      const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.85 });
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let binary = '';
+      for (const byte of bytes) binary += String.fromCharCode(byte);
+      return btoa(binary);
+    },
+    { width, height, hue },
+  );
+  return Buffer.from(base64, 'base64');
+}
+
+test('the upload step against the real endpoint: type and size checks, per-photo upload, reorder, main photo, remove, the eight-photo limit', async ({
   page,
 }) => {
   await signUpVerified(page.request, 'Uma Upload');
-  // POST /api/upload/multiple as the images branch answers it (one file per request from the wizard).
-  const uploaded: string[] = [];
-  await page.route('**/api/upload/multiple', async (route) => {
-    const id = randomUUID();
-    uploaded.push(id);
-    await route.fulfill({
-      status: 201,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        success: true,
-        data: { images: [{ id, status: 'processing', variants: [], url: null, width: null, height: null, position: 0 }], urls: [] },
-      }),
-    });
-  });
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const png = photoPng(64, 48);
   await page.goto('/post-listing');
   const chooser = page.locator('[data-file-input]');
   await chooser.setInputFiles([{ name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') }]);
@@ -345,8 +379,10 @@ test('the upload step: type and size checks, per-photo upload, reorder, main pho
   const photos = page.locator('[data-photo]');
   await expect(photos).toHaveCount(3);
   await expect(photos.first().getByText('Main photo')).toBeVisible();
-  await expect.poll(() => uploaded.length).toBe(3);
   await expect(page.locator('[data-photos] progress')).toHaveCount(0);
+  await expect.poll(async () => (await draftImages(page)).length).toBe(3);
+  const idOf = Object.fromEntries((await draftImages(page)).map((image) => [image.name, image.id]));
+  expect(new Set(Object.values(idOf)).size).toBe(3);
   await photos.nth(2).getByRole('button', { name: 'Make main photo' }).click();
   await expect(photos.first()).toContainText('back.png');
   await expect(photos.first().getByText('Main photo')).toBeVisible();
@@ -355,19 +391,146 @@ test('the upload step: type and size checks, per-photo upload, reorder, main pho
   await photos.nth(1).getByRole('button', { name: 'Remove' }).click();
   await expect(photos).toHaveCount(2);
   // The draft keeps the uploaded ids in order (main photo first), never the files.
-  const storedImages = async () =>
-    (
-      JSON.parse((await page.evaluate(() => localStorage.getItem('fm_listing_draft'))) ?? '{}') as {
-        images?: Array<{ id: string; name: string }>;
-      }
-    ).images ?? [];
-  await expect.poll(async () => (await storedImages()).map((image) => image.name)).toEqual(['back.png', 'front.png']);
-  expect((await storedImages()).map((image) => image.id)).toEqual([uploaded[2], uploaded[0]]);
+  await expect.poll(async () => (await draftImages(page)).map((image) => image.name)).toEqual(['back.png', 'front.png']);
+  expect((await draftImages(page)).map((image) => image.id)).toEqual([idOf['back.png'], idOf['front.png']]);
   await chooser.setInputFiles(Array.from({ length: 7 }, (_, i) => ({ name: `more-${i}.png`, mimeType: 'image/png', buffer: png })));
   await expect(photos).toHaveCount(8);
   await expect(page.locator('[data-field-error="images"]')).toHaveText('You can upload a maximum of 8 images.');
+  await expect(page.locator('[data-photos] progress')).toHaveCount(0);
+  await expect(photos.getByRole('alert')).toHaveCount(0);
+  await expect.poll(async () => (await draftImages(page)).length).toBe(8);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(SCREENSHOTS, 'wizard-1-photos-390.png'), fullPage: true });
+});
+
+test('posts a listing with two real photos through the wizard; the listing page shows them processing, then loaded', async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  await signUpVerified(page.request, 'Pip Photos');
+  const word = uniqueWord();
+  await page.goto('/post-listing');
+  const chooser = page.locator('[data-file-input]');
+  const photos = page.locator('[data-photo]');
+
+  // A text file named .jpg passes the browser's check (name and declared type); the server reads the bytes.
+  await chooser.setInputFiles([{ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('40 small bales, 12 round bales\n') }]);
+  await expect(photos).toHaveCount(1);
+  await expect(photos.first().getByRole('alert')).toHaveText('Please upload only JPEG, PNG, or WebP images.');
+  await photos.first().getByRole('button', { name: 'Remove' }).click();
+  await expect(photos).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('For Sale').click();
+  await page.getByLabel('Title').fill(`Yard scraper ${word}`);
+  await page.getByLabel('Category').selectOption('equipment');
+  await page.getByLabel('Year', { exact: true }).fill('2021');
+  await page.getByLabel('Price (£)').fill('850');
+  await page.getByLabel('Location').fill('Shrewsbury');
+  await page
+    .getByRole('option', { name: /^Shrewsbury/ })
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page
+    .getByRole('textbox', { name: 'Description' })
+    .fill('Heavy rubber yard scraper for a telehandler, used one winter, no splits or wear.');
+  // Photos last, as a seller who has them on the phone would: straight from them to publishing.
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page.getByRole('heading', { name: 'Upload Images' })).toBeVisible();
+  // Photos are processed one at a time per worker, a second or more each for a camera's 4000x3000:
+  // the main photo is the second uploaded, so it is still processing when the page first opens.
+
+  // Two real photos. Their requests are held (then sent on, unchanged, to the real endpoint) until
+  // both progress bars are on screen, so the per-photo progress is seen however fast the machine.
+  const held: Route[] = [];
+  await page.route('**/api/upload/multiple', (route) => {
+    held.push(route);
+  });
+  const yard = await photoJpeg(page, 4000, 3000, 10);
+  const cab = await photoJpeg(page, 4000, 3000, 200);
+  expect(Math.max(yard.length, cab.length)).toBeLessThan(5_242_880);
+  await chooser.setInputFiles([
+    { name: 'yard.jpg', mimeType: 'image/jpeg', buffer: yard },
+    { name: 'cab.jpg', mimeType: 'image/jpeg', buffer: cab },
+  ]);
+  await expect(photos).toHaveCount(2);
+  await expect(page.locator('progress[aria-label="Uploading yard.jpg"]')).toBeVisible();
+  await expect(page.locator('progress[aria-label="Uploading cab.jpg"]')).toBeVisible();
+  await expect.poll(() => held.length).toBe(2);
+  // Reorder both ways and pick the main photo while they upload.
+  await photos.first().getByRole('button', { name: 'Move yard.jpg later' }).click();
+  await expect(photos.first()).toContainText('cab.jpg');
+  await photos.nth(1).getByRole('button', { name: 'Move yard.jpg earlier' }).click();
+  await expect(photos.first()).toContainText('yard.jpg');
+  await photos.nth(1).getByRole('button', { name: 'Make main photo' }).click();
+  await expect(photos.first()).toContainText('cab.jpg');
+  for (const route of held) await route.continue();
+  await page.unroute('**/api/upload/multiple');
+  await expect(page.locator('[data-photos] progress')).toHaveCount(0);
+  await expect(photos.getByRole('alert')).toHaveCount(0);
+  await expect.poll(async () => (await draftImages(page)).map((image) => image.name)).toEqual(['cab.jpg', 'yard.jpg']);
+
+  const ids = (await draftImages(page)).map((image) => image.id);
+
+  for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.locator('[data-review]')).toContainText('2 of 8');
+  const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Publish Listing' }).click();
+  const response = await published;
+  expect(response.status()).toBe(201);
+  const listing = ((await response.json()) as { data: { id: string; images: Array<{ id: string }> } }).data;
+  expect(listing.images.map((image) => image.id)).toEqual(ids);
+  await expect(page.getByRole('heading', { name: 'Listing Published!' })).toBeVisible();
+
+  // The listing page: placeholders while the photos are processed (swapped for the photos with no
+  // reload), then the photos.
+  await page.goto(`/listing/${listing.id}`);
+  const slide = page.locator('[data-slide="0"]');
+  // On this machine the job often finishes before the page loads, so whether the placeholder is
+  // seen is recorded, not asserted (the swap itself is not proven here).
+  const placeholderSeen = (await slide.getByRole('img', { name: 'Photo processing' }).count()) > 0;
+  test.info().annotations.push({ type: 'processing placeholder seen', description: String(placeholderSeen) });
+  const main = slide.locator('img');
+  await expect(main).toBeVisible({ timeout: 30_000 });
+  await expect(slide.getByRole('img', { name: 'Photo processing' })).toHaveCount(0);
+  const loaded = (image: typeof main) =>
+    image.evaluate((element: HTMLImageElement) =>
+      element.complete && element.naturalWidth > 0 ? new URL(element.currentSrc).pathname : '',
+    );
+  await expect.poll(() => loaded(main)).toMatch(new RegExp(`^/media/images/${ids[0]}/\\d+\\.(avif|webp)$`));
+  await expect(main).toHaveAttribute('width', '4000');
+  await expect(main).toHaveAttribute('height', '3000');
+  await expect(main).toHaveAttribute('alt', `Yard scraper ${word}, photo 1`);
+  const thumbs = page.locator('[data-thumb] img');
+  await expect(thumbs).toHaveCount(2, { timeout: 30_000 });
+  for (const thumb of await thumbs.all()) await expect.poll(() => loaded(thumb)).toMatch(/^\/media\/images\//);
+  await page.getByRole('link', { name: 'Photo 2' }).click();
+  const second = page.locator('[data-slide="1"] img');
+  await expect(second).toBeVisible();
+  await expect.poll(() => loaded(second)).toMatch(new RegExp(`^/media/images/${ids[1]}/\\d+\\.(avif|webp)$`));
+  await expect(second).toHaveAttribute('width', '4000');
+  await expect(second).toHaveAttribute('height', '3000');
+
+  // Screenshots of the listing with its photos, on a phone and a desktop.
+  for (const [name, size] of [
+    ['390', { width: 390, height: 844 }],
+    ['desktop', { width: 1366, height: 900 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.goto(`/listing/${listing.id}`);
+    await expect.poll(() => loaded(page.locator('[data-slide="0"] img'))).not.toBe('');
+    for (const thumb of await thumbs.all()) await expect.poll(() => loaded(thumb)).not.toBe('');
+    await page.screenshot({ path: join(SCREENSHOTS, `listing-photos-${name}.png`), fullPage: true });
+  }
+  // Expected: the refused text file's 400. The blob: connect-src reports appear only with the 4000x3000
+  // files; nothing in the frontend fetches a blob: URL, so they are taken to be Playwright's way of
+  // handing large files to setInputFiles (not confirmed).
+  expect(errors.filter((error) => !/status of 400 \(Bad Request\)|Connecting to 'blob:/.test(error))).toEqual([]);
 });
 
 test('a seller whose address is not confirmed is told so when publishing', async ({ page }) => {
@@ -378,6 +541,8 @@ test('a seller whose address is not confirmed is told so when publishing', async
   );
   expect((await page.request.post('/api/auth/signin', { data: { email, password }, headers: SITE })).ok()).toBe(true);
   const place = await placeNamed(page.request, 'Ross-on-Wye');
+  // Uploading needs a confirmed address too, so the draft is written here with an id no upload gave:
+  // the API answers 403 before it looks at the images.
   await page.goto('/browse');
   await editDraft(page, 'fm_listing_draft', {
     type: 'sale',
@@ -550,13 +715,12 @@ test.describe('home, category pages and edit', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByLabel('Title')).toHaveValue(/^Seed barley/);
     await page.getByLabel('Price (£)').fill('320');
-    // On this branch the API shows every listing without photos (images: []); the edit keeps one by id.
-    await page.goto('/browse');
-    await editDraft(page, `fm_listing_draft:edit:${id}`, { images: [{ id: randomUUID(), name: 'barley.jpg' }] });
-    await page.goto(`/post-listing?edit=${id}`);
-    await expect(page.getByLabel('Price (£)')).toHaveValue('320');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByRole('button', { name: 'Next' }).click();
+    // The listing's photo comes into the edit from the API: the edit keeps it by id.
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(page.locator('[data-photo]')).toHaveCount(1);
+    await expect(page.locator('[data-photo]').getByText('Main photo')).toBeVisible();
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.locator('[data-review]')).toContainText('1 of 8');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page).toHaveURL(`/listing/${id}`);
     await expect(page.getByTestId('listing-price')).toHaveText('£320 · per tonne · No VAT');

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { outboxMails } from './outbox.js';
+import { photoPng } from './photos.js';
 
 /** The header the site's pages send on every call; the API refuses signed-in changes without it. */
 export const SITE = { 'x-requested-with': 'fieldmarket' };
@@ -50,8 +50,49 @@ export async function placeNamed(request: APIRequestContext, name: string): Prom
 
 export const DESCRIPTION = 'Well looked after and ready to work this season; viewing welcome by appointment on the farm.';
 
-/** POST /api/listings as the signed-in seller; images are ids (the placeholder accepts any). */
+interface UploadedImage {
+  id: string;
+  status: 'processing' | 'ready' | 'failed';
+}
+
+/**
+ * Uploads real photos (PNGs drawn in memory) through POST /api/upload/multiple as the signed-in
+ * seller, in one request; returns their ids in order. They are processing until the background job
+ * has made their variants (see `photosReady`).
+ */
+export async function uploadPhotos(request: APIRequestContext, count = 1, size = { width: 320, height: 240 }): Promise<string[]> {
+  const form = new FormData();
+  for (let i = 0; i < count; i += 1)
+    form.append(
+      'images',
+      new Blob([new Uint8Array(photoPng(size.width, size.height, i * 40))], { type: 'image/png' }),
+      `photo-${i + 1}.png`,
+    );
+  const response = await request.post('/api/upload/multiple', { headers: SITE, multipart: form });
+  if (response.status() !== 201) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
+  return ((await response.json()) as { data: { images: UploadedImage[] } }).data.images.map((image) => image.id);
+}
+
+/** Waits, by asking the API, until every photo of the listing is ready (the job takes a moment per photo). */
+export async function photosReady(request: APIRequestContext, listingId: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const body = (await (await request.get(`/api/listings/${listingId}`)).json()) as { data?: { images: UploadedImage[] } };
+        const statuses = body.data?.images.map((image) => image.status) ?? [];
+        return statuses.length > 0 && statuses.every((status) => status === 'ready');
+      },
+      { message: `the photos of listing ${listingId} are ready`, timeout: 30_000 },
+    )
+    .toBe(true);
+}
+
+/**
+ * POST /api/listings as the signed-in seller, with one real photo uploaded first unless `images`
+ * (ids of uploaded photos) is given.
+ */
 export async function postListing(request: APIRequestContext, listing: Record<string, unknown>): Promise<{ id: string }> {
+  const images = listing['images'] ?? (await uploadPhotos(request));
   const response = await request.post('/api/listings', {
     headers: SITE,
     data: {
@@ -59,9 +100,9 @@ export async function postListing(request: APIRequestContext, listing: Record<st
       price_unit: 'total',
       vat: 'no-vat',
       description: DESCRIPTION,
-      images: [randomUUID()],
       attributes: {},
       ...listing,
+      images,
     },
   });
   if (response.status() !== 201) throw new Error(`posting failed: ${await response.text()}`);

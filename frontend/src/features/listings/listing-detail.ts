@@ -1,5 +1,22 @@
 import { showToast } from '../../stores/toasts';
-import { changeStatus, deleteListing, hasSignedInHint, setSaved, type OwnerStatus } from './listings-api';
+import { api } from '../../lib/api';
+import { imageHtml } from './listing-card';
+import {
+  changeStatus,
+  deleteListing,
+  hasSignedInHint,
+  REQUEST_TIMEOUT_MS,
+  setSaved,
+  settle,
+  type ListingDetail,
+  type OwnerStatus,
+} from './listings-api';
+
+/** The `sizes` of the gallery's photos and thumbnails; the page renders them with the same. */
+export const GALLERY_SIZES = { slide: '(min-width: 1024px) 66vw, 100vw', thumb: '6rem' } as const;
+
+/** How often, and for how long, a page with photos still processing asks whether they are ready. */
+const PHOTO_POLL = { intervalMs: 2_000, attempts: 90 } as const;
 
 export const SAVE_TEXTS = {
   saved: 'Listing saved',
@@ -101,10 +118,46 @@ export function setupListingPage(root: HTMLElement): void {
       thumb.setAttribute('aria-current', 'true');
     });
   }
-  // SPEC §2: an image that fails to load is hidden (the placeholder box stays).
+  hideBrokenImages(root);
+  void swapInProcessedPhotos(root, id);
+}
+
+/** SPEC §2: an image that fails to load is hidden (the placeholder box stays). */
+function hideBrokenImages(root: ParentNode): void {
   for (const image of root.querySelectorAll<HTMLImageElement>('.listing-photo img, [data-avatar]')) {
     const hide = () => (image.hidden = true);
     if (image.complete && image.naturalWidth === 0 && image.currentSrc) hide();
     else image.addEventListener('error', hide);
+  }
+}
+
+/**
+ * Photos are processed in the background for a second or two each after upload, so a seller who
+ * opens a listing straight after publishing sees placeholders. While any is shown, the page asks
+ * the API every few seconds and puts each photo in its place as soon as it is ready.
+ */
+async function swapInProcessedPhotos(root: HTMLElement, id: string): Promise<void> {
+  const processing = () => root.querySelectorAll('[data-gallery] .listing-photo--processing').length > 0;
+  for (let attempt = 0; attempt < PHOTO_POLL.attempts && processing(); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, PHOTO_POLL.intervalMs));
+    const outcome = await settle<ListingDetail>(() =>
+      api.GET('/api/listings/{id}', { params: { path: { id } }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+    );
+    if (!outcome.ok) continue;
+    const listing = outcome.data;
+    listing.images.forEach((image, index) => {
+      if (image.status === 'processing') return;
+      const places: Array<[string, string, string, boolean]> = [
+        [`[data-slide="${index}"]`, `${listing.title}, photo ${index + 1}`, GALLERY_SIZES.slide, index === 0],
+        [`[data-thumb="${index}"]`, '', GALLERY_SIZES.thumb, false],
+      ];
+      for (const [selector, alt, sizes, eager] of places) {
+        const placeholder = root.querySelector(`${selector} > .listing-photo--processing`);
+        if (!placeholder) continue;
+        placeholder.outerHTML = imageHtml(image, alt, sizes, eager);
+        const container = root.querySelector(selector);
+        if (container) hideBrokenImages(container);
+      }
+    });
   }
 }
