@@ -2685,8 +2685,9 @@ export interface operations {
     };
     ListingsController_mine: {
         parameters: {
-            query: {
-                cursor: string;
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2807,8 +2808,9 @@ export interface operations {
     };
     ListingsController_detail: {
         parameters: {
-            query: {
-                near: string;
+            query?: {
+                /** @description A place id from GET /api/places: the answer gives the distance from it */
+                near?: string;
             };
             header?: never;
             path: {
@@ -2985,8 +2987,9 @@ export interface operations {
     };
     SellerListingsController_sellerListings: {
         parameters: {
-            query: {
-                cursor: string;
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
             };
             header?: never;
             path: {

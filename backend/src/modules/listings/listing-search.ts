@@ -181,25 +181,7 @@ export class ListingSearchSql {
     const keys = this.sortKeys();
     const filters = [...this.filters];
     if (this.query.cursor) {
-      const after = decodeCursor(this.query.cursor, keys.length);
-      // (a, b) after (x, y): a beyond x, or a equal to x and b beyond y.
-      const branches = keys.map((key, index) =>
-        join(
-          [
-            ...keys
-              .slice(0, index)
-              .map((previous, i) => fragment(`${previous.expression.sql} = ?::${previous.cast}`, ...previous.expression.params, after[i])),
-            fragment(`${key.expression.sql} ${key.direction === 'asc' ? '>' : '<'} ?::${key.cast}`, ...key.expression.params, after[index]),
-          ],
-          ' and ',
-        ),
-      );
-      filters.push(
-        join(
-          branches.map((b) => fragment(`(${b.sql})`, ...b.params)),
-          ' or ',
-        ),
-      );
+      filters.push(keysetAfter(keys, decodeCursor(this.query.cursor, keys.length)));
     }
     const columns = join(
       [
@@ -252,6 +234,26 @@ export class ListingSearchSql {
     const last = rows[this.query.limit - 1] as ListingRow;
     return encodeCursor(this.sortKeys().map((key) => key.value(last)));
   }
+}
+
+/**
+ * The rows after the cursor's values in the sort's order, as a row comparison `(a, b) < (x, y)`:
+ * PostgreSQL reads it as a range of the (a, b) index, so page 1000 starts where page 999 ended
+ * instead of filtering its way there (an OR of "a < x, or a = x and b < y" scans from the top).
+ */
+function keysetAfter(keys: SortKey[], after: unknown[]): Fragment {
+  const direction = keys[0]?.direction;
+  // Every sort ends with the id in its own direction (sortKeys), so one comparison covers it.
+  if (!keys.every((key) => key.direction === direction)) throw new Error('A keyset sort must run one way');
+  const left = join(
+    keys.map((key) => key.expression),
+    ', ',
+  );
+  const right = join(
+    keys.map((key, i) => fragment(`?::${key.cast}`, after[i])),
+    ', ',
+  );
+  return fragment(`(${left.sql}) ${direction === 'asc' ? '>' : '<'} (${right.sql})`, ...left.params, ...right.params);
 }
 
 const whereOf = (filters: Fragment[]): Fragment =>

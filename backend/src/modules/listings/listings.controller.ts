@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { FEATURED_LIMIT } from '../../contracts/listings.js';
@@ -44,6 +44,7 @@ export class ListingsController {
 
   @Get('mine')
   @SignedIn()
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page' })
   @ApiEnvelope(200, ListingPage, { description: 'The seller’s own listings in every state (My Listings)' })
   mine(@CurrentUser() user: User, @Query('cursor') cursor?: string): Promise<ListingPage> {
     return this.listings.mine(user.id, cursor);
@@ -73,6 +74,7 @@ export class ListingsController {
   }
 
   @Get(':id')
+  @ApiQuery({ name: 'near', required: false, description: 'A place id from GET /api/places: the answer gives the distance from it' })
   @ApiEnvelope(200, ListingDetail)
   @ApiErrorEnvelope(404, 'Listing Not Found')
   detail(@Param('id') id: string, @Req() request: AuthenticatedRequest, @Query('near') near?: string): Promise<ListingDetail> {
@@ -124,6 +126,7 @@ export class SellerListingsController {
   constructor(@Inject(ListingsService) private readonly listings: ListingsService) {}
 
   @Get(':id/listings')
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page' })
   @ApiEnvelope(200, ListingPage, { description: 'Empty when the seller keeps listings private' })
   sellerListings(@Param('id') id: string, @Req() request: AuthenticatedRequest, @Query('cursor') cursor?: string): Promise<ListingPage> {
     return this.listings.sellerListings(id, request.auth?.user.id, typeof cursor === 'string' ? cursor : undefined);

@@ -13,7 +13,7 @@ export function savedListings(): Promise<Outcome<SavedEntry[]>> {
 export function myListings(cursor?: string): Promise<Outcome<ListingPage>> {
   return settle<ListingPage>(() =>
     api.GET('/api/listings/mine', {
-      params: { query: (cursor ? { cursor } : {}) as never },
+      params: { query: cursor ? { cursor } : {} },
       headers: SITE_HEADERS,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     }),
