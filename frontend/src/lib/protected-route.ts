@@ -3,7 +3,7 @@ import { signInPathFor } from './redirect';
 import { hasSignedInHint } from './signed-in-hint';
 
 /**
- * Pages that need an account (SPEC §2 route table: /profile, /services, later /messages and
+ * Pages that need an account (SPEC §2 route table: /profile, /services, /messages and
  * /post-listing) send a visitor to /signin, which brings them back here after signing in. History
  * is replaced, so Back does not return to a page that would only bounce again (SPEC §4).
  */

@@ -465,9 +465,7 @@ ${facts}
     if (editId) {
       const title = $<HTMLElement>('[data-wizard-title]');
       if (title) title.textContent = 'Edit Listing';
-      const found = await settle<ListingDetail>(() =>
-        api.GET('/api/listings/{id}', { params: { path: { id: editId } } }),
-      );
+      const found = await settle<ListingDetail>(() => api.GET('/api/listings/{id}', { params: { path: { id: editId } } }));
       if (!found.ok || !found.data.is_owner) {
         showBanner(found.ok || found.status === 404 ? 'Listing Not Found' : SUBMIT_FAILED);
         form.hidden = true;
