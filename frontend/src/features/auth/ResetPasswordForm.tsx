@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { completePasswordReset } from './auth-api';
-import { ACCOUNT_TEXTS, validateNewPassword, type Errors, type NewPasswordField } from './auth-validation';
-import { FormMessage, PasswordField, focusFirstError, readForm } from './form-parts';
+import { ACCOUNT_TEXTS, validateNewPassword, type NewPasswordField } from './auth-validation';
+import { FormMessage, PasswordField, useCheckedForm } from './form-parts';
 import './auth.css';
 
 const FIELDS: readonly NewPasswordField[] = ['password', 'confirmPassword'];
@@ -17,9 +17,8 @@ type State = { kind: 'loading' } | { kind: 'invalid' } | { kind: 'form'; token: 
  */
 function ResetPasswordForm() {
   const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
   const [state, setState] = useState<State>({ kind: 'loading' });
-  const [errors, setErrors] = useState<Errors<NewPasswordField>>({});
+  const { formRef, errors, setErrors, check } = useCheckedForm(FIELDS, (values) => validateNewPassword(values, 'Password'));
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -53,14 +52,9 @@ function ResetPasswordForm() {
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const values = readForm(event.currentTarget, FIELDS);
-    const found = validateNewPassword(values, 'Password');
-    setErrors(found);
     setAlert(null);
-    if (Object.keys(found).length > 0) {
-      focusFirstError(formRef.current, FIELDS, found);
-      return;
-    }
+    const values = check(event.currentTarget);
+    if (!values) return;
     setBusy(true);
     const result = await completePasswordReset(state.token, values.password);
     setBusy(false);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { ACCOUNT_TEXTS, GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
 import { afterSignInPath } from '../../lib/redirect';
 import { AFTER_SIGN_IN_DEFAULT } from '../../lib/routes';
@@ -7,7 +7,7 @@ import { loadSession, setSignedIn, type SignedInUser } from '../../stores/sessio
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { authProviders, googleSignInHref, signIn } from './auth-api';
 import { validateSignIn, type Errors, type SignInField } from './auth-validation';
-import { FormMessage, PasswordField, TextField, focusFirstError, readForm } from './form-parts';
+import { FormMessage, PasswordField, TextField, useCheckedForm } from './form-parts';
 import { TwoFactorDialog } from './TwoFactorDialog';
 import './auth.css';
 
@@ -28,8 +28,7 @@ function leave(): void {
  */
 function SignInForm() {
   const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<Errors<SignInField>>({});
+  const { formRef, errors, setErrors, check } = useCheckedForm(FIELDS, validateSignIn);
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // Unknown until /api/auth/providers answers (and when it cannot be reached): no Google button then.
@@ -64,14 +63,9 @@ function SignInForm() {
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const values = readForm(event.currentTarget, FIELDS);
-    const found = validateSignIn(values);
-    setErrors(found);
     setAlert(null);
-    if (Object.keys(found).length > 0) {
-      focusFirstError(formRef.current, FIELDS, found);
-      return;
-    }
+    const values = check(event.currentTarget);
+    if (!values) return;
     setBusy(true);
     const result = await signIn({ email: values.email.trim().toLowerCase(), password: values.password });
     setBusy(false);

@@ -1,9 +1,9 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { signUp } from './auth-api';
 import { ACCOUNT_TEXTS, signUpPayload, validateSignUp, type Errors, type SignUpField } from './auth-validation';
-import { FormMessage, PasswordField, TextField, focusFirstError, readForm } from './form-parts';
+import { FormMessage, PasswordField, TextField, focusFirstError, useCheckedForm } from './form-parts';
 import './auth.css';
 
 const FIELDS: readonly SignUpField[] = ['name', 'email', 'location', 'password', 'confirmPassword'];
@@ -14,8 +14,7 @@ const FIELDS: readonly SignUpField[] = ['name', 'email', 'location', 'password',
  */
 function SignUpForm() {
   const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<Errors<SignUpField>>({});
+  const { formRef, errors, setErrors, check } = useCheckedForm(FIELDS, validateSignUp);
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -23,14 +22,9 @@ function SignUpForm() {
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const values = readForm(event.currentTarget, FIELDS);
-    const found = validateSignUp(values);
-    setErrors(found);
     setAlert(null);
-    if (Object.keys(found).length > 0) {
-      focusFirstError(formRef.current, FIELDS, found);
-      return;
-    }
+    const values = check(event.currentTarget);
+    if (!values) return;
     setBusy(true);
     const payload = signUpPayload(values);
     const result = await signUp(payload);

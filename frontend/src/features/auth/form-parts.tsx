@@ -1,4 +1,4 @@
-import { useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { useRef, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'> {
   id: string;
@@ -124,4 +124,25 @@ function FieldNotes({ hint, hintId, error, errorId }: { hint?: ReactNode; hintId
       )}
     </>
   );
+}
+
+/**
+ * A form's fields, checked on submit by `validate` with the shared rules: `check` shows every error,
+ * focuses the first, and gives the values only when all are valid.
+ */
+export function useCheckedForm<F extends string>(
+  fields: readonly F[],
+  validate: (values: Record<F, string>) => Partial<Record<F, string>>,
+) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<Partial<Record<F, string>>>({});
+  const check = (form: HTMLFormElement): Record<F, string> | null => {
+    const values = readForm(form, fields);
+    const found = validate(values);
+    setErrors(found);
+    if (Object.keys(found).length === 0) return values;
+    focusFirstError(formRef.current ?? form, fields, found);
+    return null;
+  };
+  return { formRef, errors, setErrors, check };
 }
