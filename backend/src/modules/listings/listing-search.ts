@@ -119,6 +119,8 @@ export class ListingSearchSql {
     if (query.maxPricePence !== undefined) this.filters.push(fragment('l.price_pence <= ?', query.maxPricePence));
     if (query.verifiedSellersOnly) this.filters.push(fragment('u.email_verified_at is not null'));
     if (query.featuredOnly) this.filters.push(fragment('l.featured'));
+    // The one place listings read the images module's table: "has a ready photo" as an EXISTS keeps
+    // the home grid's fallback one indexed query (the ListingImages port answers per listing).
     if (query.withImagesOnly)
       this.filters.push(fragment(`exists (select 1 from image i where i.listing_id = l.id and i.status = 'ready')`));
     if (query.postedWithinDays) this.filters.push(fragment('l.published_at >= now() - make_interval(days => ?)', query.postedWithinDays));
