@@ -196,7 +196,7 @@ test.describe('accounts', () => {
 
     // Sign Out from the header's menu: back to the home page with the visitor's header, and no session on the server.
     await signOutFromHeader(page);
-    await expect(page).toHaveURL(/\/browse$/);
+    await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('link', { name: 'Sign Up', exact: true })).toBeVisible();
     await expect(page.getByTestId('account-loading')).toBeHidden();
     expect(await (await page.request.get('/api/auth/me')).json()).toMatchObject({ data: { user: null } });
@@ -221,7 +221,7 @@ test.describe('accounts', () => {
     await signInWithForm(page, email, 'Meadow-Gate-2026');
     await expect(page.getByTestId('account-menu')).toBeVisible();
     expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL ?? page.url()).host);
-    expect(new URL(page.url()).pathname).toBe('/');
+    expect(new URL(page.url()).pathname).toBe('/browse');
   });
 
   test('the public profile is rendered on the server; an unknown user is a 404', async ({ page, request }) => {
