@@ -655,8 +655,9 @@ test.describe('home, category pages and edit', () => {
     await expect(page.getByRole('heading', { name: 'Newest Listings' })).toBeVisible();
     const card = grid.locator(`[data-listing-id="${id}"]`);
     await expect(card).toContainText(`Newest baler ${word}`);
-    await expect(card.locator('img')).toHaveJSProperty('complete', true);
-    expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    // Cards' photos load lazily: bring it into view, then its photo must have loaded (not a broken image).
+    await card.scrollIntoViewIfNeeded();
+    await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
 
