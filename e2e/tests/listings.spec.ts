@@ -657,7 +657,9 @@ test.describe('home, category pages and edit', () => {
     await expect(card).toContainText(`Newest baler ${word}`);
     // Cards' photos load lazily: bring it into view, then its photo must have loaded (not a broken image).
     await card.scrollIntoViewIfNeeded();
-    await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBeGreaterThan(0);
+    await expect
+      .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
 
