@@ -26,13 +26,10 @@ export const SCALAR_FILTERS = [
   'limit',
 ] as const;
 
-/** SPEC §2 Browse: the tabs (a category slug, '' for All). */
+/** SPEC §2 Browse: the tabs (a category slug, '' for All), every category, Livestock included. */
 export const BROWSE_TABS: ReadonlyArray<{ value: string; label: string }> = [
   { value: '', label: 'All' },
-  ...(['land', 'equipment', 'seeds-plants', 'services', 'rentals'] as const).map((slug) => ({
-    value: slug,
-    label: categoryBySlug(slug)?.name ?? slug,
-  })),
+  ...CATEGORIES.map((category) => ({ value: category.slug, label: category.name })),
 ];
 
 export const SORT_LABELS = {
