@@ -3,7 +3,7 @@ import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { completePasswordReset } from './auth-api';
 import { ACCOUNT_TEXTS, validateNewPassword, type NewPasswordField } from './auth-validation';
-import { FormMessage, PasswordField, useCheckedForm } from './form-parts';
+import { FormMessage, NewPasswordFields, useCheckedForm } from './form-parts';
 import './auth.css';
 
 const FIELDS: readonly NewPasswordField[] = ['password', 'confirmPassword'];
@@ -73,23 +73,7 @@ function ResetPasswordForm() {
   return (
     <form ref={formRef} className="auth-form" aria-label="Choose a new password" noValidate onSubmit={onSubmit} aria-busy={busy}>
       <FormMessage error={alert} />
-      <PasswordField
-        id="reset-password"
-        name="password"
-        label="New password"
-        autoComplete="new-password"
-        required
-        hint="At least 6 characters; common passwords are refused."
-        error={errors.password}
-      />
-      <PasswordField
-        id="reset-confirm"
-        name="confirmPassword"
-        label="Confirm new password"
-        autoComplete="new-password"
-        required
-        error={errors.confirmPassword}
-      />
+      <NewPasswordFields idPrefix="reset" errors={errors} />
       <button type="submit" className="btn btn--block" disabled={!hydrated || busy}>
         {busy ? 'Saving...' : 'Reset Password'}
       </button>

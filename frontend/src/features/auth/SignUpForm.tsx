@@ -3,7 +3,7 @@ import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { signUp } from './auth-api';
 import { ACCOUNT_TEXTS, signUpPayload, validateSignUp, type Errors, type SignUpField } from './auth-validation';
-import { FormMessage, PasswordField, TextField, focusFirstError, useCheckedForm } from './form-parts';
+import { FormMessage, NewPasswordFields, TextField, focusFirstError, useCheckedForm } from './form-parts';
 import './auth.css';
 
 const FIELDS: readonly SignUpField[] = ['name', 'email', 'location', 'password', 'confirmPassword'];
@@ -79,23 +79,7 @@ function SignUpForm() {
         placeholder="e.g. Taunton, Somerset"
         error={errors.location}
       />
-      <PasswordField
-        id="signup-password"
-        name="password"
-        label="Password"
-        autoComplete="new-password"
-        required
-        hint="At least 6 characters; common passwords are refused."
-        error={errors.password}
-      />
-      <PasswordField
-        id="signup-confirm"
-        name="confirmPassword"
-        label="Confirm password"
-        autoComplete="new-password"
-        required
-        error={errors.confirmPassword}
-      />
+      <NewPasswordFields idPrefix="signup" label="Password" errors={errors} />
       <button type="submit" className="btn btn--block" disabled={!hydrated || busy}>
         {busy ? 'Creating account...' : 'Create Account'}
       </button>

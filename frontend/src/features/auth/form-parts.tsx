@@ -146,3 +146,39 @@ export function useCheckedForm<F extends string>(
   };
   return { formRef, errors, setErrors, check };
 }
+
+/**
+ * A new password and its confirmation (sign-up, reset, change): the shared rule's hint, errors on
+ * the fields named `password` and `confirmPassword`.
+ */
+export function NewPasswordFields({
+  idPrefix,
+  label = 'New password',
+  errors,
+}: {
+  idPrefix: string;
+  label?: string;
+  errors: { password?: string | undefined; confirmPassword?: string | undefined };
+}) {
+  return (
+    <>
+      <PasswordField
+        id={`${idPrefix}-password`}
+        name="password"
+        label={label}
+        autoComplete="new-password"
+        required
+        hint="At least 6 characters; common passwords are refused."
+        error={errors.password}
+      />
+      <PasswordField
+        id={`${idPrefix}-confirm`}
+        name="confirmPassword"
+        label={`Confirm ${label.toLowerCase()}`}
+        autoComplete="new-password"
+        required
+        error={errors.confirmPassword}
+      />
+    </>
+  );
+}

@@ -7,7 +7,7 @@ import {
   normaliseRecoveryCode,
   validateNewPassword,
 } from '../auth/auth-validation';
-import { PasswordField } from '../auth/form-parts';
+import { NewPasswordFields, PasswordField } from '../auth/form-parts';
 import { Modal } from '../auth/Modal';
 import {
   changePassword,
@@ -95,21 +95,7 @@ function ChangePassword({ notify }: { notify: Notify }) {
           autoComplete="current-password"
           error={errors.current}
         />
-        <PasswordField
-          id="new-password"
-          name="password"
-          label="New password"
-          autoComplete="new-password"
-          hint="At least 6 characters; common passwords are refused."
-          error={errors.password}
-        />
-        <PasswordField
-          id="confirm-new-password"
-          name="confirmPassword"
-          label="Confirm new password"
-          autoComplete="new-password"
-          error={errors.confirmPassword}
-        />
+        <NewPasswordFields idPrefix="new" errors={errors} />
         <button type="submit" className="btn" disabled={busy}>
           {busy ? 'Saving...' : 'Change Password'}
         </button>
