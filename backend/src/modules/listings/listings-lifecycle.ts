@@ -9,7 +9,6 @@ import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
-import { ListingImages } from './listing-images.js';
 import { Listing } from './listing.entity.js';
 
 const BATCH = 500;
@@ -27,7 +26,6 @@ export class ListingsLifecycle implements OnModuleInit {
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(MailService) private readonly mail: MailService,
-    @Inject(ListingImages) private readonly images: ListingImages,
     @Inject(UserDataRegistry) private readonly userData: UserDataRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CategoriesService) private readonly categories: CategoriesService,
@@ -132,7 +130,7 @@ export class ListingsLifecycle implements OnModuleInit {
         `Hello ${seller.fullName},`,
         '',
         `Your listing "${listing.title}" will stop showing on Fieldmarket on ${date}, 90 days after it went live.`,
-        `To keep it live for another 90 days, renew it from My Listings: ${this.config.publicUrl}/profile#my-listings`,
+        `To keep it live for another 90 days, renew it from My Listings: ${this.config.publicUrl}/profile#listings`,
         '',
         'If it has sold or been let, mark it so and buyers will stop asking.',
         '',
@@ -141,22 +139,20 @@ export class ListingsLifecycle implements OnModuleInit {
     });
   }
 
-  /** A deleted account's listings go, with their photos; what it saved is forgotten. */
+  /**
+   * A deleted account's listings go and what it saved is forgotten, in one transaction so a retried
+   * job never counts a save off twice. Its photos are the images module's part of the same event.
+   */
   @OnDomainEvent('user.deleted', { name: 'listings.forget-deleted-user', queue: 'maintenance' })
   async forgetDeletedUser(event: DomainEvent<'user.deleted'>): Promise<void> {
     const { userId } = event.payload;
-    const em = this.em.fork();
-    await em
-      .getConnection()
-      .execute(
+    await this.em.fork().transactional(async (tx) => {
+      const run = (sql: string) => tx.getConnection().execute(sql, [userId], 'run', tx.getTransactionContext());
+      await run(
         `update listing l set saves_count = greatest(0, saves_count - 1) from saved_listing s where s.listing_id = l.id and s.user_id = ?`,
-        [userId],
       );
-    await em.getConnection().execute(`delete from saved_listing where user_id = ?`, [userId]);
-    const listings = await em.find(Listing, { seller: userId }, { fields: ['id'] });
-    for (const listing of listings) {
-      await this.images.deleteFor(listing.id);
-      await em.nativeDelete(Listing, { id: listing.id });
-    }
+      await run(`delete from saved_listing where user_id = ?`);
+      await tx.nativeDelete(Listing, { seller: userId });
+    });
   }
 }

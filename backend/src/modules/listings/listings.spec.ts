@@ -45,9 +45,10 @@ describe('listings: posting and managing', () => {
     vat: 'plus-vat',
     location: 'Taunton',
     place_id: PLACES.taunton.id,
-    images: await uploadPhotos(browser, 2, { ready: false }),
     attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
     ...change,
+    // Photos are uploaded only when the test does not bring its own.
+    images: 'images' in change ? change['images'] : await uploadPhotos(browser, 2, { ready: false }),
   });
 
   const post = async (browser: Browser, change: Record<string, unknown> = {}) => {
@@ -262,6 +263,8 @@ describe('listings: posting and managing', () => {
     await waitForJobs(db);
     const warnings = (await readOutbox(t.config.mail.outboxDir)).filter((m) => m.to === person.email && m.subject.includes('expires on'));
     expect(warnings).toHaveLength(1);
+    // The renew link opens the profile's My Listings tab (its id is "listings").
+    expect(warnings[0]?.text).toContain(`${t.config.publicUrl}/profile#listings`);
     await db.query(`update listing set expires_at = now() - interval '1 minute' where id = $1`, [listing.id]);
     await lifecycle.expire();
     expect(await db.query('select status from listing where id = $1', [listing.id])).toEqual([{ status: 'expired' }]);
