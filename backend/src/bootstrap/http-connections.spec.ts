@@ -4,7 +4,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { loadConfig } from '../config/env.js';
 import { captureLogs } from '../testing/log-capture.js';
-import { testConfig } from '../testing/test-app.js';
+import { eventually, testConfig } from '../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createLogger } from './logger.js';
 import { createWebApp } from './web-app.js';
@@ -76,8 +76,10 @@ describe('slow clients', () => {
       await new Promise((resolve) => socket.write(request, resolve)); // on the wire
       if (hangUp) socket.destroy();
       await closed;
-      await waitFor(() =>
-        logs.lines.some((l) => l.text.includes('POST /api/contact') && l.text.includes('closed the connection before the answer')),
+      await eventually(() =>
+        expect(
+          logs.lines.some((l) => l.text.includes('POST /api/contact') && l.text.includes('closed the connection before the answer')),
+        ).toBe(true),
       );
       // A later request answered means the server has finished with the abandoned one.
       expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
@@ -100,12 +102,3 @@ describe('slow clients', () => {
     }
   });
 });
-
-/** Resolves when `done` holds (checked every 20 ms, for at most 10 s). */
-async function waitFor(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
