@@ -45,6 +45,11 @@ export interface DomainEventPayloads {
   'listing.deleted': { listingId: string; sellerId: string };
   /** A live listing expires within a week: its seller is told, once per publication. */
   'listing.expiring': { listingId: string };
+
+  /** A message was stored in a conversation (text or a booking request); its recipient is to be told. */
+  'message.sent': { messageId: string; conversationId: string; senderId: string; recipientId: string };
+  /** The listing's owner accepted or declined a booking request; the requester is to be told. */
+  'booking.decided': { messageId: string; conversationId: string; requesterId: string; decision: 'accepted' | 'declined' };
 }
 
 export type DomainEventName = keyof DomainEventPayloads;
