@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { deleteRedisKeys } from '../testing/redis.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { eventually, startTestApp, waitForJobs, type TestApp } from '../testing/test-app.js';
-import { clientKey } from './api-rate-limit.js';
+import type { RateLimitStore } from '../infra/rate-limit/rate-limit-store.js';
+import { clientKey, LeasedHits } from './api-rate-limit.js';
 
 const stores: Array<{ store: string; env: Record<string, string> }> = [{ store: 'PostgreSQL', env: {} }];
 if (process.env.REDIS_URL) stores.push({ store: 'Redis', env: { REDIS_URL: process.env.REDIS_URL } });
@@ -24,11 +25,14 @@ describe.each(stores)('the /api rate limit on $store', ({ env }) => {
   beforeAll(async () => {
     db = await createTestDatabase();
   });
-  afterAll(async () => {
-    for (const t of apps) {
+  // Each test's pair goes when it ends: eight app instances at once would hold 80 connections.
+  afterEach(async () => {
+    for (const t of apps.splice(0)) {
       await waitForJobs(db);
       await t.close();
     }
+  });
+  afterAll(async () => {
     if (env.REDIS_URL) await deleteRedisKeys(env.REDIS_URL, prefix);
     await db.drop();
   });
@@ -70,6 +74,22 @@ describe.each(stores)('the /api rate limit on $store', ({ env }) => {
     expect((await get(b, '2001:db8:1:3::10')).statusCode).toBe(200);
   });
 
+  it('counts a busy client a lease at a time and still never lets it past the limit across instances', async () => {
+    // A limit of 400 is taken in leases of 4: each instance reserves four hits per round trip.
+    const [a, b] = await startPair({ API_RATE_LIMIT: '400', API_RATE_WINDOW_SECONDS: '60' });
+    const get = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/categories', remoteAddress: '203.0.113.9' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 420; i++) statuses.push((await get(i % 3 === 0 ? a : b)).statusCode);
+    const allowed = statuses.filter((status) => status === 200).length;
+    // Hits one instance reserved and did not spend count against the client in the other (at most a lease).
+    expect(allowed).toBeLessThanOrEqual(400);
+    expect(allowed).toBeGreaterThanOrEqual(400 - 3);
+    // Near the limit one instance may still spend its lease while the other refuses; before, all
+    // pass; once both leases are spent (a lease of the rarer instance lasts up to 12 requests), none.
+    expect(statuses.slice(0, 400 - 4).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(400 + 12).every((status) => status === 429)).toBe(true);
+  });
+
   it('lets the client in again once the window it was told to wait for has passed', async () => {
     const [a, b] = await startPair({ API_RATE_LIMIT: '1', API_RATE_WINDOW_SECONDS: '1' });
     const get = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/categories', remoteAddress: '203.0.113.7' });
@@ -90,5 +110,51 @@ describe('clientKey', () => {
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
   ])('%s → %s', (ip, key) => {
     expect(clientKey(ip)).toBe(key);
+  });
+});
+
+describe('LeasedHits', () => {
+  /** The shared store's behaviour (a fixed window of counts), recording each round trip. */
+  const countingStore = () => {
+    const counts = new Map<string, number>();
+    const trips: number[] = [];
+    const store: RateLimitStore = {
+      hit: async (key, _windowSeconds, amount = 1) => {
+        trips.push(amount);
+        counts.set(key, (counts.get(key) ?? 0) + amount);
+        return { count: counts.get(key) ?? 0, resetSeconds: 60 };
+      },
+      reset: async (key) => void counts.delete(key),
+      close: async () => undefined,
+    };
+    return { store, trips };
+  };
+
+  it('asks the store once per lease and numbers the hits in between itself', async () => {
+    const { store, trips } = countingStore();
+    const hits = new LeasedHits(store, 60, 5);
+    const counts = [];
+    for (let i = 0; i < 12; i++) counts.push((await hits.hit('203.0.113.5')).count);
+    expect(counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(trips).toEqual([5, 5, 5]);
+  });
+
+  it('takes a new lease when the window the store gave has ended', async () => {
+    const { store, trips } = countingStore();
+    let now = 0;
+    const hits = new LeasedHits(store, 60, 5, () => now);
+    await hits.hit('203.0.113.5');
+    now = 61_000;
+    await hits.hit('203.0.113.5');
+    expect(trips).toEqual([5, 5]);
+  });
+
+  it('counts each client apart, and exactly with leases of one', async () => {
+    const { store, trips } = countingStore();
+    const hits = new LeasedHits(store, 60, 1);
+    expect((await hits.hit('a')).count).toBe(1);
+    expect((await hits.hit('b')).count).toBe(1);
+    expect((await hits.hit('a')).count).toBe(2);
+    expect(trips).toEqual([1, 1, 1]);
   });
 });

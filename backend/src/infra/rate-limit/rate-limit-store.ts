@@ -17,7 +17,8 @@ export interface RateLimitHit {
  * otherwise the application's PostgreSQL. A window starts with a key's first request.
  */
 export interface RateLimitStore {
-  hit(key: string, windowSeconds: number): Promise<RateLimitHit>;
+  /** Counts `amount` requests (default one) for the key; the answer includes them. */
+  hit(key: string, windowSeconds: number, amount?: number): Promise<RateLimitHit>;
   /** Ends the key's window (e.g. a successful sign-in clears the failures). */
   reset(key: string): Promise<void>;
   close(): Promise<void>;
@@ -31,7 +32,7 @@ export async function createRateLimitStore(config: AppConfig, orm: MikroORM): Pr
 }
 
 const REDIS_HIT = `
-local count = redis.call('INCR', KEYS[1])
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -55,8 +56,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.redis.connect();
   }
 
-  async hit(key: string, windowSeconds: number): Promise<RateLimitHit> {
-    const [count, ttlMs] = (await this.redis.eval(REDIS_HIT, 1, this.keyPrefix + key, windowSeconds * 1000)) as [number, number];
+  async hit(key: string, windowSeconds: number, amount = 1): Promise<RateLimitHit> {
+    const [count, ttlMs] = (await this.redis.eval(REDIS_HIT, 1, this.keyPrefix + key, windowSeconds * 1000, amount)) as [number, number];
     return { count, resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
   }
 
@@ -70,9 +71,9 @@ export class RedisRateLimitStore implements RateLimitStore {
 }
 
 const PG_HIT = `
-insert into api_rate_limit as r (key, hits, window_ends_at) values (?, 1, now() + make_interval(secs => ?))
+insert into api_rate_limit as r (key, hits, window_ends_at) values (?, ?, now() + make_interval(secs => ?))
 on conflict (key) do update set
-  hits = case when r.window_ends_at <= now() then 1 else r.hits + 1 end,
+  hits = case when r.window_ends_at <= now() then excluded.hits else r.hits + excluded.hits end,
   window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at else r.window_ends_at end
 returning hits, ceil(extract(epoch from r.window_ends_at - now()))::int as reset_seconds`;
 
@@ -88,8 +89,10 @@ export class PostgresRateLimitStore implements RateLimitStore {
     this.purgeTimer.unref();
   }
 
-  async hit(key: string, windowSeconds: number): Promise<RateLimitHit> {
-    const [row] = await this.orm.em.getConnection().execute<Array<{ hits: number; reset_seconds: number }>>(PG_HIT, [key, windowSeconds]);
+  async hit(key: string, windowSeconds: number, amount = 1): Promise<RateLimitHit> {
+    const [row] = await this.orm.em
+      .getConnection()
+      .execute<Array<{ hits: number; reset_seconds: number }>>(PG_HIT, [key, amount, windowSeconds]);
     return { count: row?.hits ?? 1, resetSeconds: Math.max(1, row?.reset_seconds ?? windowSeconds) };
   }
 

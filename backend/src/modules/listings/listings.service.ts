@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
+import { ShortLivedCache } from '../../common/short-lived-cache.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
   categoryFieldError,
@@ -35,6 +36,12 @@ import { ListingViews } from './listing-views.js';
 export const POSTS_PER_DAY = 20;
 const TOTAL_CAP = 1_000;
 const DEFAULT_RADIUS_MILES = 25;
+/**
+ * How long a search's answer is reused for the same query. Browse's first pages and popular
+ * searches repeat all day; within this process a listing write clears them at once, so a seller
+ * sees their change immediately, and other processes catch up within this time.
+ */
+const SEARCH_CACHE_MS = 2_000;
 
 /** Who asks: a signed-in user (their id) or a visitor. */
 export interface Viewer {
@@ -45,6 +52,8 @@ export interface Viewer {
 
 @Injectable()
 export class ListingsService {
+  private readonly searchCache = new ShortLivedCache<ListingPage>(SEARCH_CACHE_MS, 1_000);
+
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(Geocoder) private readonly geocoder: Geocoder,
@@ -56,7 +65,18 @@ export class ListingsService {
 
   // ----- Browse and search -----
 
-  async search(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
+  /** One page of listings; answers are the same for everyone, so a repeated query is served from the cache. */
+  search(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
+    const key = new URLSearchParams(
+      Object.entries(rawQuery)
+        .filter(([name]) => name !== '_t')
+        .map(([name, value]): [string, string] => [name, String(value)])
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ).toString();
+    return this.searchCache.get(key, () => this.searchNow(request, rawQuery));
+  }
+
+  private async searchNow(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
     let query = await this.planned(await this.toQuery(request, rawQuery));
     let page = await this.page(query);
     let searchedFor: string | null = null;
@@ -200,7 +220,7 @@ export class ListingsService {
       () => `You have posted ${POSTS_PER_DAY} listings today, the most allowed in one day. Please try again tomorrow.`,
     );
     const fields = await this.validated(request);
-    const id = await this.em.transactional(async (tx) => {
+    const id = await this.changeListings(async (tx) => {
       const now = new Date();
       const listing = tx.create(Listing, {
         ...fields,
@@ -220,7 +240,7 @@ export class ListingsService {
 
   async update(seller: User, id: string, request: ListingRequest): Promise<ListingDetail> {
     const fields = await this.validated(request);
-    await this.em.transactional(async (tx) => {
+    await this.changeListings(async (tx) => {
       const listing = await this.owned(tx, id, seller.id);
       if (listing.status === 'removed') throw new ForbiddenException('This listing was removed by our team and cannot be changed.');
       const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter(
@@ -236,7 +256,7 @@ export class ListingsService {
 
   /** Marks sold or let, withdraws, or renews (live again for 90 days). */
   async changeStatus(seller: User, id: string, status: 'live' | 'sold' | 'let' | 'withdrawn'): Promise<ListingDetail> {
-    await this.em.transactional(async (tx) => {
+    await this.changeListings(async (tx) => {
       const listing = await this.owned(tx, id, seller.id);
       const from = listing.status;
       if (from === 'removed') throw new ForbiddenException('This listing was removed by our team and cannot be changed.');
@@ -257,7 +277,7 @@ export class ListingsService {
   }
 
   async delete(seller: User, id: string): Promise<void> {
-    await this.em.transactional(async (tx) => {
+    await this.changeListings(async (tx) => {
       const listing = await this.owned(tx, id, seller.id);
       await this.images.deleteFor(id, tx);
       tx.remove(listing);
@@ -281,7 +301,7 @@ export class ListingsService {
   }
 
   async save(userId: string, listingId: string): Promise<SaveResult> {
-    return this.em.transactional(async (tx) => {
+    return this.changeListings(async (tx) => {
       const listing = await tx.findOne(Listing, { id: listingId, status: 'live' }, { lockMode: 3 /* pessimistic write */ });
       if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
       if (listing.seller.id === userId) throw new BadRequestException(LISTING_TEXTS.cannotSaveOwn);
@@ -299,7 +319,7 @@ export class ListingsService {
   }
 
   async unsave(userId: string, listingId: string): Promise<SaveResult> {
-    return this.em.transactional(async (tx) => {
+    return this.changeListings(async (tx) => {
       const listing = await tx.findOne(Listing, { id: listingId }, { lockMode: 3 });
       if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
       const removed = await tx.nativeDelete(SavedListing, { user: userId, listing: listingId });
@@ -309,6 +329,15 @@ export class ListingsService {
   }
 
   // ----- Helpers -----
+
+  /** A transaction that changes listings or saves; then this process's cached searches are stale. */
+  private async changeListings<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.em.transactional(work);
+    } finally {
+      this.searchCache.clear();
+    }
+  }
 
   private find(id: string): Promise<Listing | null> {
     return /^[0-9a-f-]{36}$/i.test(id) ? this.em.findOne(Listing, { id }, { populate: ['seller', 'category'] }) : Promise.resolve(null);

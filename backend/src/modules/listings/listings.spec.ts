@@ -188,6 +188,23 @@ describe('listings: posting and managing', () => {
     expect(refused.statusCode).toBe(403);
   });
 
+  it('shows a seller’s change in the next search at once, though searches are reused for a moment', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const listing = await post(browser, { title: 'Ifor Williams trailer, galvanised' });
+    const search = async () =>
+      (await new Browser(t).call('GET', '/api/listings?q=galvanised')).json<{ data: { listings: Array<{ id: string; price: number }> } }>()
+        .data.listings;
+    expect(await search()).toEqual([expect.objectContaining({ id: listing.id, price: 38500 })]);
+    await browser.call(
+      'PUT',
+      `/api/listings/${listing.id}`,
+      await listingBody(browser, { title: 'Ifor Williams trailer, galvanised', price: 36000 }),
+    );
+    expect(await search()).toEqual([expect.objectContaining({ id: listing.id, price: 36000 })]);
+    await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'sold' });
+    expect(await search()).toEqual([]);
+  });
+
   it('deletes a listing with its photos; it is then not found', async () => {
     const { browser } = await signedInPerson(t, db);
     const [photo] = await uploadPhotos(browser, 1);
