@@ -16,6 +16,7 @@ export class ShortLivedCache<V> {
   ) {}
 
   get(key: string, load: () => Promise<V>): Promise<V> {
+    if (this.ttlMs <= 0) return load();
     const at = this.now();
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > at) return entry.value;

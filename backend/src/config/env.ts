@@ -56,6 +56,8 @@ export interface AppConfig {
   contactRateLimit: { limit: number; windowSeconds: number };
   /** Images one user may upload per hour. */
   imageUploadsPerHour: number;
+  /** How long an answer of GET /api/listings is reused for the same query (0: never). */
+  searchCacheMs: number;
   /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
   startupWaitSeconds: number;
   /** Key for two-factor secrets at rest; absent: generated once under dataDir. */
@@ -284,6 +286,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       windowSeconds: read.int('CONTACT_RATE_WINDOW_SECONDS', 900, 1, 86_400),
     },
     imageUploadsPerHour: read.int('IMAGE_UPLOADS_PER_HOUR', 60, 1, 100_000),
+    searchCacheMs: read.int('SEARCH_CACHE_MS', 2_000, 0, 60_000),
     startupWaitSeconds: read.int('STARTUP_WAIT_SECONDS', 30, 0, 3_600),
     twoFactorKey: read.base64Key('TWO_FACTOR_KEY', 32),
     apiRateLimit: {

@@ -296,5 +296,9 @@ describe('browse and search with more matches than are gathered', () => {
     const taunton = await everyPage(`?location=${PLACES.taunton.id}&radius=10&sort=newest`);
     expect(taunton).toHaveLength(1080);
     expect(new Set(taunton).size).toBe(1080);
+    // The busy place's 1,080 listings all stand at one spot: nearest first still pages through each once.
+    const tauntonNearest = await everyPage(`?location=${PLACES.taunton.id}&radius=10&sort=nearest`);
+    expect(tauntonNearest).toHaveLength(1080);
+    expect(new Set(tauntonNearest).size).toBe(1080);
   });
 });

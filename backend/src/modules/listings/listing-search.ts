@@ -106,6 +106,8 @@ export class ListingSearchSql {
   /** Straight-line distance through the earth, which the place index can order by (nearest first). */
   private readonly proximity: Fragment | undefined;
   private readonly rank: Fragment | undefined;
+  /** The radius as an indexable box, for the plans that find matches through the place index. */
+  private readonly placeBox: Fragment | undefined;
 
   constructor(private readonly query: ListingQuery) {
     const statuses = query.statuses ?? ['live'];
@@ -142,8 +144,10 @@ export class ListingSearchSql {
       this.proximity = fragment(`(ll_to_earth(l.latitude, l.longitude) <-> ll_to_earth(?, ?))`, latitude, longitude);
       if (query.radiusMiles) {
         const metres = query.radiusMiles * METRES_PER_MILE;
-        // The box uses the GiST index; the distance trims its corners.
-        this.filters.push(fragment(`earth_box(ll_to_earth(?, ?), ?) @> ll_to_earth(l.latitude, l.longitude)`, latitude, longitude, metres));
+        // The box finds the place's listings through the GiST index (counting and gathering); the
+        // distance trims its corners. A walk leaves the box out: PostgreSQL underestimates how
+        // many listings a box holds and, given it, reads them all instead of walking the sort's index.
+        this.placeBox = fragment(`earth_box(ll_to_earth(?, ?), ?) @> ll_to_earth(l.latitude, l.longitude)`, latitude, longitude, metres);
         this.filters.push(
           fragment(`earth_distance(ll_to_earth(?, ?), ll_to_earth(l.latitude, l.longitude)) <= ?`, latitude, longitude, metres),
         );
@@ -199,9 +203,12 @@ export class ListingSearchSql {
       ', ',
     );
     const plan = this.query.plan ?? 'walk';
+    if (plan === 'walk' && this.query.sort === 'nearest' && this.proximity) {
+      return prefixSelect(this.nearestEdge(filters), columns, whereOf([...filters, this.withinEdge()]), orderBy, this.query.limit + 1);
+    }
     if (plan === 'walk') return prefixSelect(fragment(''), columns, whereOf(filters), orderBy, this.query.limit + 1);
     // The matches first, as a fence the planner cannot see through: found through the text or place index.
-    const matches = whereOf(this.filters);
+    const matches = whereOf(this.matchFilters());
     const candidates =
       plan === 'gather'
         ? fragment(`select l.id from listing l join app_user u on u.id = l.seller_id where ${matches.sql}`, ...matches.params)
@@ -221,14 +228,52 @@ export class ListingSearchSql {
     );
   }
 
+  /**
+   * Nearest first, in two steps. The place index hands out listings nearest first (a KNN scan),
+   * but only when distance is the whole order, and the order also needs the id, for the many
+   * listings of one farm or town at one distance. So the scan finds how far the page reaches (the
+   * distance of its last row), and the page is then every match within that reach, through the
+   * index as a box, sorted by distance and id: a few dozen rows however many listings there are.
+   */
+  private nearestEdge(filters: Fragment[]): Fragment {
+    const proximity = this.proximity as Fragment;
+    const where = whereOf(filters);
+    return fragment(
+      `with edge as materialized (select max(p) as reach from (select ${proximity.sql} as p from listing l
+        join app_user u on u.id = l.seller_id where ${where.sql} order by ${proximity.sql} limit ?) nearest) `,
+      ...proximity.params,
+      ...where.params,
+      ...proximity.params,
+      this.query.limit + 1,
+    );
+  }
+
+  /** Within the page's reach: a box a little larger than it (the box measures along the earth, the reach through it), then exactly. */
+  private withinEdge(): Fragment {
+    const proximity = this.proximity as Fragment;
+    const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
+    return fragment(
+      `earth_box(ll_to_earth(?, ?), (select reach from edge) * 1.001 + 1) @> ll_to_earth(l.latitude, l.longitude)
+        and ${proximity.sql} <= (select reach from edge)`,
+      latitude,
+      longitude,
+      ...proximity.params,
+    );
+  }
+
   /** Matches counted up to `cap` + 1 (a browse shows "1,000+" beyond), for the first page only. */
   count(cap: number): Fragment {
-    const where = whereOf(this.filters);
+    const where = whereOf(this.matchFilters());
     return fragment(
       `select count(*)::int as total from (select 1 from listing l join app_user u on u.id = l.seller_id where ${where.sql} limit ?) matches`,
       ...where.params,
       cap + 1,
     );
+  }
+
+  /** The filters, with the radius as a box too: for finding matches through the text or place index. */
+  private matchFilters(): Fragment[] {
+    return this.placeBox ? [...this.filters, this.placeBox] : this.filters;
   }
 
   nextCursor(rows: ListingRow[]): string | null {

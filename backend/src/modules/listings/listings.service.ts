@@ -2,6 +2,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
 import { ShortLivedCache } from '../../common/short-lived-cache.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
   categoryFieldError,
@@ -36,12 +38,6 @@ import { ListingViews } from './listing-views.js';
 export const POSTS_PER_DAY = 20;
 const TOTAL_CAP = 1_000;
 const DEFAULT_RADIUS_MILES = 25;
-/**
- * How long a search's answer is reused for the same query. Browse's first pages and popular
- * searches repeat all day; within this process a listing write clears them at once, so a seller
- * sees their change immediately, and other processes catch up within this time.
- */
-const SEARCH_CACHE_MS = 2_000;
 
 /** Who asks: a signed-in user (their id) or a visitor. */
 export interface Viewer {
@@ -52,7 +48,12 @@ export interface Viewer {
 
 @Injectable()
 export class ListingsService {
-  private readonly searchCache = new ShortLivedCache<ListingPage>(SEARCH_CACHE_MS, 1_000);
+  /**
+   * Answers reused for the same query for SEARCH_CACHE_MS: browse's first pages and popular
+   * searches repeat all day. A listing write in this process clears them at once, so a seller sees
+   * their change immediately; other processes catch up within that time.
+   */
+  private readonly searchCache: ShortLivedCache<ListingPage>;
 
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
@@ -61,7 +62,10 @@ export class ListingsService {
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(ListingViews) private readonly views: ListingViews,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.searchCache = new ShortLivedCache<ListingPage>(config.searchCacheMs, 1_000);
+  }
 
   // ----- Browse and search -----
 
