@@ -7,6 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
 process.env.FM_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fieldmarket-e2e-'));
 const port = Number(process.env.FM_E2E_PORT ?? 3310);
 export const baseURL = `http://127.0.0.1:${port}`;
+/** The product's embedded PostgreSQL (its password is in DATA_DIR/postgres.secret): tests read and lock rows as an operator could. */
+export const embeddedPostgresPort = port + 50_000 > 65_535 ? 55_432 : port + 50_000;
 
 export default defineConfig({
   testDir: 'tests',
@@ -52,7 +54,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: process.env.FM_E2E_DATA_DIR,
-      EMBEDDED_PG_PORT: String(port + 50_000 > 65_535 ? 55_432 : port + 50_000),
+      EMBEDDED_PG_PORT: String(embeddedPostgresPort),
       LOG_LEVEL: 'warn',
       // The tests say which client they are (tests/fixtures.ts), as a reverse proxy would.
       TRUST_PROXY: '1',
