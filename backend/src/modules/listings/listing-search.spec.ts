@@ -286,6 +286,14 @@ describe('browse and search with more matches than are gathered', () => {
     expect(page.next_cursor).not.toBeNull();
   });
 
+  it('goes on past the ranked matches of a common word, newest first, so every match is reached once', async () => {
+    const titles = await everyPage('?q=hay');
+    expect(titles).toHaveLength(1200);
+    expect(new Set(titles).size).toBe(1200);
+    // The ranked window holds the newest 250; the rest follow newest first.
+    expect(titles.slice(250, 253)).toEqual(['Hay bales lot 251', 'Hay bales lot 252', 'Hay bales lot 253']);
+  });
+
   it('finds a rare word among common ones, sorted as asked', async () => {
     expect((await browse('?q=haylage&sort=price-high')).listings.map((l) => l.title)).toEqual(['Hay bales lot 600 with haylage']);
   });

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
+import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../common/keyset-pagination.js';
 import { ShortLivedCache } from '../../common/short-lived-cache.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
@@ -38,6 +39,22 @@ import { ListingViews } from './listing-views.js';
 export const POSTS_PER_DAY = 20;
 const TOTAL_CAP = 1_000;
 const DEFAULT_RADIUS_MILES = 25;
+
+/** Marks a relevance cursor that has gone past the ranked window (continuingCursor). */
+const PAST_WINDOW = 'past-window';
+
+/** A relevance search whose cursor has gone past the ranked window: the older matches, newest first. */
+function afterRelevanceWindow(query: ListingQuery): ListingQuery & { pastWindow?: boolean } {
+  if (query.sort !== 'relevance' || !query.cursor) return query;
+  let values: unknown[];
+  try {
+    values = decodeCursor(query.cursor, 3);
+  } catch {
+    return query; // a ranked page's cursor (checked where it is used)
+  }
+  if (values[0] !== PAST_WINDOW) throw new BadRequestException(INVALID_CURSOR_MESSAGE);
+  return { ...query, sort: 'newest', cursor: encodeCursor(values.slice(1)), pastWindow: true };
+}
 
 /** Who asks: a signed-in user (their id) or a visitor. */
 export interface Viewer {
@@ -81,8 +98,9 @@ export class ListingsService {
   }
 
   private async searchNow(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
-    let query = await this.planned(await this.toQuery(request, rawQuery));
+    let query = await this.planned(afterRelevanceWindow(await this.toQuery(request, rawQuery)));
     let page = await this.page(query);
+    page = { ...page, nextCursor: await this.continuingCursor(query, page.nextCursor) };
     let searchedFor: string | null = null;
     // Nothing for these words, on a first page: look for the words that were probably meant.
     if (query.text && !query.cursor && page.rows.length === 0) {
@@ -136,6 +154,19 @@ export class ListingsService {
     const { sql: text, params } = sql.page();
     const rows = await this.em.getConnection().execute<ListingRow[]>(text, params);
     return { rows, nextCursor: sql.nextCursor(rows) };
+  }
+
+  /**
+   * Relevance ranks a common word's newest RELEVANCE_WINDOW matches; Load More then goes on with
+   * the older matches, newest first, so every match can be reached. Their cursor says so
+   * (`afterRelevanceWindow` reads it back).
+   */
+  private async continuingCursor(query: ListingQuery & { pastWindow?: boolean }, next: string | null): Promise<string | null> {
+    if (query.pastWindow) return next && encodeCursor([PAST_WINDOW, ...decodeCursor(next, 2)]);
+    if (query.plan !== 'newest' || next) return next;
+    const { sql, params } = new ListingSearchSql(query).windowEdge();
+    const [edge] = await this.em.getConnection().execute<Array<{ published_at: string; id: string }>>(sql, params);
+    return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
   }
 
   /**
