@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
@@ -219,6 +219,81 @@ test.describe('conversations', () => {
     await expect(row(seller.page, 'Pat Pest')).toBeVisible();
 
     await seller.context.close();
+    await buyer.context.close();
+  });
+
+  test('the bell lists unread conversations; dismissing one marks it read on the server', async ({ browser }) => {
+    const seller = await person(browser, 'Della Dairy');
+    const buyer = await person(browser, 'Hugh Hopeful');
+    const place = await placeNamed(seller.page.request, 'Taunton');
+    const { id } = await postListing(seller.page.request, {
+      category: 'livestock',
+      title: `Twelve ${uniqueWord()} heifers`,
+      price: 1200,
+      location: place.label,
+      place_id: place.id,
+    });
+    const started = await buyer.page.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    for (const content of ['Are they TB tested?', 'And what breed is the bull?']) {
+      await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content } });
+    }
+
+    await seller.page.goto('/');
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveText('2');
+    await seller.page.getByTestId('messages-bell').click();
+    const panel = seller.page.getByRole('region', { name: 'Messages' });
+    await expect(panel.getByTestId('messages-bell-item')).toHaveCount(1);
+    await expect(panel.getByTestId('messages-bell-item')).toContainText('Hugh Hopeful');
+    await expect(panel.getByTestId('messages-bell-item')).toContainText('And what breed is the bull?');
+    await panel.getByRole('button', { name: 'Dismiss messages from Hugh Hopeful' }).click();
+    await expect(panel).toContainText('No new messages');
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveCount(0);
+    await expect
+      .poll(
+        async () =>
+          ((await (await seller.page.request.get(`/api/messages/unread/${seller.id}`)).json()) as { data: { total: number } }).data.total,
+      )
+      .toBe(0);
+
+    // A new message raises it again, live.
+    await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Still there?' } });
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveText('1');
+
+    await seller.context.close();
+    await buyer.context.close();
+  });
+});
+
+test.describe('conversations on a phone', () => {
+  test('one pane at a time, with a back button @phone', async ({ browser }) => {
+    const seller = await person(browser, 'Phil Phone');
+    const buyer = await person(browser, 'Mo Mobile');
+    const place = await placeNamed(seller.page.request, 'York');
+    const { id } = await postListing(seller.page.request, {
+      category: 'equipment',
+      title: `Topper ${uniqueWord()} mower`,
+      price: 800,
+      location: place.label,
+      place_id: place.id,
+    });
+    const started = await buyer.page.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Does it cut wet grass?' } });
+    await seller.context.close();
+
+    const context = await browser.newContext({ ...devices['Pixel 7'], baseURL, storageState: await buyer.context.storageState() });
+    const page = await context.newPage();
+    await page.goto('/messages');
+    await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible();
+    await expect(page.getByText('Select a conversation')).toBeHidden();
+    await row(page, 'Phil Phone').click();
+    await expect(page.getByTestId('chat-name')).toHaveText('Phil Phone');
+    await expect(page.getByTestId('conversation-list')).toBeHidden();
+    await page.getByRole('button', { name: 'Back to conversations' }).click();
+    await expect(row(page, 'Phil Phone')).toBeVisible();
+    await expect(page.getByTestId('chat')).toHaveCount(0);
+    await context.close();
     await buyer.context.close();
   });
 });

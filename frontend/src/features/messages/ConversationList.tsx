@@ -16,9 +16,9 @@ export function ConversationList({ conversations, myId, openId, query, onQuery, 
   const shown = conversations ? filterConversations(conversations, query) : null;
   return (
     <section className="card conversations" aria-labelledby="conversations-title">
-      <h2 id="conversations-title" className="conversations__title">
+      <h1 id="conversations-title" className="conversations__title">
         Messages
-      </h2>
+      </h1>
       <label className="visually-hidden" htmlFor="conversation-search">
         Search conversations
       </label>

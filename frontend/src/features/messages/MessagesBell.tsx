@@ -47,7 +47,8 @@ export function MessagesBell() {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
     const onClick = (event: MouseEvent) => {
-      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+      // composedPath: a click on an item that is then removed (dismiss) still counts as inside.
+      if (root.current && !event.composedPath().includes(root.current)) setOpen(false);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('click', onClick);
