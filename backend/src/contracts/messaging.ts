@@ -66,6 +66,7 @@ export const BOOKING_TEXTS = {
   outsideAvailability: (from: string | undefined, to: string | undefined) =>
     `The dates must be within the listing's availability${from ? ` from ${from}` : ''}${to ? ` to ${to}` : ''}.`,
   notRental: 'Only rental listings can be booked.',
+  notLive: 'This rental is no longer available to book.',
   ownListing: 'You cannot book your own listing.',
   notOwner: 'Only the listing’s owner can accept or decline a booking request.',
   alreadyDecided: 'This booking request has already been answered.',

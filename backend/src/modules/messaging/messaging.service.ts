@@ -189,6 +189,7 @@ export class MessagingService {
   async requestBooking(user: User, request: BookingRequestRequest): Promise<BookingRequestResult> {
     const listing = await this.listingOrFail(request.listingId);
     if (listing.type !== 'rent') throw new BadRequestException(BOOKING_TEXTS.notRental);
+    if (listing.status !== 'live') throw new BadRequestException(BOOKING_TEXTS.notLive);
     if (listing.sellerId === user.id) throw new BadRequestException(BOOKING_TEXTS.ownListing);
     checkBookingDates(request.from, request.to, listing.attributes);
     const conversation = await this.conversationFor(user.id, listing);

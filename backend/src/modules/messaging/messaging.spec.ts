@@ -375,11 +375,15 @@ describe('messaging', () => {
       expect(await db.query('select id from message where sender_id = $1', [renter.id])).toHaveLength(0);
     });
 
-    it('refuses a listing for sale and your own rental', async () => {
+    it('refuses a listing for sale, a rental already let, and your own rental', async () => {
       const [renter, owner] = await Promise.all([person(), person()]);
       const forSale = await request(renter, { listingId: await listingOf(owner), from: day(1), to: day(2) });
       expect(forSale.statusCode).toBe(400);
       expect(forSale.json<{ error: string }>().error).toBe('Only rental listings can be booked.');
+      const alreadyLet = await rentalOf(owner);
+      await db.query(`update listing set status = 'let' where id = $1`, [alreadyLet]);
+      const gone = await request(renter, { listingId: alreadyLet, from: day(1), to: day(2) });
+      expect(gone.json()).toMatchObject({ error: 'This rental is no longer available to book.' });
       const own = await request(owner, { listingId: await rentalOf(owner), from: day(1), to: day(2) });
       expect(own.statusCode).toBe(400);
       expect(own.json<{ error: string }>().error).toBe('You cannot book your own listing.');
