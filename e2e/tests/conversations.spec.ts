@@ -92,6 +92,15 @@ test.describe('conversations', () => {
     await expect(buyer.page.getByTestId('messages-bell-badge')).toHaveCount(0);
     await expect(row(buyer.page, 'Sam Seller')).toContainText('Come on Saturday');
 
+    // The search box filters by name or last message, ignoring case.
+    const search = seller.page.getByPlaceholder('Search conversations...');
+    await search.fill('BILL');
+    await expect(row(seller.page, 'Bill Buyer')).toBeVisible();
+    await search.fill('saturday');
+    await expect(row(seller.page, 'Bill Buyer')).toBeVisible();
+    await search.fill('nobody by that name');
+    await expect(seller.page.getByText('No conversations found')).toBeVisible();
+
     await seller.context.close();
     await buyer.context.close();
   });

@@ -2,21 +2,7 @@ import { BOOKING_TEXTS, MESSAGING_TEXTS } from '../../../../backend/src/contract
 import type { ApiResult } from '../../lib/api-result';
 import { showToast } from '../../stores/toasts';
 import { requestBooking, sendMessage, startConversation } from './messages-api';
-
-/** Today in the UK as YYYY-MM-DD (the earliest day a booking may start). */
-export function todayIso(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
-/** The first and last day a rental can be booked: from today or its availability, whichever is later. */
-export function bookableRange(
-  availableFrom: string | undefined,
-  availableTo: string | undefined,
-  today: string,
-): { min: string; max?: string } {
-  const min = availableFrom && availableFrom > today ? availableFrom : today;
-  return availableTo ? { min, max: availableTo } : { min };
-}
+import { bookableRange, todayIso } from './messages-logic';
 
 function conversationLink(note: HTMLElement | null, conversationId: string, text: string): void {
   if (!note) return;

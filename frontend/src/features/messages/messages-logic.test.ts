@@ -3,6 +3,7 @@ import type { ChatMessage, Conversation } from './messages-api';
 import {
   applyNewMessage,
   badgeText,
+  bookableRange,
   clearUnread,
   filterConversations,
   initialOf,
@@ -10,6 +11,7 @@ import {
   mergeMessage,
   prependPage,
   previewText,
+  todayIso,
   totalUnread,
 } from './messages-logic';
 
@@ -100,5 +102,18 @@ describe('the chat', () => {
   it('ticks the user’s messages the other party read', () => {
     const shown = [message('1', '2026-11-21T10:00:00.000Z', ME), message('2', '2026-11-21T10:01:00.000Z', ME)];
     expect(markMessagesRead(shown, ['2']).map((m) => m.read)).toEqual([false, true]);
+  });
+});
+
+describe('Book Now dates', () => {
+  it('start today or when the rental becomes available, whichever is later, and end with its availability', () => {
+    expect(bookableRange('2026-12-01', '2027-01-31', '2026-11-22')).toEqual({ min: '2026-12-01', max: '2027-01-31' });
+    expect(bookableRange('2026-10-01', undefined, '2026-11-22')).toEqual({ min: '2026-11-22' });
+    expect(bookableRange(undefined, undefined, '2026-11-22')).toEqual({ min: '2026-11-22' });
+  });
+
+  it('counts today in UK time', () => {
+    expect(todayIso(new Date('2026-06-30T23:30:00Z'))).toBe('2026-07-01');
+    expect(todayIso(new Date('2026-12-31T23:30:00Z'))).toBe('2026-12-31');
   });
 });

@@ -78,3 +78,18 @@ export function totalUnread(conversations: readonly Conversation[]): number {
 export function bookingDate(date: string): string {
   return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
+
+/** Today in the UK as YYYY-MM-DD (the earliest day a booking may start). */
+export function todayIso(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** The first and last day a rental can be booked: from today or its availability, whichever is later. */
+export function bookableRange(
+  availableFrom: string | undefined,
+  availableTo: string | undefined,
+  today: string,
+): { min: string; max?: string } {
+  const min = availableFrom && availableFrom > today ? availableFrom : today;
+  return availableTo ? { min, max: availableTo } : { min };
+}
