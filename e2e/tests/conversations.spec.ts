@@ -214,11 +214,25 @@ test.describe('conversations', () => {
     await buyer.page.getByTestId('chat-send').click();
     await expect(seller.page.getByTestId('chat-message').filter({ hasText: 'Hello?' })).toBeVisible();
 
-    // The buyer deletes it (confirming); the seller keeps it.
-    buyer.page.once('dialog', (confirm) => {
-      expect(confirm.message()).toBe('Are you sure you want to delete this conversation?');
-      void confirm.accept();
+    await buyer.page.getByTestId('chat-menu').click();
+    await expect(buyer.page.getByRole('menuitem', { name: 'View Profile' })).toHaveAttribute('href', `/profile/${seller.id}`);
+
+    // A failed delete says so and keeps the conversation.
+    const dialogs: string[] = [];
+    buyer.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
     });
+    await buyer.page.route(
+      `**/api/messages/conversations/${conversationId}`,
+      (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, body: '' }) : route.continue()),
+      { times: 1 },
+    );
+    await buyer.page.getByRole('menuitem', { name: 'Delete Conversation' }).click();
+    await expect.poll(() => dialogs).toEqual(['Are you sure you want to delete this conversation?', 'Failed to delete conversation.']);
+    await expect(buyer.page.getByTestId('chat-name')).toHaveText('Ben Blocker');
+
+    // The buyer deletes it (confirming); the seller keeps it.
     await buyer.page.getByTestId('chat-menu').click();
     await buyer.page.getByRole('menuitem', { name: 'Delete Conversation' }).click();
     await expect(buyer.page.getByText('No conversations yet')).toBeVisible();
