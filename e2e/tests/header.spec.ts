@@ -34,7 +34,7 @@ async function holdSessionCheck(page: Page): Promise<() => void> {
 }
 
 test.describe('the header while the session resolves', () => {
-  test('signed in: a Loading button from the first paint, never Sign In, then the account menu; no messages bell', async ({ page }) => {
+  test('signed in: a Loading button from the first paint, never Sign In, then the account menu and the messages bell', async ({ page }) => {
     const email = uniqueEmail('header');
     await signUpThroughApi(page.request, email, PASSWORD, 'Harry Haymaker');
     // The page's request context shares the browser's cookies: this signs the browser in.
@@ -55,8 +55,13 @@ test.describe('the header while the session resolves', () => {
     await expect(page.getByTestId('account-menu')).toContainText('Harry Haymaker');
     await expect(loading).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toHaveCount(0);
-    // Messaging is not built yet: no bell for anyone (a button that does nothing would be a defect).
-    await expect(page.getByRole('banner').getByRole('button', { name: /messages|notifications/i })).toHaveCount(0);
+    // The messages bell is the signed-in user's (SPEC §2 "Header"); it opens the Messages dropdown.
+    await page.getByTestId('messages-bell').click();
+    await expect(page.getByRole('region', { name: 'Messages' })).toContainText('No new messages');
+    await expect(page.getByRole('region', { name: 'Messages' }).getByRole('link', { name: 'View all messages' })).toHaveAttribute(
+      'href',
+      '/messages',
+    );
   });
 
   test('a stale signed-in hint shows Loading, then Sign In again', async ({ page, baseURL }) => {

@@ -50,6 +50,8 @@ export interface DomainEventPayloads {
   'message.sent': { messageId: string; conversationId: string; senderId: string; recipientId: string };
   /** The listing's owner accepted or declined a booking request; the requester is to be told. */
   'booking.decided': { messageId: string; conversationId: string; requesterId: string; decision: 'accepted' | 'declined' };
+  /** Messages to this recipient stayed unread for 15 minutes: they are to be e-mailed (once per conversation per hour). */
+  'conversation.unread-reminder': { conversationId: string; recipientId: string };
 }
 
 export type DomainEventName = keyof DomainEventPayloads;

@@ -21,6 +21,11 @@ const REQUIREMENT = 'fieldmarket:requirement';
 /** The route needs a session (401 otherwise, which the browser answers with one refresh, then signs out). */
 export const SignedIn = () => SetMetadata(REQUIREMENT, 'signed-in' satisfies Requirement);
 
+const SIGN_IN_TEXT = 'fieldmarket:sign-in-text';
+
+/** What a visitor is told on a route of this controller or handler (e.g. 'Please sign in to send messages.'). */
+export const SignInText = (text: string) => SetMetadata(SIGN_IN_TEXT, text);
+
 /** The route needs a session whose account has confirmed its e-mail address (posting, messaging). */
 export const VerifiedEmail = () => SetMetadata(REQUIREMENT, 'verified-email' satisfies Requirement);
 
@@ -67,7 +72,10 @@ export class AccessGuard implements CanActivate {
     request.auth ??= token ? await this.sessions.resolve(token) : null;
     const requirement = this.reflector.getAllAndOverride<Requirement | undefined>(REQUIREMENT, [context.getHandler(), context.getClass()]);
     if (!requirement) return true;
-    if (!request.auth) throw new UnauthorizedException(token ? ACCOUNT_TEXTS.sessionExpired : ACCOUNT_TEXTS.signInRequired);
+    if (!request.auth) {
+      const signInText = this.reflector.getAllAndOverride<string | undefined>(SIGN_IN_TEXT, [context.getHandler(), context.getClass()]);
+      throw new UnauthorizedException(token ? ACCOUNT_TEXTS.sessionExpired : (signInText ?? ACCOUNT_TEXTS.signInRequired));
+    }
     if (requirement === 'verified-email' && !request.auth.user.emailVerifiedAt)
       throw new ForbiddenException(ACCOUNT_TEXTS.verifyEmailFirst);
     return true;

@@ -15,6 +15,7 @@ import {
   LISTING_TEXTS,
   type ListingSort,
   type ListingStatus,
+  type ListingType,
   PAGE_SIZE,
   type PriceUnit,
   RENT_PRICE_UNITS,
@@ -54,6 +55,18 @@ function afterRelevanceWindow(query: ListingQuery): ListingQuery & { pastWindow?
   }
   if (values[0] !== PAST_WINDOW) throw new BadRequestException(INVALID_CURSOR_MESSAGE);
   return { ...query, sort: 'newest', cursor: encodeCursor(values.slice(1)), pastWindow: true };
+}
+
+/** What messaging needs to know of a listing (a conversation's title and card, a booking's dates). */
+export interface ListingBrief {
+  id: string;
+  title: string;
+  sellerId: string;
+  type: ListingType;
+  status: ListingStatus;
+  attributes: Record<string, string | number | boolean>;
+  /** The main photo's URL once ready. */
+  image: string | null;
 }
 
 /** Who asks: a signed-in user (their id) or a visitor. */
@@ -238,6 +251,27 @@ export class ListingsService {
   }
 
   // ----- One listing -----
+
+  /** Listings by id in any state (missing ones are absent from the map), for the messaging module. */
+  async briefs(ids: string[]): Promise<Map<string, ListingBrief>> {
+    const valid = [...new Set(ids)].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    if (valid.length === 0) return new Map();
+    const [listings, images] = await Promise.all([this.em.fork().find(Listing, { id: { $in: valid } }), this.images.imagesOf(valid)]);
+    return new Map(
+      listings.map((listing) => [
+        listing.id,
+        {
+          id: listing.id,
+          title: listing.title,
+          sellerId: listing.seller.id,
+          type: listing.type,
+          status: listing.status,
+          attributes: listing.attributes,
+          image: images.get(listing.id)?.find((image) => image.status === 'ready' && image.url)?.url ?? null,
+        },
+      ]),
+    );
+  }
 
   /** A live listing for anyone; its seller also sees it when it is not live. A view counts once a day per visitor. */
   async detail(id: string, viewer: Viewer, near?: string): Promise<ListingDetail> {

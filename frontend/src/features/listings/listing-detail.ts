@@ -1,5 +1,6 @@
 import { showToast } from '../../stores/toasts';
 import { api } from '../../lib/api';
+import { setupListingMessaging } from '../messages/listing-messaging';
 import { imageHtml } from './listing-card';
 import {
   changeStatus,
@@ -32,7 +33,7 @@ export function savesText(count: number): string {
 
 /**
  * The listing page's buttons: Save (visitors go to sign in; disabled while pending; the spec's
- * toasts; the count from the server), Message Seller (the messaging issue brings the dialog),
+ * toasts; the count from the server), Message Seller and Book Now (features/messages),
  * the seller's own actions, and the gallery's thumbnails.
  */
 export function setupListingPage(root: HTMLElement): void {
@@ -67,16 +68,7 @@ export function setupListingPage(root: HTMLElement): void {
     showToast({ title: outcome.data.saved ? SAVE_TEXTS.saved : SAVE_TEXTS.unsaved, variant: 'success' });
   });
 
-  const message = root.querySelector<HTMLAnchorElement>('[data-message-seller]');
-  const note = root.querySelector<HTMLElement>('[data-message-note]');
-  message?.addEventListener('click', (event) => {
-    event.preventDefault();
-    if (!note) return;
-    note.hidden = false;
-    note.innerHTML = signedIn
-      ? 'Messaging is coming soon: you will be able to message sellers from this page.'
-      : `Please sign in to send messages. <a href="${message.getAttribute('href') ?? '/signin'}">Sign In</a>`;
-  });
+  setupListingMessaging(root, { signedIn });
 
   for (const button of root.querySelectorAll<HTMLButtonElement>('[data-status]')) {
     button.addEventListener('click', async () => {

@@ -1,0 +1,122 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min, ValidateBy } from 'class-validator';
+import {
+  BOOKING_DECISIONS,
+  BOOKING_NOTE_MAX_LENGTH,
+  BOOKING_TEXTS,
+  type BookingDecision,
+  MESSAGE_MAX_LENGTH,
+  MESSAGE_PAGE_SIZE_MAX,
+  MESSAGING_TEXTS,
+} from '../../../contracts/messaging.js';
+
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point (tab and line breaks are allowed)
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** The first thing wrong with a message's text (already trimmed), or undefined. */
+export function contentError(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return MESSAGING_TEXTS.empty;
+  if (typeof value !== 'string') return MESSAGING_TEXTS.empty;
+  if (CONTROL.test(value)) return MESSAGING_TEXTS.controlCharacters;
+  if (value.length > MESSAGE_MAX_LENGTH) return MESSAGING_TEXTS.tooLong;
+  return undefined;
+}
+
+const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class StartConversationRequest {
+  @ApiProperty({ format: 'uuid', description: 'The listing to ask its owner about' })
+  @IsUUID('all', { message: 'listingId must be the id of a listing' })
+  listingId!: string;
+}
+
+export class SendMessageRequest {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'conversationId must be the id of a conversation' })
+  conversationId!: string;
+
+  @ApiProperty({ maxLength: MESSAGE_MAX_LENGTH, description: 'Trimmed; line breaks allowed, other control characters refused' })
+  @Transform(trimmed)
+  @ValidateBy({
+    name: 'messageContent',
+    validator: {
+      validate: (value: unknown) => contentError(value) === undefined,
+      defaultMessage: (args) => contentError(args?.value) ?? '',
+    },
+  })
+  content!: string;
+}
+
+export class MessagePageQuery {
+  @ApiProperty({ required: false, description: 'next_cursor of the previous (newer) page' })
+  @IsOptional()
+  @IsString()
+  before?: string;
+
+  @ApiProperty({ required: false, minimum: 1, maximum: MESSAGE_PAGE_SIZE_MAX })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `limit must be a whole number from 1 to ${MESSAGE_PAGE_SIZE_MAX}` })
+  @Min(1, { message: `limit must be a whole number from 1 to ${MESSAGE_PAGE_SIZE_MAX}` })
+  @Max(MESSAGE_PAGE_SIZE_MAX, { message: `limit must be a whole number from 1 to ${MESSAGE_PAGE_SIZE_MAX}` })
+  limit?: number;
+}
+
+export class BlockRequest {
+  @ApiProperty({ format: 'uuid', description: 'The user to block' })
+  @IsUUID('all', { message: 'userId must be the id of a user' })
+  userId!: string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const isDate = (value: unknown) =>
+  typeof value === 'string' && DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+
+function BookingDate(): PropertyDecorator {
+  return ValidateBy({
+    name: 'bookingDate',
+    validator: {
+      validate: isDate,
+      defaultMessage: (args) => (args?.value === undefined || args.value === '' ? BOOKING_TEXTS.datesRequired : BOOKING_TEXTS.badDate),
+    },
+  });
+}
+
+export class BookingRequestRequest {
+  @ApiProperty({ format: 'uuid', description: 'A rental listing' })
+  @IsUUID('all', { message: 'listingId must be the id of a listing' })
+  listingId!: string;
+
+  @ApiProperty({ format: 'date', example: '2026-12-01', description: 'First day (YYYY-MM-DD)' })
+  @BookingDate()
+  from!: string;
+
+  @ApiProperty({ format: 'date', example: '2026-12-07', description: 'Last day (YYYY-MM-DD), on or after from' })
+  @BookingDate()
+  to!: string;
+
+  @ApiProperty({ required: false, maxLength: BOOKING_NOTE_MAX_LENGTH })
+  @IsOptional()
+  @Transform(trimmed)
+  @ValidateBy({
+    name: 'bookingNote',
+    validator: {
+      validate: (value: unknown) =>
+        value === undefined ||
+        value === '' ||
+        (typeof value === 'string' && value.length <= BOOKING_NOTE_MAX_LENGTH && !CONTROL.test(value)),
+      defaultMessage: (args) =>
+        typeof args?.value === 'string' && args.value.length > BOOKING_NOTE_MAX_LENGTH
+          ? BOOKING_TEXTS.noteTooLong
+          : MESSAGING_TEXTS.controlCharacters,
+    },
+  })
+  note?: string;
+}
+
+export class BookingDecisionRequest {
+  @ApiProperty({ enum: BOOKING_DECISIONS })
+  @IsIn(BOOKING_DECISIONS, { message: 'decision must be accepted or declined' })
+  decision!: BookingDecision;
+}

@@ -1,0 +1,172 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { BOOKING_STATUSES, type BookingDetails, type BookingStatus, type ChatMessage } from '../../../contracts/messaging.js';
+
+export class BookingView implements BookingDetails {
+  @ApiProperty({ format: 'date' })
+  from!: string;
+
+  @ApiProperty({ format: 'date' })
+  to!: string;
+
+  @ApiProperty({ enum: BOOKING_STATUSES })
+  status!: BookingStatus;
+
+  @ApiProperty({ type: String, nullable: true })
+  note!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  listing_id!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  decided_at!: string | null;
+}
+
+/** A message (SPEC §3 "Message"); a booking request carries its dates and state. */
+export class MessageView implements ChatMessage {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  conversation_id!: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  sender_id!: string | null;
+
+  @ApiProperty({ description: "'Unknown User' when the account is gone" })
+  sender_name!: string;
+
+  @ApiProperty()
+  content!: string;
+
+  @ApiProperty({ enum: ['text', 'booking-request'] })
+  kind!: 'text' | 'booking-request';
+
+  @ApiProperty({ type: BookingView, nullable: true })
+  booking!: BookingView | null;
+
+  @ApiProperty({ description: 'Read by its recipient' })
+  read!: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+}
+
+export class MessagePage {
+  @ApiProperty({ type: [MessageView], description: 'Oldest to newest' })
+  messages!: MessageView[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the older page; null on the oldest' })
+  next_cursor!: string | null;
+}
+
+export class ConversationListing {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  title!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The main photo, once ready' })
+  image!: string | null;
+
+  @ApiProperty({ description: "The listing's status, or 'deleted' when it is gone" })
+  status!: string;
+
+  @ApiProperty({ enum: ['sale', 'rent'], nullable: true, type: String })
+  type!: 'sale' | 'rent' | null;
+
+  @ApiProperty({ description: 'True when the caller owns the listing' })
+  is_owner!: boolean;
+}
+
+export class ConversationParticipant {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ description: "'Unknown User' when the account is gone" })
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  avatar_url!: string | null;
+
+  @ApiProperty({ description: 'False once the account is deleted' })
+  exists!: boolean;
+}
+
+export class LastMessageView {
+  @ApiProperty()
+  content!: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  sender_id!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+}
+
+/** A conversation as the list shows it (SPEC §3 "Conversation"). */
+export class ConversationView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  title!: string;
+
+  @ApiProperty({ type: ConversationListing, nullable: true, description: 'Null when the conversation had no listing' })
+  listing!: ConversationListing | null;
+
+  @ApiProperty({ type: ConversationParticipant })
+  other_participant!: ConversationParticipant;
+
+  @ApiProperty({ type: LastMessageView, nullable: true })
+  last_message!: LastMessageView | null;
+
+  @ApiProperty()
+  unread_count!: number;
+
+  @ApiProperty({ description: 'The caller blocked the other participant' })
+  blocked!: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+export class UnreadConversation {
+  @ApiProperty({ format: 'uuid' })
+  conversation_id!: string;
+
+  @ApiProperty()
+  count!: number;
+}
+
+export class UnreadCounts {
+  @ApiProperty()
+  total!: number;
+
+  @ApiProperty({ type: [UnreadConversation], description: 'Only conversations with unread messages' })
+  conversations!: UnreadConversation[];
+}
+
+export class MarkReadResult {
+  @ApiProperty({ description: 'How many messages became read' })
+  updated!: number;
+}
+
+export class BlockedUserView {
+  @ApiProperty({ format: 'uuid' })
+  user_id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  blocked_at!: string;
+}
+
+export class BookingRequestResult {
+  @ApiProperty({ format: 'uuid' })
+  conversation_id!: string;
+
+  @ApiProperty({ type: MessageView })
+  message!: MessageView;
+}

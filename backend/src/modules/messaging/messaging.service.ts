@@ -1,0 +1,475 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { findKeysetPage } from '../../common/keyset-pagination.js';
+import { FieldValidationException } from '../../common/errors.js';
+import {
+  BOOKING_TEXTS,
+  type BookingDecision,
+  type BookingDetails,
+  MESSAGE_PAGE_SIZE,
+  MESSAGING_TEXTS,
+  NEW_CONVERSATIONS_PER_HOUR,
+  SENDS_PER_MINUTE,
+} from '../../contracts/messaging.js';
+import type { ServerEvent, ServerEventPayload } from '../../infra/realtime/realtime.js';
+import { Realtime } from '../../infra/realtime/realtime.js';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
+import { RateLimiter, waitText } from '../../infra/rate-limit/rate-limiter.js';
+import { type ListingBrief, ListingsService } from '../listings/listings.service.js';
+import { User } from '../users/user.entity.js';
+import { UserBlock } from './block.entity.js';
+import { Conversation, otherParticipant, type Side, sideOf } from './conversation.entity.js';
+import type { BookingRequestRequest } from './dto/messaging.request.js';
+import type {
+  BlockedUserView,
+  BookingRequestResult,
+  ConversationView,
+  MarkReadResult,
+  MessagePage,
+  MessageView,
+  UnreadCounts,
+} from './dto/messaging.response.js';
+import { Message } from './message.entity.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CONVERSATION_LIST_LIMIT = 200;
+
+const nameOf = (user: User | undefined) => (!user || user.deletedAt ? MESSAGING_TEXTS.unknownUser : user.fullName);
+
+interface ConversationRow {
+  id: string;
+  title: string;
+  listing_id: string | null;
+  starter_id: string;
+  owner_id: string;
+  updated_at: Date;
+  last_content: string | null;
+  last_sender_id: string | null;
+  last_created_at: Date | null;
+  unread: number;
+}
+
+/**
+ * Conversations between two people about a listing, their messages, read state, blocks and
+ * booking requests (SPEC §2 "Messages", §4 "Messages", §5 "Messaging"). Every query is scoped to
+ * the caller's own conversations, so another person's id answers like a missing one (404).
+ */
+@Injectable()
+export class MessagingService {
+  private readonly logger = new Logger('Messaging');
+
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(DomainEvents) private readonly events: DomainEvents,
+    @Inject(Realtime) private readonly realtime: Realtime,
+    @Inject(RateLimiter) private readonly limits: RateLimiter,
+    @Inject(ListingsService) private readonly listings: ListingsService,
+  ) {}
+
+  // ----- Conversations -----
+
+  /** The caller's conversations, newest activity first, without those they deleted. */
+  async conversations(userId: string): Promise<ConversationView[]> {
+    const rows = await this.em.getConnection().execute<ConversationRow[]>(
+      `select c.id, c.title, c.listing_id, c.starter_id, c.owner_id, c.updated_at,
+              last.content as last_content, last.sender_id as last_sender_id, last.created_at as last_created_at,
+              (select count(*)::int from message u where u.conversation_id = c.id and u.recipient_id = ? and u.read_at is null) as unread
+         from conversation c
+         left join lateral (
+           select m.content, m.sender_id, m.created_at from message m
+            where m.conversation_id = c.id
+              and m.created_at > coalesce(case when c.starter_id = ? then c.starter_cleared_at else c.owner_cleared_at end, '-infinity')
+            order by m.created_at desc, m.id desc limit 1
+         ) last on true
+        where (c.starter_id = ? and c.starter_hidden_at is null) or (c.owner_id = ? and c.owner_hidden_at is null)
+        order by c.updated_at desc, c.id desc
+        limit ${CONVERSATION_LIST_LIMIT}`,
+      [userId, userId, userId, userId],
+    );
+    return this.views(userId, rows);
+  }
+
+  /** Create-or-get the caller's conversation with the owner of `listingId` about it. */
+  async start(user: User, listingId: string): Promise<ConversationView> {
+    const listing = await this.listingOrFail(listingId);
+    if (listing.sellerId === user.id) throw new BadRequestException(MESSAGING_TEXTS.ownListing);
+    const conversation = await this.conversationFor(user.id, listing);
+    return this.viewOf(user.id, conversation.id);
+  }
+
+  async deleteConversation(userId: string, conversationId: string): Promise<void> {
+    await this.em.transactional(async (tx) => {
+      const conversation = await this.ownConversation(tx, userId, conversationId);
+      const side = sideOf(conversation, userId) as Side;
+      const now = new Date();
+      conversation[`${side}HiddenAt`] = now;
+      conversation[`${side}ClearedAt`] = now;
+      // What they deleted is no longer waiting to be read (nor e-mailed about).
+      await tx.nativeUpdate(Message, { conversation: conversation.id, recipient: userId, readAt: null }, { readAt: now });
+    });
+  }
+
+  // ----- Messages -----
+
+  /** One page of a conversation, newest page first; each page oldest to newest. */
+  async messages(userId: string, conversationId: string, before?: string, limit = MESSAGE_PAGE_SIZE): Promise<MessagePage> {
+    const em = this.em.fork();
+    const conversation = await this.ownConversation(em, userId, conversationId);
+    const cleared = conversation[`${sideOf(conversation, userId) as Side}ClearedAt`];
+    const page = await findKeysetPage(
+      em,
+      Message,
+      { conversation: conversation.id, ...(cleared ? { createdAt: { $gt: cleared } } : {}) },
+      {
+        sort: [
+          { field: 'createdAt', direction: 'desc' },
+          { field: 'id', direction: 'desc' },
+        ],
+        limit,
+        cursor: before,
+      },
+    );
+    return { messages: await this.messageViews(page.items.reverse()), next_cursor: page.nextCursor };
+  }
+
+  /** Stores the message (acknowledged only once committed), then tells both sides' open pages. */
+  async send(user: User, conversationId: string, content: string): Promise<MessageView> {
+    await this.limits.consume(
+      { key: `messages:send:user:${user.id}`, limit: SENDS_PER_MINUTE, windowSeconds: 60 },
+      (wait) => `You are sending messages too quickly. Please wait ${waitText(wait)} and try again.`,
+    );
+    const { message, conversation } = await this.em.transactional(async (tx) => {
+      const conversation = await this.ownConversation(tx, user.id, conversationId, true);
+      const recipient = otherParticipant(conversation, user.id);
+      await this.checkMayMessage(tx, user.id, recipient);
+      const message = this.store(tx, conversation, user.id, { content });
+      return { message, conversation };
+    });
+    const view = this.messageView(message, user);
+    this.pushNewMessage(view, conversation);
+    return view;
+  }
+
+  /** Marks the other party's messages read (never the caller's own: SPEC §6) and tells both sides. */
+  async markRead(userId: string, conversationId: string): Promise<MarkReadResult> {
+    const conversation = await this.ownConversation(this.em.fork(), userId, conversationId);
+    const readAt = new Date();
+    const rows = await this.em
+      .getConnection()
+      .execute<Array<{ id: string }>>(
+        `update message set read_at = ? where conversation_id = ? and recipient_id = ? and read_at is null returning id`,
+        [readAt, conversation.id, userId],
+      );
+    if (rows.length > 0) {
+      const payload = {
+        type: 'MESSAGES_READ' as const,
+        data: { conversation_id: conversation.id, reader_id: userId, message_ids: rows.map((r) => r.id), read_at: readAt.toISOString() },
+        timestamp: readAt.toISOString(),
+      };
+      this.push(otherParticipant(conversation, userId), 'MESSAGES_READ', payload);
+      this.push(userId, 'MESSAGES_READ', payload);
+    }
+    return { updated: rows.length };
+  }
+
+  async unread(userId: string): Promise<UnreadCounts> {
+    const rows = await this.em.getConnection().execute<Array<{ conversation_id: string; count: number }>>(
+      `select m.conversation_id, count(*)::int as count from message m join conversation c on c.id = m.conversation_id
+        where m.recipient_id = ? and m.read_at is null
+          and ((c.starter_id = ? and c.starter_hidden_at is null) or (c.owner_id = ? and c.owner_hidden_at is null))
+        group by m.conversation_id order by m.conversation_id`,
+      [userId, userId, userId],
+    );
+    return { total: rows.reduce((sum, row) => sum + row.count, 0), conversations: rows };
+  }
+
+  // ----- Booking requests -----
+
+  async requestBooking(user: User, request: BookingRequestRequest): Promise<BookingRequestResult> {
+    const listing = await this.listingOrFail(request.listingId);
+    if (listing.type !== 'rent') throw new BadRequestException(BOOKING_TEXTS.notRental);
+    if (listing.status !== 'live') throw new BadRequestException(BOOKING_TEXTS.notLive);
+    if (listing.sellerId === user.id) throw new BadRequestException(BOOKING_TEXTS.ownListing);
+    checkBookingDates(request.from, request.to, listing.attributes);
+    const conversation = await this.conversationFor(user.id, listing);
+    const message = await this.em.transactional(async (tx) => {
+      const locked = await this.ownConversation(tx, user.id, conversation.id, true);
+      await this.checkMayMessage(tx, user.id, listing.sellerId);
+      const note = request.note?.trim() || null;
+      const booking: BookingDetails = {
+        from: request.from,
+        to: request.to,
+        status: 'pending',
+        note,
+        listing_id: listing.id,
+        decided_at: null,
+      };
+      const content = `Booking request: ${request.from} to ${request.to}${note ? `\n${note}` : ''}`;
+      return this.store(tx, locked, user.id, { content, kind: 'booking-request', booking });
+    });
+    const view = this.messageView(message, user);
+    this.pushNewMessage(view, conversation);
+    return { conversation_id: conversation.id, message: view };
+  }
+
+  /** The listing's owner accepts or declines a pending request, once; both sides' cards change. */
+  async decideBooking(user: User, messageId: string, decision: BookingDecision): Promise<MessageView> {
+    const { message, conversation } = await this.em.transactional(async (tx) => {
+      const message = UUID.test(messageId) ? await tx.findOne(Message, { id: messageId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      const conversation = message ? await tx.findOne(Conversation, { id: message.conversation }) : null;
+      if (!message || !conversation || !sideOf(conversation, user.id)) throw new NotFoundException('Message not found');
+      if (message.kind !== 'booking-request' || !message.booking) throw new BadRequestException(BOOKING_TEXTS.notBooking);
+      if (conversation.owner !== user.id || message.sender === user.id) throw new ForbiddenException(BOOKING_TEXTS.notOwner);
+      if (message.booking.status !== 'pending') throw new ConflictException(BOOKING_TEXTS.alreadyDecided);
+      message.booking = { ...message.booking, status: decision, decided_at: new Date().toISOString() };
+      this.events.publish(tx, 'booking.decided', {
+        messageId: message.id,
+        conversationId: conversation.id,
+        requesterId: message.sender,
+        decision,
+      });
+      return { message, conversation };
+    });
+    const [view] = await this.messageViews([message]);
+    const payload = { type: 'BOOKING_UPDATED' as const, data: { message: view as MessageView }, timestamp: new Date().toISOString() };
+    this.push(conversation.starter, 'BOOKING_UPDATED', payload);
+    this.push(conversation.owner, 'BOOKING_UPDATED', payload);
+    return view as MessageView;
+  }
+
+  // ----- Blocks -----
+
+  async block(blocker: User, blockedId: string): Promise<void> {
+    if (blockedId === blocker.id) throw new BadRequestException(MESSAGING_TEXTS.cannotBlockYourself);
+    const blocked = await this.em.findOne(User, { id: blockedId, deletedAt: null });
+    if (!blocked) throw new NotFoundException(MESSAGING_TEXTS.userNotFound);
+    await this.em
+      .getConnection()
+      .execute(`insert into user_block (blocker_id, blocked_id, created_at) values (?, ?, ?) on conflict do nothing`, [
+        blocker.id,
+        blockedId,
+        new Date(),
+      ]);
+  }
+
+  async unblock(blocker: User, blockedId: string): Promise<void> {
+    if (!UUID.test(blockedId)) throw new NotFoundException(MESSAGING_TEXTS.userNotFound);
+    await this.em.fork().nativeDelete(UserBlock, { blocker: blocker.id, blocked: blockedId });
+  }
+
+  async blocks(blockerId: string): Promise<BlockedUserView[]> {
+    const em = this.em.fork();
+    const blocks = await em.find(UserBlock, { blocker: blockerId }, { orderBy: { createdAt: 'desc' } });
+    const users = await this.usersById(
+      em,
+      blocks.map((b) => b.blocked),
+    );
+    return blocks.map((b) => ({ user_id: b.blocked, name: nameOf(users.get(b.blocked)), blocked_at: b.createdAt.toISOString() }));
+  }
+
+  // ----- Helpers -----
+
+  private async listingOrFail(listingId: string): Promise<ListingBrief> {
+    const listing = (await this.listings.briefs([listingId])).get(listingId);
+    if (!listing) throw new NotFoundException(MESSAGING_TEXTS.listingNotFound);
+    return listing;
+  }
+
+  /** The caller's conversation about the listing, made when there is none (a new one needs a live listing). */
+  private async conversationFor(userId: string, listing: ListingBrief): Promise<Conversation> {
+    return this.em.transactional(async (tx) => {
+      await tx
+        .getConnection()
+        .execute(`select pg_advisory_xact_lock(hashtext(?))`, [`conversation:${userId}:${listing.id}`], 'all', tx.getTransactionContext());
+      const existing = await tx.findOne(Conversation, { starter: userId, owner: listing.sellerId, listingId: listing.id });
+      if (existing) {
+        existing.starterHiddenAt = null;
+        return existing;
+      }
+      if (listing.status !== 'live') throw new BadRequestException(MESSAGING_TEXTS.listingNotLive);
+      await this.checkMayMessage(tx, userId, listing.sellerId);
+      await this.limits.consume(
+        { key: `messages:start:user:${userId}`, limit: NEW_CONVERSATIONS_PER_HOUR, windowSeconds: 3600 },
+        (wait) =>
+          `You have started ${NEW_CONVERSATIONS_PER_HOUR} conversations in the last hour, the most allowed. Please wait ${waitText(wait)} and try again.`,
+      );
+      const conversation = tx.create(Conversation, {
+        starter: userId,
+        owner: listing.sellerId,
+        listingId: listing.id,
+        title: listing.title,
+      });
+      tx.persist(conversation);
+      return conversation;
+    });
+  }
+
+  /** The conversation when `userId` takes part in it; a 404 otherwise (another's id reveals nothing). */
+  private async ownConversation(em: EntityManager, userId: string, conversationId: string, lock = false): Promise<Conversation> {
+    const conversation = UUID.test(conversationId)
+      ? await em.findOne(
+          Conversation,
+          { id: conversationId, $or: [{ starter: userId }, { owner: userId }] },
+          lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+        )
+      : null;
+    if (!conversation) throw new NotFoundException(MESSAGING_TEXTS.conversationNotFound);
+    return conversation;
+  }
+
+  /** A blocked user cannot start or continue a conversation with the blocker, nor the blocker with them. */
+  private async checkMayMessage(em: EntityManager, senderId: string, recipientId: string): Promise<void> {
+    const recipient = await em.findOne(User, { id: recipientId });
+    if (!recipient || recipient.deletedAt) throw new ForbiddenException(MESSAGING_TEXTS.otherGone);
+    const blocks = await em.find(UserBlock, {
+      $or: [
+        { blocker: recipientId, blocked: senderId },
+        { blocker: senderId, blocked: recipientId },
+      ],
+    });
+    if (blocks.some((b) => b.blocker === recipientId)) throw new ForbiddenException(MESSAGING_TEXTS.blockedByThem);
+    if (blocks.length > 0) throw new ForbiddenException(MESSAGING_TEXTS.blockedByYou);
+  }
+
+  /** Persists a message in `tx` with its `message.sent` event; the conversation comes back for both. */
+  private store(
+    tx: EntityManager,
+    conversation: Conversation,
+    senderId: string,
+    body: { content: string; kind?: Message['kind']; booking?: BookingDetails },
+  ): Message {
+    const createdAt = new Date();
+    const recipient = otherParticipant(conversation, senderId);
+    const message = tx.create(Message, { conversation: conversation.id, sender: senderId, recipient, createdAt, ...body });
+    tx.persist(message);
+    conversation.updatedAt = createdAt;
+    conversation.starterHiddenAt = null;
+    conversation.ownerHiddenAt = null;
+    this.events.publish(tx, 'message.sent', { messageId: message.id, conversationId: conversation.id, senderId, recipientId: recipient });
+    return message;
+  }
+
+  private pushNewMessage(view: MessageView, conversation: Conversation): void {
+    const payload = {
+      type: 'NEW_MESSAGE' as const,
+      data: { message: view, conversation_title: conversation.title },
+      timestamp: view.created_at,
+    };
+    this.push(conversation.starter, 'NEW_MESSAGE', payload);
+    this.push(conversation.owner, 'NEW_MESSAGE', payload);
+  }
+
+  /** Live events go after the commit; a failure to push never fails the request (the row is stored). */
+  private push<E extends ServerEvent>(userId: string, event: E, payload: ServerEventPayload<E>): void {
+    try {
+      this.realtime.toUser(userId, event, payload);
+    } catch (error) {
+      this.logger.warn(`could not push ${event}: ${String(error)}`);
+    }
+  }
+
+  private async viewOf(userId: string, conversationId: string): Promise<ConversationView> {
+    const all = await this.conversations(userId);
+    const found = all.find((c) => c.id === conversationId);
+    if (found) return found;
+    // Beyond the list's limit (a very busy account): build it on its own.
+    const rows = await this.em.getConnection().execute<ConversationRow[]>(
+      `select c.id, c.title, c.listing_id, c.starter_id, c.owner_id, c.updated_at, null as last_content, null as last_sender_id,
+              null as last_created_at, 0 as unread from conversation c where c.id = ?`,
+      [conversationId],
+    );
+    const [view] = await this.views(userId, rows);
+    if (!view) throw new NotFoundException(MESSAGING_TEXTS.conversationNotFound);
+    return view;
+  }
+
+  private async views(userId: string, rows: ConversationRow[]): Promise<ConversationView[]> {
+    const em = this.em.fork();
+    const otherIds = rows.map((row) => (row.starter_id === userId ? row.owner_id : row.starter_id));
+    const [users, listings, blocks] = await Promise.all([
+      this.usersById(em, otherIds),
+      this.listings.briefs(rows.flatMap((row) => (row.listing_id ? [row.listing_id] : []))),
+      em.find(UserBlock, { blocker: userId, blocked: { $in: otherIds } }),
+    ]);
+    const blocked = new Set(blocks.map((b) => b.blocked));
+    return rows.map((row, index) => {
+      const otherId = otherIds[index] as string;
+      const other = users.get(otherId);
+      const listing = row.listing_id ? listings.get(row.listing_id) : undefined;
+      return {
+        id: row.id,
+        title: row.title,
+        listing: row.listing_id
+          ? {
+              id: row.listing_id,
+              title: listing?.title ?? row.title,
+              image: listing?.image ?? null,
+              status: listing?.status ?? 'deleted',
+              type: listing?.type ?? null,
+              is_owner: row.owner_id === userId,
+            }
+          : null,
+        other_participant: {
+          id: otherId,
+          name: nameOf(other),
+          avatar_url: other && !other.deletedAt ? (other.avatarUrl ?? null) : null,
+          exists: Boolean(other && !other.deletedAt),
+        },
+        last_message:
+          row.last_content !== null && row.last_created_at
+            ? { content: row.last_content, sender_id: row.last_sender_id, created_at: new Date(row.last_created_at).toISOString() }
+            : null,
+        unread_count: row.unread,
+        blocked: blocked.has(otherId),
+        updated_at: new Date(row.updated_at).toISOString(),
+      };
+    });
+  }
+
+  private async usersById(em: EntityManager, ids: string[]): Promise<Map<string, User>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    return new Map((await em.find(User, { id: { $in: unique } })).map((u) => [u.id, u]));
+  }
+
+  private async messageViews(messages: Message[]): Promise<MessageView[]> {
+    const users = await this.usersById(
+      this.em.fork(),
+      messages.map((m) => m.sender),
+    );
+    return messages.map((m) => this.messageView(m, users.get(m.sender)));
+  }
+
+  private messageView(message: Message, sender: User | undefined): MessageView {
+    return {
+      id: message.id,
+      conversation_id: message.conversation,
+      sender_id: message.sender,
+      sender_name: nameOf(sender),
+      content: message.content,
+      kind: message.kind,
+      booking: message.booking ?? null,
+      read: Boolean(message.readAt),
+      created_at: message.createdAt.toISOString(),
+    };
+  }
+}
+
+/** Today in the UK, as YYYY-MM-DD. */
+function todayInUk(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
+}
+
+/** SPEC-beyond: a booking's dates are in order, not past, and within the listing's availability. */
+export function checkBookingDates(from: string, to: string, attributes: Record<string, unknown>): void {
+  if (to < from) throw new FieldValidationException({ to: BOOKING_TEXTS.toBeforeFrom });
+  if (from < todayInUk()) throw new FieldValidationException({ from: BOOKING_TEXTS.inThePast });
+  const availableFrom = typeof attributes['available_from'] === 'string' ? attributes['available_from'] : undefined;
+  const availableTo = typeof attributes['available_to'] === 'string' ? attributes['available_to'] : undefined;
+  if ((availableFrom && from < availableFrom) || (availableTo && to > availableTo)) {
+    throw new FieldValidationException({ from: BOOKING_TEXTS.outsideAvailability(availableFrom, availableTo) });
+  }
+}

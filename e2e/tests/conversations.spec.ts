@@ -1,0 +1,322 @@
+import { devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { baseURL } from '../playwright.config.js';
+import { expect, test } from './fixtures.js';
+import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
+
+let clients = 0;
+/** A browser of its own (cookies, sockets), signed up and signed in as `name`. */
+async function person(browser: Browser, name: string): Promise<{ context: BrowserContext; page: Page; id: string }> {
+  clients += 1;
+  const context = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: { 'x-forwarded-for': `10.251.${clients}.${(Date.now() % 250) + 1}` },
+  });
+  const page = await context.newPage();
+  const { id } = await signUpVerified(page.request, name);
+  return { context, page, id };
+}
+
+const day = (offset: number) => new Date(Date.now() + offset * 24 * 3600_000).toISOString().slice(0, 10);
+const row = (page: Page, name: string) => page.getByTestId('conversation-row').filter({ hasText: name });
+
+test.describe('conversations', () => {
+  test('buyer and seller talk about a listing live: template, bell, read state and reply', async ({ browser }) => {
+    const seller = await person(browser, 'Sam Seller');
+    const buyer = await person(browser, 'Bill Buyer');
+    const word = uniqueWord();
+    const place = await placeNamed(seller.page.request, 'Taunton');
+    const { id } = await postListing(seller.page.request, {
+      category: 'equipment',
+      title: `Kverneland ${word} plough`,
+      price: 4200,
+      location: place.label,
+      place_id: place.id,
+    });
+
+    // The seller has Messages open, with nothing in it yet.
+    await seller.page.goto('/messages');
+    await expect(seller.page.getByText('No conversations yet')).toBeVisible();
+    await expect(seller.page.getByText('Select a conversation')).toBeVisible();
+    await expect(seller.page.getByTestId('messages-bell')).toBeVisible();
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveCount(0);
+
+    // The buyer messages from the listing with a quick template.
+    await buyer.page.goto(`/listing/${id}`);
+    await buyer.page.getByRole('link', { name: 'Message Seller' }).click();
+    const dialog = buyer.page.getByRole('dialog', { name: 'Message Seller' });
+    await expect(dialog.getByRole('button')).toHaveText([
+      'Still available?',
+      'Make an offer',
+      'More details',
+      'Arrange a viewing',
+      'Send Message',
+      'Cancel',
+    ]);
+    await dialog.getByRole('button', { name: 'Still available?' }).click();
+    await expect(dialog.getByLabel('Your message')).toHaveValue(`Hi, is "Kverneland ${word} plough" still available?`);
+    await dialog.getByRole('button', { name: 'Send Message' }).click();
+    await expect(buyer.page.getByTestId('toast').filter({ hasText: 'Message Sent' })).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    // It appears on the seller's open page without a reload, with the badges up.
+    await expect(row(seller.page, 'Bill Buyer')).toContainText(`Hi, is "Kverneland ${word} plough" still available?`);
+    await expect(row(seller.page, 'Bill Buyer').getByTestId('conversation-unread')).toHaveText('1');
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveText('1');
+
+    // The buyer follows the link to the conversation: the message is sent, not read yet.
+    await buyer.page.getByRole('link', { name: 'View conversation' }).click();
+    await expect(buyer.page).toHaveURL(/\/messages\?conversation=/);
+    const buyerMessage = buyer.page.getByTestId('chat-message').filter({ hasText: 'still available?' });
+    await expect(buyerMessage).toHaveAttribute('data-mine', 'true');
+    await expect(buyerMessage.getByTestId('read-tick')).toHaveText(/Sent/);
+
+    // The seller opens it: read on both sides, badges down.
+    await row(seller.page, 'Bill Buyer').click();
+    await expect(seller.page.getByTestId('chat-name')).toHaveText('Bill Buyer');
+    await expect(seller.page.getByTestId('chat-message')).toHaveCount(1);
+    await expect(seller.page.getByTestId('conversation-unread')).toHaveCount(0);
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveCount(0);
+    await expect(buyerMessage.getByTestId('read-tick')).toHaveText(/Read/);
+
+    // The seller replies; it arrives in the buyer's open chat and is read there, which the seller sees.
+    const input = seller.page.getByPlaceholder('Type your message...');
+    await expect(seller.page.getByTestId('chat-send')).toBeDisabled();
+    await input.fill('Yes, it is. Come on Saturday.');
+    await seller.page.getByTestId('chat-send').click();
+    await expect(input).toHaveValue('');
+    const reply = buyer.page.getByTestId('chat-message').filter({ hasText: 'Come on Saturday' });
+    await expect(reply).toHaveAttribute('data-mine', 'false');
+    await expect(seller.page.getByTestId('chat-message').filter({ hasText: 'Come on Saturday' }).getByTestId('read-tick')).toHaveText(
+      /Read/,
+    );
+    await expect(buyer.page.getByTestId('messages-bell-badge')).toHaveCount(0);
+    await expect(row(buyer.page, 'Sam Seller')).toContainText('Come on Saturday');
+
+    // The search box filters by name or last message, ignoring case.
+    const search = seller.page.getByPlaceholder('Search conversations...');
+    await search.fill('BILL');
+    await expect(row(seller.page, 'Bill Buyer')).toBeVisible();
+    await search.fill('saturday');
+    await expect(row(seller.page, 'Bill Buyer')).toBeVisible();
+    await search.fill('nobody by that name');
+    await expect(seller.page.getByText('No conversations found')).toBeVisible();
+
+    await seller.context.close();
+    await buyer.context.close();
+  });
+
+  test('a visitor is asked to sign in; the owner cannot message themselves', async ({ browser, page }) => {
+    const seller = await person(browser, 'Olive Owner');
+    const place = await placeNamed(seller.page.request, 'Exeter');
+    const { id } = await postListing(seller.page.request, {
+      category: 'equipment',
+      title: `Round ${uniqueWord()} baler`,
+      price: 9000,
+      location: place.label,
+      place_id: place.id,
+    });
+    await page.goto(`/listing/${id}`);
+    await page.getByRole('link', { name: 'Message Seller' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Authentication Required' })).toContainText(
+      'Please sign in to send messages.',
+    );
+    await expect(page.getByRole('link', { name: 'Sign In', exact: true }).last()).toHaveAttribute(
+      'href',
+      `/signin?redirect=%2Flisting%2F${id}`,
+    );
+
+    await seller.page.goto(`/listing/${id}`);
+    await seller.page.getByRole('link', { name: 'Message Seller' }).click();
+    await expect(seller.page.getByTestId('toast').filter({ hasText: 'Cannot Message Yourself' })).toContainText(
+      'You cannot send a message to yourself.',
+    );
+    await seller.context.close();
+  });
+
+  test('a booking request on a rental, sent from /rent, is accepted by the owner and both cards change', async ({ browser }) => {
+    const owner = await person(browser, 'Rita Renter');
+    const renter = await person(browser, 'Gus Grazier');
+    const title = `Grazing ${uniqueWord()} paddock`;
+    const place = await placeNamed(owner.page.request, 'Minehead');
+    const { id } = await postListing(owner.page.request, {
+      type: 'rent',
+      category: 'rentals',
+      subcategory: 'land',
+      title,
+      price: 60,
+      price_unit: 'per-week',
+      location: place.label,
+      place_id: place.id,
+      attributes: { acres: 12, available_from: day(1), available_to: day(60) },
+    });
+    await owner.page.goto('/messages');
+
+    await renter.page.goto('/rent');
+    await renter.page.getByRole('link', { name: `Book Now: ${title}` }).click();
+    await expect(renter.page).toHaveURL(new RegExp(`/listing/${id}\\?book=1$`));
+    const dialog = renter.page.getByRole('dialog', { name: 'Book Now' });
+    await expect(dialog.getByLabel('From')).toHaveAttribute('min', day(1));
+    await expect(dialog.getByLabel('From')).toHaveAttribute('max', day(60));
+    await dialog.getByLabel('From').fill(day(10));
+    await dialog.getByLabel('To').fill(day(17));
+    await dialog.getByLabel('Note (optional)').fill('For 40 ewes');
+    await dialog.getByRole('button', { name: 'Send Request' }).click();
+    await expect(renter.page.getByTestId('toast').filter({ hasText: 'Booking Request Sent' })).toBeVisible();
+    await renter.page.getByRole('link', { name: 'View conversation' }).click();
+    const renterCard = renter.page.getByTestId('booking-card');
+    await expect(renterCard.getByTestId('booking-status')).toHaveText('Waiting for the owner’s answer');
+    await expect(renterCard.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+
+    await row(owner.page, 'Gus Grazier').click();
+    const ownerCard = owner.page.getByTestId('booking-card');
+    await expect(ownerCard).toContainText('For 40 ewes');
+    await ownerCard.getByRole('button', { name: 'Accept' }).click();
+    await expect(ownerCard.getByTestId('booking-status')).toHaveText('Accepted');
+    await expect(ownerCard.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+    await expect(renterCard.getByTestId('booking-status')).toHaveText('Accepted');
+
+    await owner.context.close();
+    await renter.context.close();
+  });
+
+  test('blocking stops the other side until unblocked; deleting hides a conversation for one side only', async ({ browser }) => {
+    const seller = await person(browser, 'Ben Blocker');
+    const buyer = await person(browser, 'Pat Pest');
+    const place = await placeNamed(seller.page.request, 'Bridgwater');
+    const { id } = await postListing(seller.page.request, {
+      category: 'equipment',
+      title: `Muck ${uniqueWord()} spreader`,
+      price: 3100,
+      location: place.label,
+      place_id: place.id,
+    });
+    const started = await buyer.page.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Best price?' } });
+
+    await seller.page.goto(`/messages?conversation=${conversationId}`);
+    await expect(seller.page.getByTestId('chat-name')).toHaveText('Pat Pest');
+    await seller.page.getByTestId('chat-menu').click();
+    await seller.page.getByRole('menuitem', { name: 'Block User' }).click();
+    await expect(seller.page.getByTestId('toast').filter({ hasText: 'User blocked' })).toBeVisible();
+    await expect(seller.page.getByText('You blocked Pat Pest.')).toBeVisible();
+
+    await buyer.page.goto(`/messages?conversation=${conversationId}`);
+    await buyer.page.getByPlaceholder('Type your message...').fill('Hello?');
+    await buyer.page.getByTestId('chat-send').click();
+    await expect(buyer.page.getByTestId('toast').filter({ hasText: 'Failed to Send Message' })).toContainText(
+      'You cannot send messages to this user.',
+    );
+
+    await seller.page.getByTestId('chat-menu').click();
+    await seller.page.getByRole('menuitem', { name: 'Unblock User' }).click();
+    await expect(seller.page.getByPlaceholder('Type your message...')).toBeVisible();
+    await buyer.page.getByTestId('chat-send').click();
+    await expect(seller.page.getByTestId('chat-message').filter({ hasText: 'Hello?' })).toBeVisible();
+
+    await buyer.page.getByTestId('chat-menu').click();
+    await expect(buyer.page.getByRole('menuitem', { name: 'View Profile' })).toHaveAttribute('href', `/profile/${seller.id}`);
+
+    // A failed delete says so and keeps the conversation.
+    const dialogs: string[] = [];
+    buyer.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await buyer.page.route(
+      `**/api/messages/conversations/${conversationId}`,
+      (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, body: '' }) : route.continue()),
+      { times: 1 },
+    );
+    await buyer.page.getByRole('menuitem', { name: 'Delete Conversation' }).click();
+    await expect.poll(() => dialogs).toEqual(['Are you sure you want to delete this conversation?', 'Failed to delete conversation.']);
+    await expect(buyer.page.getByTestId('chat-name')).toHaveText('Ben Blocker');
+
+    // The buyer deletes it (confirming); the seller keeps it.
+    await buyer.page.getByTestId('chat-menu').click();
+    await buyer.page.getByRole('menuitem', { name: 'Delete Conversation' }).click();
+    await expect(buyer.page.getByText('No conversations yet')).toBeVisible();
+    await buyer.page.reload();
+    await expect(buyer.page.getByText('No conversations yet')).toBeVisible();
+    await seller.page.reload();
+    await expect(row(seller.page, 'Pat Pest')).toBeVisible();
+
+    await seller.context.close();
+    await buyer.context.close();
+  });
+
+  test('the bell lists unread conversations; dismissing one marks it read on the server', async ({ browser }) => {
+    const seller = await person(browser, 'Della Dairy');
+    const buyer = await person(browser, 'Hugh Hopeful');
+    const place = await placeNamed(seller.page.request, 'Taunton');
+    const { id } = await postListing(seller.page.request, {
+      category: 'livestock',
+      title: `Twelve ${uniqueWord()} heifers`,
+      price: 1200,
+      location: place.label,
+      place_id: place.id,
+    });
+    const started = await buyer.page.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    for (const content of ['Are they TB tested?', 'And what breed is the bull?']) {
+      await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content } });
+    }
+
+    await seller.page.goto('/');
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveText('2');
+    await seller.page.getByTestId('messages-bell').click();
+    const panel = seller.page.getByRole('region', { name: 'Messages' });
+    await expect(panel.getByTestId('messages-bell-item')).toHaveCount(1);
+    await expect(panel.getByTestId('messages-bell-item')).toContainText('Hugh Hopeful');
+    await expect(panel.getByTestId('messages-bell-item')).toContainText('And what breed is the bull?');
+    await panel.getByRole('button', { name: 'Dismiss messages from Hugh Hopeful' }).click();
+    await expect(panel).toContainText('No new messages');
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveCount(0);
+    await expect
+      .poll(
+        async () =>
+          ((await (await seller.page.request.get(`/api/messages/unread/${seller.id}`)).json()) as { data: { total: number } }).data.total,
+      )
+      .toBe(0);
+
+    // A new message raises it again, live.
+    await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Still there?' } });
+    await expect(seller.page.getByTestId('messages-bell-badge')).toHaveText('1');
+
+    await seller.context.close();
+    await buyer.context.close();
+  });
+});
+
+test.describe('conversations on a phone', () => {
+  test('one pane at a time, with a back button @phone', async ({ browser }) => {
+    const seller = await person(browser, 'Phil Phone');
+    const buyer = await person(browser, 'Mo Mobile');
+    const place = await placeNamed(seller.page.request, 'York');
+    const { id } = await postListing(seller.page.request, {
+      category: 'equipment',
+      title: `Topper ${uniqueWord()} mower`,
+      price: 800,
+      location: place.label,
+      place_id: place.id,
+    });
+    const started = await buyer.page.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Does it cut wet grass?' } });
+    await seller.context.close();
+
+    const context = await browser.newContext({ ...devices['Pixel 7'], baseURL, storageState: await buyer.context.storageState() });
+    const page = await context.newPage();
+    await page.goto('/messages');
+    await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible();
+    await expect(page.getByText('Select a conversation')).toBeHidden();
+    await row(page, 'Phil Phone').click();
+    await expect(page.getByTestId('chat-name')).toHaveText('Phil Phone');
+    await expect(page.getByTestId('conversation-list')).toBeHidden();
+    await page.getByRole('button', { name: 'Back to conversations' }).click();
+    await expect(row(page, 'Phil Phone')).toBeVisible();
+    await expect(page.getByTestId('chat')).toHaveCount(0);
+    await context.close();
+    await buyer.context.close();
+  });
+});

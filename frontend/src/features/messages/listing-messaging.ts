@@ -1,0 +1,147 @@
+import { BOOKING_TEXTS, MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
+import type { ApiResult } from '../../lib/api-result';
+import { showToast } from '../../stores/toasts';
+import { requestBooking, sendMessage, startConversation } from './messages-api';
+import { bookableRange, todayIso } from './messages-logic';
+
+function conversationLink(note: HTMLElement | null, conversationId: string, text: string): void {
+  if (!note) return;
+  note.hidden = false;
+  note.replaceChildren(
+    `${text} `,
+    Object.assign(document.createElement('a'), { href: `/messages?conversation=${conversationId}`, textContent: 'View conversation' }),
+  );
+}
+
+function signInPrompt(note: HTMLElement | null, signInHref: string): void {
+  showToast({ title: MESSAGING_TEXTS.signInTitle, description: MESSAGING_TEXTS.signIn, variant: 'destructive' });
+  if (!note) return;
+  note.hidden = false;
+  note.replaceChildren(
+    `${MESSAGING_TEXTS.signIn} `,
+    Object.assign(document.createElement('a'), { href: signInHref, textContent: 'Sign In' }),
+  );
+}
+
+function failure(result: Extract<ApiResult<unknown>, { ok: false }>, title: string = MESSAGING_TEXTS.sendFailedTitle): void {
+  // The server's own words for a refusal (blocked, not confirmed, too many); the spec's for the rest.
+  const description = result.status >= 400 && result.status < 500 && result.status !== 401 ? result.error : MESSAGING_TEXTS.sendFailed;
+  showToast({ title, description, variant: 'destructive' });
+}
+
+/**
+ * The listing page's Message Seller dialog (SPEC §2 "Listing detail": four quick templates, the
+ * spec's toasts) and, on a rental, Book Now. Visitors are asked to sign in and come back here; the
+ * owner is told they cannot message themselves.
+ */
+export function setupListingMessaging(root: HTMLElement, options: { signedIn: boolean }): void {
+  const listingId = root.dataset['listing'] ?? '';
+  const note = root.querySelector<HTMLElement>('[data-message-note]');
+  const signInHref = `/signin?redirect=${encodeURIComponent(`/listing/${listingId}`)}`;
+  const isOwner = root.dataset['owner'] === 'true';
+
+  const dialog = root.querySelector<HTMLDialogElement>('[data-message-dialog]');
+  const text = dialog?.querySelector<HTMLTextAreaElement>('textarea');
+  const sendButton = dialog?.querySelector<HTMLButtonElement>('[data-message-send]');
+  root.querySelector('[data-message-seller]')?.addEventListener('click', (event) => {
+    event.preventDefault();
+    if (!options.signedIn) return signInPrompt(note, signInHref);
+    if (isOwner) {
+      showToast({ title: MESSAGING_TEXTS.ownListingTitle, description: MESSAGING_TEXTS.ownListing, variant: 'destructive' });
+      return;
+    }
+    dialog?.showModal();
+    text?.focus();
+  });
+  dialog?.querySelectorAll<HTMLButtonElement>('[data-template]').forEach((button) =>
+    button.addEventListener('click', () => {
+      if (!text) return;
+      text.value = button.dataset['template'] ?? '';
+      text.focus();
+    }),
+  );
+  dialog?.querySelector('[data-message-cancel]')?.addEventListener('click', () => dialog.close());
+  dialog?.querySelector('form')?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const content = text?.value.trim() ?? '';
+    if (!content) {
+      showToast({ title: MESSAGING_TEXTS.emptyTitle, description: MESSAGING_TEXTS.empty, variant: 'destructive' });
+      return;
+    }
+    if (sendButton) {
+      sendButton.disabled = true;
+      sendButton.textContent = 'Sending...';
+    }
+    const conversation = await startConversation(listingId);
+    const sent = conversation.ok ? await sendMessage(conversation.data.id, content) : conversation;
+    if (sendButton) {
+      sendButton.disabled = false;
+      sendButton.textContent = 'Send Message';
+    }
+    if (!sent.ok) {
+      if (sent.status === 401) return signInPrompt(note, signInHref);
+      return failure(sent);
+    }
+    showToast({ title: MESSAGING_TEXTS.sentTitle, description: 'The seller will see it in their messages.', variant: 'success' });
+    if (text) text.value = '';
+    dialog?.close();
+    if (conversation.ok) conversationLink(note, conversation.data.id, 'Your message was sent.');
+  });
+
+  const booking = root.querySelector<HTMLDialogElement>('[data-booking-dialog]');
+  if (!booking) return;
+  const from = booking.querySelector<HTMLInputElement>('[name="from"]');
+  const to = booking.querySelector<HTMLInputElement>('[name="to"]');
+  const bookingNote = booking.querySelector<HTMLTextAreaElement>('[name="note"]');
+  const error = booking.querySelector<HTMLElement>('[data-booking-error]');
+  const range = bookableRange(booking.dataset['availableFrom'] || undefined, booking.dataset['availableTo'] || undefined, todayIso());
+  for (const input of [from, to]) {
+    if (!input) continue;
+    input.min = range.min;
+    if (range.max) input.max = range.max;
+  }
+  from?.addEventListener('change', () => {
+    if (to && from.value) to.min = from.value;
+  });
+  const openBooking = () => {
+    if (!options.signedIn) return signInPrompt(note, signInHref);
+    if (isOwner) {
+      showToast({ title: 'Error', description: BOOKING_TEXTS.ownListing, variant: 'destructive' });
+      return;
+    }
+    booking.showModal();
+    from?.focus();
+  };
+  root.querySelector('[data-book-now]')?.addEventListener('click', openBooking);
+  booking.querySelector('[data-booking-cancel]')?.addEventListener('click', () => booking.close());
+  booking.querySelector('form')?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (error) error.hidden = true;
+    const submit = booking.querySelector<HTMLButtonElement>('[type="submit"]');
+    if (submit) submit.disabled = true;
+    const result = await requestBooking({
+      listingId,
+      from: from?.value ?? '',
+      to: to?.value ?? '',
+      ...(bookingNote?.value.trim() ? { note: bookingNote.value.trim() } : {}),
+    });
+    if (submit) submit.disabled = false;
+    if (!result.ok) {
+      if (result.status === 401) return signInPrompt(note, signInHref);
+      if (result.status === 400 && error) {
+        error.textContent = result.error;
+        error.hidden = false;
+        return;
+      }
+      return failure(result);
+    }
+    showToast({
+      title: BOOKING_TEXTS.sentTitle,
+      description: 'The owner will accept or decline it in your conversation.',
+      variant: 'success',
+    });
+    booking.close();
+    conversationLink(note, result.data.conversation_id, 'Your booking request was sent.');
+  });
+  if (new URLSearchParams(window.location.search).get('book') === '1') openBooking();
+}

@@ -1,0 +1,95 @@
+import { MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
+import type { ChatMessage, Conversation } from './messages-api';
+
+export { badgeText, previewOf } from '../../../../backend/src/contracts/messaging';
+
+/** SPEC §2 "Messages": the search box filters by the other participant's name or the last message, ignoring case. */
+export function filterConversations(conversations: readonly Conversation[], query: string): Conversation[] {
+  const wanted = query.trim().toLowerCase();
+  if (!wanted) return [...conversations];
+  return conversations.filter(
+    (c) => c.other_participant.name.toLowerCase().includes(wanted) || (c.last_message?.content ?? '').toLowerCase().includes(wanted),
+  );
+}
+
+/** The row's preview: 'You: ' before the user's own message, 'Start a conversation' when there is none. */
+export function previewText(conversation: Conversation, myId: string): string {
+  const last = conversation.last_message;
+  if (!last) return 'Start a conversation';
+  return last.sender_id === myId ? `You: ${last.content}` : last.content;
+}
+
+/** An avatar's letter: the name's first, '?' when there is none or the account is gone. */
+export function initialOf(name: string | undefined | null): string {
+  if (!name || name === MESSAGING_TEXTS.unknownUser) return '?';
+  return name.trim().charAt(0).toUpperCase() || '?';
+}
+
+/** Adds a message or replaces the one with its id, keeping the list oldest to newest. */
+export function mergeMessage(messages: readonly ChatMessage[], message: ChatMessage): ChatMessage[] {
+  const others = messages.filter((m) => m.id !== message.id);
+  return [...others, message].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/** Merges an older page in front of what is shown (a message in both is kept once). */
+export function prependPage(messages: readonly ChatMessage[], older: readonly ChatMessage[]): ChatMessage[] {
+  return older.reduce((list, message) => mergeMessage(list, message), [...messages]);
+}
+
+/** The user's own messages whose ids the other party read become read. */
+export function markMessagesRead(messages: readonly ChatMessage[], ids: readonly string[]): ChatMessage[] {
+  const read = new Set(ids);
+  return messages.map((m) => (read.has(m.id) ? { ...m, read: true } : m));
+}
+
+/**
+ * A live message moves its conversation to the top with the new preview; it counts as unread
+ * unless the user sent it or has that conversation open. Undefined when the conversation is not in
+ * the list (a new one, or one the user had deleted): the caller reloads the list.
+ */
+export function applyNewMessage(
+  conversations: readonly Conversation[],
+  message: ChatMessage,
+  myId: string,
+  openId: string | null,
+): Conversation[] | undefined {
+  const found = conversations.find((c) => c.id === message.conversation_id);
+  if (!found) return undefined;
+  const counts = message.sender_id !== myId && openId !== message.conversation_id;
+  const updated: Conversation = {
+    ...found,
+    last_message: { content: message.content, sender_id: message.sender_id, created_at: message.created_at },
+    unread_count: found.unread_count + (counts ? 1 : 0),
+    updated_at: message.created_at,
+  };
+  return [updated, ...conversations.filter((c) => c.id !== found.id)];
+}
+
+/** The conversation with its unread count cleared. */
+export function clearUnread(conversations: readonly Conversation[], id: string): Conversation[] {
+  return conversations.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c));
+}
+
+export function totalUnread(conversations: readonly Conversation[]): number {
+  return conversations.reduce((sum, c) => sum + c.unread_count, 0);
+}
+
+/** "1 Dec 2026". */
+export function bookingDate(date: string): string {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** Today in the UK as YYYY-MM-DD (the earliest day a booking may start). */
+export function todayIso(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** The first and last day a rental can be booked: from today or its availability, whichever is later. */
+export function bookableRange(
+  availableFrom: string | undefined,
+  availableTo: string | undefined,
+  today: string,
+): { min: string; max?: string } {
+  const min = availableFrom && availableFrom > today ? availableFrom : today;
+  return availableTo ? { min, max: availableTo } : { min };
+}
