@@ -14,6 +14,8 @@ export const RESPONSE_HOURS = {
 /** SPEC §9 "Data retention". */
 export const RETENTION = {
   inactiveAccountYears: 2,
+  /** Contact messages and feedback are purged this long after they arrive. */
+  messagesToUsYears: 2,
   backupDays: 30,
   minimumAge: 13,
   governingLaw: 'England and Wales',
