@@ -81,7 +81,7 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'NODE_ENV', default: 'production', description: 'production, development or test' },
   { name: 'HOST', default: '0.0.0.0', description: 'Interface the web process listens on' },
   { name: 'PORT', default: '3000', description: 'Port for the pages, /api and /socket.io' },
-  { name: 'PUBLIC_URL', default: 'http://localhost:$PORT', description: 'Address printed at start, used in e-mails and in canonical links' },
+  { name: 'PUBLIC_URL', default: 'http://localhost:$PORT', description: 'Address printed at start, used in e-mails and canonical links' },
   { name: 'DATA_DIR', default: './.data', description: 'Folder for the embedded database, uploads and the mail outbox' },
   { name: 'LOG_LEVEL', default: 'log', description: 'error, warn, log, debug or verbose' },
   { name: 'TRUST_PROXY', default: 'false', description: 'Proxies in front: how many (e.g. 1) or their addresses/CIDRs; see below' },
