@@ -1,27 +1,32 @@
 // Page-weight benchmark, run as a whole program against the built product:
-//   node bench/pages.mjs [runs] [--weight-only]
+//   node bench/pages.mjs [runs] [--weight-only] [--content]
 // Starts the product on its embedded defaults (own port and data folder) and prints, per page
 // (`/`, `/contact`, the account pages, the not-found page, and the listings pages: /browse, a listing,
-// /post-listing, /rent, /livestock, /categories):
+// /post-listing, /rent, /livestock, /categories; with --content the content pages instead: /about,
+// /support, /blog and every article, the policies, /roadmap, /sell and the rest):
 //   - the JavaScript a visitor downloads: every script the HTML loads, islands' component and
 //     renderer modules, and everything those import (static and dynamic), each counted once,
 //     as the bytes on the wire with Accept-Encoding gzip and br;
 //   - the HTML as sent raw, with br and with gzip;
 //   - when /usr/bin/chromium exists, Lighthouse mobile scores as medians of `runs` (default 3);
 //   - when wrk is installed, requests per second of `/` with Accept-Encoding br and without
-//     compression, medians of `runs` runs of 10 s with 50 connections.
+//     compression, medians of `runs` runs of 10 s with 50 connections (not with --content).
+// With --content it also checks the content pages' budget (at most 15 kB of gzipped JavaScript,
+// Lighthouse performance 98 or more and accessibility 100) and exits with 1 when a page misses it.
+// FM_BENCH_PORT chooses the port (default 3920).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 3);
 const weightOnly = process.argv.includes('--weight-only');
-const port = 3920;
+const contentPages = process.argv.includes('--content');
+const port = Number(process.env.FM_BENCH_PORT ?? 3920);
 const origin = `http://127.0.0.1:${port}`;
 const CHROMIUM = '/usr/bin/chromium';
-const PAGES = [
+const APP_PAGES = [
   { name: '/', path: '/' },
   { name: '/contact', path: '/contact' },
   { name: '/signin', path: '/signin' },
@@ -38,6 +43,22 @@ const PAGES = [
   { name: '/livestock', path: '/livestock' },
   { name: '/categories', path: '/categories' },
 ];
+const ARTICLES = readdirSync(new URL('../frontend/src/content/blog/', import.meta.url))
+  .filter((file) => file.endsWith('.md'))
+  .map((file) => file.replace(/\.md$/, ''));
+const CONTENT_PAGES = [
+  ...['/about', '/support', '/blog', '/terms', '/privacy', '/community-guidelines', '/roadmap', '/success-stories', '/local-seo'].map(
+    (path) => ({ name: path, path }),
+  ),
+  { name: '/coming-soon', path: '/coming-soon' },
+  { name: '/sell', path: '/sell' },
+  ...ARTICLES.map((slug) => ({ name: `/blog/${slug.slice(0, 14)}`, path: `/blog/${slug}` })),
+];
+const PAGES = contentPages ? CONTENT_PAGES : APP_PAGES;
+/** The content pages' budget (issue: visitors' static pages). */
+const BUDGET = { jsGzipBytes: 15 * 1024, performance: 98, accessibility: 100 };
+const overBudget = [];
+const NAME_WIDTH = contentPages ? 21 : 11;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
@@ -59,7 +80,14 @@ function get(path, encoding, cookie) {
 
 async function startProduct() {
   const dataDir = mkdtempSync(join(tmpdir(), 'fm-bench-pages-'));
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: '54920', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    EMBEDDED_PG_PORT: String(port + 51_000 > 65_535 ? 54_920 : port + 51_000),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const child = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: 'ignore' });
@@ -198,15 +226,17 @@ const stop = await startProduct();
 try {
   console.log(`page weight for a visitor (${origin})`);
   console.log('JS: script files the page loads (transfer sizes); inline: scripts inside the HTML (raw, counted in the HTML)');
-  console.log('page        status  JS files  JS gzip    JS br      inline JS  HTML raw   HTML br    HTML gzip');
+  console.log(`${'page'.padEnd(NAME_WIDTH)} status  JS files  JS gzip    JS br      inline JS  HTML raw   HTML br    HTML gzip`);
   for (const page of PAGES) {
     const raw = await get(page.path, 'identity', page.cookie);
     const js = await javascriptOf(raw.body.toString('utf8'), page.path);
     const br = await get(page.path, 'br', page.cookie);
     const gzip = await get(page.path, 'gzip', page.cookie);
+    if (contentPages && js.gzip > BUDGET.jsGzipBytes) overBudget.push(`${page.path}: ${kB(js.gzip)} of gzipped JavaScript`);
+    if (contentPages && raw.status !== 200) overBudget.push(`${page.path}: status ${raw.status}`);
     console.log(
       [
-        page.name.padEnd(11),
+        page.name.padEnd(NAME_WIDTH),
         String(raw.status).padEnd(7),
         String(js.files).padEnd(9),
         kB(js.gzip).padEnd(10),
@@ -221,14 +251,17 @@ try {
 
   if (!weightOnly && existsSync(CHROMIUM)) {
     console.log(`\nLighthouse mobile, median of ${runs} runs`);
-    console.log('page        perf  a11y  best-pr  seo   FCP ms  LCP ms  audits below 100 (any run)');
+    console.log(`${'page'.padEnd(NAME_WIDTH)} perf  a11y  best-pr  seo   FCP ms  LCP ms  audits below 100 (any run)`);
     for (const page of PAGES) {
       const results = [];
       for (let i = 0; i < runs; i++) results.push(await lighthouseOnce(`${origin}${page.path}`, page.cookie));
       const score = (id) => median(results.map((r) => r.scores[id]));
+      if (contentPages && score('performance') < BUDGET.performance) overBudget.push(`${page.path}: performance ${score('performance')}`);
+      if (contentPages && score('accessibility') < BUDGET.accessibility)
+        overBudget.push(`${page.path}: accessibility ${score('accessibility')}`);
       console.log(
         [
-          page.name.padEnd(11),
+          page.name.padEnd(NAME_WIDTH),
           String(score('performance')).padEnd(5),
           String(score('accessibility')).padEnd(5),
           String(score('best-practices')).padEnd(8),
@@ -245,7 +278,17 @@ try {
     }
   }
 
-  if (!weightOnly && spawnSync('wrk', ['--version']).error === undefined) {
+  if (contentPages) {
+    const limits = `${kB(BUDGET.jsGzipBytes)} gzipped JS${weightOnly ? '' : `, performance >= ${BUDGET.performance}, accessibility ${BUDGET.accessibility}`}`;
+    console.log(
+      overBudget.length === 0
+        ? `\nEvery content page is within budget (${limits}).`
+        : `\nOver budget (${limits}):\n  ${overBudget.join('\n  ')}`,
+    );
+    if (overBudget.length > 0) process.exitCode = 1;
+  }
+
+  if (!weightOnly && !contentPages && spawnSync('wrk', ['--version']).error === undefined) {
     console.log(`\nGET / with wrk (2 threads, 50 connections, 10 s), median of ${runs} runs`);
     for (const [label, headers] of [
       ['Accept-Encoding: br', ['Accept-Encoding: br']],

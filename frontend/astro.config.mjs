@@ -14,6 +14,8 @@ export default defineConfig({
   // the same components for a fraction of react-dom's weight (interactive pages stay under 50 kB
   // of gzipped JS). compat aliases react, react-dom and react/jsx-runtime to Preact.
   integrations: [preact({ compat: true })],
+  // The origin of prerendered pages' canonical links when the build has no PUBLIC_URL (lib/site-origin.ts).
+  site: 'https://fieldmarket.co.uk',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   security: {

@@ -16,3 +16,18 @@ export function siteOrigin(
   }
   return requestUrl.origin;
 }
+
+/**
+ * The page's canonical address: its path (trailing slash and query dropped) on the site's public
+ * origin. Prerendered pages are rendered at build time, where the origin is PUBLIC_URL when the
+ * build has it, else the configured `site` (astro.config.mjs).
+ */
+export function canonicalUrl(
+  pageUrl: URL,
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env,
+): string {
+  // One leading slash: a path starting '//' would otherwise name another host.
+  const clean = `/${(path.split(/[?#]/)[0] ?? '').replace(/^\/+/, '').replace(/\/+$/, '')}`;
+  return new URL(clean, siteOrigin(pageUrl, env)).href;
+}

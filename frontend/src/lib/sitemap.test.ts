@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { siteOrigin } from './site-origin';
+import { canonicalUrl, siteOrigin } from './site-origin';
 import { SITEMAP_MAX_URLS, sitemapXml } from './sitemap';
 
 describe('sitemapXml', () => {
@@ -18,5 +18,17 @@ describe('siteOrigin', () => {
       'https://fieldmarket.co.uk',
     );
     expect(siteOrigin(new URL('http://127.0.0.1:3000/robots.txt'), {})).toBe('http://127.0.0.1:3000');
+  });
+});
+
+describe('canonicalUrl', () => {
+  const page = new URL('http://localhost/about/?utm_source=x');
+  it('is the path on the public origin, without trailing slash or query', () => {
+    expect(canonicalUrl(page, '/about/?utm_source=x', { PUBLIC_URL: 'https://fieldmarket.co.uk' })).toBe('https://fieldmarket.co.uk/about');
+    expect(canonicalUrl(page, '/', {})).toBe('http://localhost/');
+    expect(canonicalUrl(page, '/blog/buying-a-used-tractor#checks', {})).toBe('http://localhost/blog/buying-a-used-tractor');
+  });
+  it('never names another host', () => {
+    expect(canonicalUrl(page, '//evil.example/x', {})).toBe('http://localhost/evil.example/x');
   });
 });

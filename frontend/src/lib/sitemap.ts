@@ -11,7 +11,17 @@ export const STATIC_PATHS = [
   '/equipment',
   '/seeds-plants',
   '/livestock',
+  '/sell',
   '/contact',
+  '/about',
+  '/support',
+  '/blog',
+  '/success-stories',
+  '/roadmap',
+  '/local-seo',
+  '/community-guidelines',
+  '/terms',
+  '/privacy',
 ] as const;
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };

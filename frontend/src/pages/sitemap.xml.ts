@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { getCollection } from 'astro:content';
 import { PAGE_SIZE_MAX } from '../../../backend/src/contracts/listings';
 import { settle, type ListingPage } from '../features/listings/listings-api';
 import { api } from '../lib/api';
@@ -11,6 +12,10 @@ export const prerender = false;
 export const GET: APIRoute = async ({ url }) => {
   const origin = siteOrigin(url);
   const entries: Array<{ loc: string; lastmod?: string }> = STATIC_PATHS.map((path) => ({ loc: `${origin}${path}` }));
+  for (const article of await getCollection('blog')) {
+    entries.push({ loc: `${origin}/blog/${article.id}`, lastmod: article.data.date.toISOString().slice(0, 10) });
+  }
+  const fixedEntries = entries.length;
   let cursor: string | null = null;
   // Pages through GET /api/listings by cursor until the last page or the sitemap's limit.
   do {
@@ -19,8 +24,7 @@ export const GET: APIRoute = async ({ url }) => {
       api.GET('/api/listings', { params: { query: query as never }, signal: AbortSignal.timeout(15_000) }),
     );
     if (!outcome.ok) {
-      if (entries.length === STATIC_PATHS.length)
-        return new Response('Sitemap unavailable', { status: 503, headers: { 'retry-after': '60' } });
+      if (entries.length === fixedEntries) return new Response('Sitemap unavailable', { status: 503, headers: { 'retry-after': '60' } });
       break;
     }
     for (const listing of outcome.data.listings) {
