@@ -9,6 +9,8 @@
 export interface DomainEventPayloads {
   /** A visitor sent the contact form; the message is stored. */
   'contact.received': { contactMessageId: string };
+  /** Someone sent the feedback form; the feedback is stored. */
+  'feedback.received': { feedbackId: string };
 
   /** A user uploaded an image; its original is stored and its variants are to be made. */
   'image.uploaded': { imageId: string };
