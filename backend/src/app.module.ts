@@ -17,6 +17,7 @@ import { ImagesModule } from './modules/images/images.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
+import { RetentionModule } from './modules/retention/retention.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
 /**
@@ -30,6 +31,7 @@ const DOMAIN_MODULES = [
   UsersModule,
   AuthModule,
   ProfileModule,
+  RetentionModule,
   CategoriesModule,
   ImagesModule,
   ListingsModule,

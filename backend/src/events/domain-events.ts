@@ -34,6 +34,8 @@ export interface DomainEventPayloads {
   'user.two-factor-changed': { userId: string; enabled: boolean };
   /** The profile (name, location, privacy...) changed: the user's other tabs and devices refresh it. */
   'user.profile-updated': { userId: string };
+  /** The account has not been used for nearly two years: its owner is warned it will be deleted (once). */
+  'user.inactivity-warned': { userId: string };
   /** The account was deleted: every module removes or anonymises what it holds about the user. */
   'user.deleted': { userId: string };
 

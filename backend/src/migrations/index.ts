@@ -6,6 +6,7 @@ import { Migration20261122032721_accounts } from './Migration20261122032721_acco
 import { Migration20261122034155_listings } from './Migration20261122034155_listings.js';
 import { Migration20261122042517_images } from './Migration20261122042517_images.js';
 import { Migration20261122071133_feedback } from './Migration20261122071133_feedback.js';
+import { Migration20261122071432_inactivity_warning } from './Migration20261122071432_inactivity_warning.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122034155_listings', class: Migration20261122034155_listings },
   { name: 'Migration20261122042517_images', class: Migration20261122042517_images },
   { name: 'Migration20261122071133_feedback', class: Migration20261122071133_feedback },
+  { name: 'Migration20261122071432_inactivity_warning', class: Migration20261122071432_inactivity_warning },
 ];

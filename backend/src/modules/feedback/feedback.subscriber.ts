@@ -5,13 +5,15 @@ import type { AppConfig } from '../../config/env.js';
 import type { DomainEvent } from '../../events/domain-events.js';
 import { MailService } from '../../infra/mail/mail.service.js';
 import { OnDomainEvent } from '../../infra/queue/job-registry.js';
+import { RETENTION } from '../../contracts/retention.js';
+import { RetentionRegistry, yearsBefore } from '../retention/retention.registry.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { feedbackStaffCopy } from './feedback-mail.js';
 import { Feedback } from './feedback.entity.js';
 
 /**
  * Tells staff of new feedback (recorded, so a retry sends nothing twice), lists a user's feedback
- * in their data export, and removes it with their account.
+ * in their data export, removes it with their account, and deletes feedback after two years.
  */
 @Injectable()
 export class FeedbackSubscriber implements OnModuleInit {
@@ -22,9 +24,14 @@ export class FeedbackSubscriber implements OnModuleInit {
     @Inject(MailService) private readonly mail: MailService,
     @Inject(UserDataRegistry) private readonly userData: UserDataRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RetentionRegistry) private readonly retention: RetentionRegistry,
   ) {}
 
   onModuleInit(): void {
+    this.retention.add({
+      what: 'feedback',
+      purge: (now) => this.em.fork().nativeDelete(Feedback, { createdAt: { $lt: yearsBefore(now, RETENTION.feedbackYears) } }),
+    });
     this.userData.addPart({
       name: 'feedback',
       exportFor: async (userId) =>
