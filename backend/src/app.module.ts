@@ -16,6 +16,7 @@ import { FeedbackModule } from './modules/feedback/feedback.module.js';
 import { ImagesModule } from './modules/images/images.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
+import { NewsletterModule } from './modules/newsletter/newsletter.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -37,6 +38,7 @@ const DOMAIN_MODULES = [
   ListingsModule,
   ContactModule,
   FeedbackModule,
+  NewsletterModule,
   HealthModule,
 ];
 

@@ -12,6 +12,11 @@ export interface DomainEventPayloads {
   /** Someone sent the feedback form; the feedback is stored. */
   'feedback.received': { feedbackId: string };
 
+  /** Someone asked to subscribe an address to the newsletter (a confirmation link is due, or an "already subscribed" note). */
+  'newsletter.subscription-requested': { subscriptionId: string };
+  /** The address was confirmed from its link: the subscription is live. */
+  'newsletter.confirmed': { subscriptionId: string };
+
   /** A user uploaded an image; its original is stored and its variants are to be made. */
   'image.uploaded': { imageId: string };
   /**

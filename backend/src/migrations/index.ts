@@ -7,6 +7,7 @@ import { Migration20261122034155_listings } from './Migration20261122034155_list
 import { Migration20261122042517_images } from './Migration20261122042517_images.js';
 import { Migration20261122071133_feedback } from './Migration20261122071133_feedback.js';
 import { Migration20261122071432_inactivity_warning } from './Migration20261122071432_inactivity_warning.js';
+import { Migration20261122071843_newsletter } from './Migration20261122071843_newsletter.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122042517_images', class: Migration20261122042517_images },
   { name: 'Migration20261122071133_feedback', class: Migration20261122071133_feedback },
   { name: 'Migration20261122071432_inactivity_warning', class: Migration20261122071432_inactivity_warning },
+  { name: 'Migration20261122071843_newsletter', class: Migration20261122071843_newsletter },
 ];
