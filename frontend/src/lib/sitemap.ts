@@ -12,6 +12,7 @@ export const STATIC_PATHS = [
   '/seeds-plants',
   '/livestock',
   '/contact',
+  '/feedback',
 ] as const;
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
