@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { signedInPerson } from '../../testing/accounts.js';
 import { startSmtpSink } from '../../testing/smtp-sink.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { FeedbackService } from './feedback.service.js';
 import { FeedbackSubscriber } from './feedback.subscriber.js';
 import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 
@@ -129,6 +130,28 @@ describe('POST /api/feedback', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(await db.query('select id from feedback')).toHaveLength(5);
     expect((await post(valid, '10.9.9.10')).statusCode).toBe(201);
+  });
+
+  it('gives the staff inbox a read API: newest first, filtered, one by id, marked, and 404 for an unknown id', async () => {
+    const service = t.app.get(FeedbackService);
+    const ids: string[] = [];
+    for (const [category, rating] of [
+      ['bug-report', 1],
+      ['feature-request', 5],
+      ['bug-report', 2],
+    ] as const) {
+      ids.push((await post({ ...valid, category, rating })).json<{ data: { id: string } }>().data.id);
+    }
+    const bugs = await service.list({ category: 'bug-report' });
+    expect(bugs.items.map((f) => f.id)).toEqual([ids[2], ids[0]]);
+    const firstPage = await service.list({ limit: 2 });
+    expect(firstPage.items).toHaveLength(2);
+    expect((await service.list({ limit: 2, cursor: firstPage.nextCursor ?? '' })).items.map((f) => f.id)).toEqual([ids[0]]);
+    expect(await service.get(ids[1] as string)).toMatchObject({ category: 'feature-request', rating: 5, status: 'new', userId: null });
+    await service.mark(ids[1] as string, 'read');
+    expect((await service.list({ status: 'read' })).items.map((f) => f.id)).toEqual([ids[1]]);
+    await expect(service.get('00000000-0000-4000-8000-000000000000')).rejects.toThrow('Feedback not found');
+    await expect(service.mark('not-an-id', 'read')).rejects.toThrow('Feedback not found');
   });
 
   it("removes a deleted account's feedback", async () => {
