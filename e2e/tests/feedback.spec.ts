@@ -4,7 +4,12 @@ import { outboxMails } from './outbox.js';
 
 test.describe('feedback page', () => {
   test('shows every validation message in one banner, joined with commas, and counts the message', async ({ page }) => {
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await page.goto('/feedback');
+    await expect(page).toHaveTitle('Feedback | Fieldmarket');
     await expect(page.getByTestId('beta-badge')).toHaveText('Beta');
     const form = page.getByRole('form', { name: 'Feedback form' });
     await form.getByRole('button', { name: 'Submit Feedback' }).click();
@@ -22,6 +27,7 @@ test.describe('feedback page', () => {
     );
     await expect(page.getByRole('link', { name: 'Contact Form' })).toHaveAttribute('href', '/contact');
     await expect(page.getByRole('link', { name: 'Email Support' })).toHaveAttribute('href', 'mailto:support@fieldmarket.co.uk');
+    expect(consoleErrors).toEqual([]);
   });
 
   test('the connectivity banner follows the browser going offline and coming back', async ({ page, context }) => {
