@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/env.js';
+import { type Clock, ClockModule } from './infra/clock/clock.js';
 import { DatabaseModule } from './infra/database/database.module.js';
 import { declaredEntities, type EntityClass } from './infra/database/entities.js';
 import { MailModule } from './infra/mail/mail.module.js';
@@ -11,11 +12,14 @@ import { StorageModule } from './infra/storage/storage.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
+import { FeedbackModule } from './modules/feedback/feedback.module.js';
 import { ImagesModule } from './modules/images/images.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
+import { NewsletterModule } from './modules/newsletter/newsletter.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
+import { RetentionModule } from './modules/retention/retention.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
 /**
@@ -29,22 +33,27 @@ const DOMAIN_MODULES = [
   UsersModule,
   AuthModule,
   ProfileModule,
+  RetentionModule,
   CategoriesModule,
   ImagesModule,
   ListingsModule,
   MessagingModule,
   ContactModule,
+  FeedbackModule,
+  NewsletterModule,
   HealthModule,
 ];
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, databaseUrl: string, mode: AppMode): DynamicModule {
+  /** `clock`: the time the rules measured in months and years read (a test's controlled clock; else the system's). */
+  static forRoot(config: AppConfig, databaseUrl: string, mode: AppMode, clock?: Clock): DynamicModule {
     const web = mode.kind === 'web';
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ClockModule.forRoot(clock),
         DatabaseModule.forRoot(databaseUrl),
         QueueModule.forRoot({ runWorkers: mode.kind === 'worker' || mode.runWorkers }),
         RealtimeModule.forRoot({ gateway: web }),

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
+const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 let clients = 0;
 /** A browser of its own (cookies, sockets), signed up and signed in as `name`. */
 async function person(browser: Browser, name: string): Promise<{ context: BrowserContext; page: Page; id: string }> {
@@ -54,6 +56,7 @@ test.describe('conversations', () => {
     ]);
     await dialog.getByRole('button', { name: 'Still available?' }).click();
     await expect(dialog.getByLabel('Your message')).toHaveValue(`Hi, is "Kverneland ${word} plough" still available?`);
+    await buyer.page.screenshot({ path: join(SCREENSHOTS, 'message-seller-dialog.png') });
     await dialog.getByRole('button', { name: 'Send Message' }).click();
     await expect(buyer.page.getByTestId('toast').filter({ hasText: 'Message Sent' })).toBeVisible();
     await expect(dialog).toBeHidden();
@@ -91,6 +94,8 @@ test.describe('conversations', () => {
     );
     await expect(buyer.page.getByTestId('messages-bell-badge')).toHaveCount(0);
     await expect(row(buyer.page, 'Sam Seller')).toContainText('Come on Saturday');
+    await seller.page.evaluate(() => window.scrollTo(0, 0));
+    await seller.page.screenshot({ path: join(SCREENSHOTS, 'messages-desktop.png') });
 
     // The search box filters by name or last message, ignoring case.
     const search = seller.page.getByPlaceholder('Search conversations...');

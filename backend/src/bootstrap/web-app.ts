@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import { AppModule } from '../app.module.js';
+import type { Clock } from '../infra/clock/clock.js';
 import { useApiPrefix } from '../common/api-prefix.js';
 import { envelopeApiResults } from '../common/envelope.hook.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
@@ -23,7 +24,7 @@ import { createLogger } from './logger.js';
 import { requestIdOf, sendRequestIds } from './request-id.js';
 
 /** Builds the web application (API, socket.io, pages) without listening; used by main and tests. */
-export async function createWebApp(config: AppConfig, databaseUrl: string): Promise<NestFastifyApplication> {
+export async function createWebApp(config: AppConfig, databaseUrl: string, clock?: Clock): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     ...httpTimeouts(config.http),
@@ -33,7 +34,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string): Prom
   });
   const logger = createLogger(config);
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, databaseUrl, { kind: 'web', runWorkers: config.queue.workersInProcess }),
+    AppModule.forRoot(config, databaseUrl, { kind: 'web', runWorkers: config.queue.workersInProcess }, clock),
     adapter,
     // No body parsers from Nest (it would also accept form posts): protectApi installs a JSON-only one.
     { logger, abortOnError: false, bodyParser: false },

@@ -9,6 +9,13 @@
 export interface DomainEventPayloads {
   /** A visitor sent the contact form; the message is stored. */
   'contact.received': { contactMessageId: string };
+  /** Someone sent the feedback form; the feedback is stored. */
+  'feedback.received': { feedbackId: string };
+
+  /** Someone asked to subscribe an address to the newsletter (a confirmation link is due, or an "already subscribed" note). */
+  'newsletter.subscription-requested': { subscriptionId: string };
+  /** The address was confirmed from its link: the subscription is live. */
+  'newsletter.confirmed': { subscriptionId: string };
 
   /** A user uploaded an image; its original is stored and its variants are to be made. */
   'image.uploaded': { imageId: string };
@@ -32,6 +39,8 @@ export interface DomainEventPayloads {
   'user.two-factor-changed': { userId: string; enabled: boolean };
   /** The profile (name, location, privacy...) changed: the user's other tabs and devices refresh it. */
   'user.profile-updated': { userId: string };
+  /** The account has not been used for nearly two years: its owner is warned it will be deleted (once). */
+  'user.inactivity-warned': { userId: string };
   /** The account was deleted: every module removes or anonymises what it holds about the user. */
   'user.deleted': { userId: string };
 

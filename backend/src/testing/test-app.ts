@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createWebApp } from '../bootstrap/web-app.js';
 import { type AppConfig, loadConfig } from '../config/env.js';
+import type { Clock } from '../infra/clock/clock.js';
 import type { TestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -28,9 +29,13 @@ export async function testConfig(db: TestDatabase, env: Record<string, string | 
 }
 
 /** The web application as production builds it, not listening (use app.inject) unless `listen`. */
-export async function startTestApp(db: TestDatabase, env: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function startTestApp(
+  db: TestDatabase,
+  env: Record<string, string | undefined> = {},
+  options: { clock?: Clock } = {},
+): Promise<TestApp> {
   const config = await testConfig(db, env);
-  const app = await createWebApp(config, db.url);
+  const app = await createWebApp(config, db.url, options.clock);
   return { app, config, close: () => app.close() };
 }
 

@@ -1,3 +1,4 @@
+import { RETENTION as KEPT } from '../../../backend/src/contracts/retention';
 /** Facts about Fieldmarket that several pages state (SPEC §1, §9); one place, so they never disagree. */
 export const SUPPORT_EMAIL = 'support@fieldmarket.co.uk';
 export const COMPANY_LOCATION = 'London, United Kingdom';
@@ -13,10 +14,12 @@ export const RESPONSE_HOURS = {
 
 /** SPEC §9 "Data retention". */
 export const RETENTION = {
-  inactiveAccountYears: 2,
+  /** The periods the retention job applies (backend/src/contracts/retention.ts), stated on the legal pages. */
+  inactiveAccountYears: KEPT.inactiveAccountYears,
+  inactivityWarningDays: KEPT.inactivityWarningDays,
   /** Contact messages and feedback are purged this long after they arrive. */
-  messagesToUsYears: 2,
-  backupDays: 30,
+  messagesToUsYears: Math.max(KEPT.contactMessageYears, KEPT.feedbackYears),
+  backupDays: KEPT.backupDays,
   minimumAge: 13,
   governingLaw: 'England and Wales',
 } as const;

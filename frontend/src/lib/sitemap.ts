@@ -22,6 +22,7 @@ export const STATIC_PATHS = [
   '/community-guidelines',
   '/terms',
   '/privacy',
+  '/feedback',
 ] as const;
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };

@@ -22,6 +22,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   replyTo?: MailAddress;
+  /** A one-click unsubscribe address (List-Unsubscribe header), for mail sent to a list. */
+  listUnsubscribe?: string;
 }
 
 /**
@@ -49,8 +51,13 @@ export class MailService implements OnApplicationShutdown {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const { key, ...message } = mail;
-    const info = await this.transporter.sendMail({ from: this.config.mail.from, ...message, messageId: this.messageIdFor(key) });
+    const { key, listUnsubscribe, ...message } = mail;
+    const info = await this.transporter.sendMail({
+      from: this.config.mail.from,
+      ...message,
+      ...(listUnsubscribe ? { list: { unsubscribe: listUnsubscribe } } : {}),
+      messageId: this.messageIdFor(key),
+    });
     if (this.outboxDir) await this.writeToOutbox(info.messageId, info.message as Buffer, mail);
     // Neither recipients nor subjects (they hold what people typed) go to the logs; the id finds the mail.
     this.logger.log(`mail ${info.messageId} sent via ${this.transportName}`);

@@ -27,6 +27,12 @@ export class RateLimiter {
     if (hit && hit.count > limit) throw new TooManyRequestsException(message(hit.resetSeconds), hit.resetSeconds);
   }
 
+  /** Counts one attempt and says whether it is within the limit, for limits applied silently (nothing to tell the caller). */
+  async allows({ key, limit, windowSeconds }: Limit): Promise<boolean> {
+    const hit = await this.store.hit(key, windowSeconds).catch((error: unknown) => this.unavailable(error));
+    return !hit || hit.count <= limit;
+  }
+
   async reset(key: string): Promise<void> {
     await this.store.reset(key).catch((error: unknown) => this.unavailable(error));
   }

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { clientKey } from '../../common/api-rate-limit.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
+import { CLOCK, type Clock } from '../../infra/clock/clock.js';
 import { User } from '../users/user.entity.js';
 import { newToken, tokenHash } from './secrets.js';
 import { Session } from './session.entity.js';
@@ -35,6 +36,7 @@ export class Sessions {
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.secureCookies = config.publicUrl.startsWith('https:');
   }
@@ -54,7 +56,7 @@ export class Sessions {
         network: networkOf(request.ip),
       }),
     );
-    user.lastActiveAt = new Date();
+    user.lastActiveAt = this.clock.now();
     return token;
   }
 
@@ -69,7 +71,7 @@ export class Sessions {
     if (Date.now() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       session.lastSeenAt = new Date();
       session.expiresAt = daysFromNow(SESSION_DAYS);
-      user.lastActiveAt = new Date();
+      user.lastActiveAt = this.clock.now();
       await em.flush();
     }
     return { session, user };

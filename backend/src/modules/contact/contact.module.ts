@@ -1,6 +1,7 @@
 import { ormEntities } from '../../infra/database/entities.js';
 import { Module } from '@nestjs/common';
 import { ContactMailSubscriber } from './contact-mail.subscriber.js';
+import { ContactRetention } from './contact-retention.js';
 import { ContactMessage } from './contact-message.entity.js';
 import { ContactController } from './contact.controller.js';
 import { ContactService } from './contact.service.js';
@@ -8,6 +9,6 @@ import { ContactService } from './contact.service.js';
 @Module({
   imports: [ormEntities([ContactMessage])],
   controllers: [ContactController],
-  providers: [ContactService, ContactMailSubscriber],
+  providers: [ContactService, ContactMailSubscriber, ContactRetention],
 })
 export class ContactModule {}

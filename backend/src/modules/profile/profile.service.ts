@@ -9,6 +9,7 @@ import type { Session } from '../auth/session.entity.js';
 import { Sessions } from '../auth/sessions.service.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
+import { AccountDeletion } from './account-deletion.js';
 import type {
   PasswordChangeRequest,
   PrivacySettings,
@@ -31,6 +32,7 @@ export class ProfileService {
     @Inject(Sessions) private readonly sessions: Sessions,
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(RateLimiter) private readonly limits: RateLimiter,
+    @Inject(AccountDeletion) private readonly deletion: AccountDeletion,
   ) {}
 
   async profileOf(userId: string): Promise<ProfileResponse> {
@@ -107,8 +109,7 @@ export class ProfileService {
 
   /**
    * Deletes the account: proved with the password (or, for a Google account without one, a
-   * Google sign-in of the last few minutes). The row is scrubbed in one transaction with every
-   * session; `user.deleted` then has each module remove or anonymise its part.
+   * Google sign-in of the last few minutes), then AccountDeletion (the path the retention job takes too).
    */
   async deleteAccount(user: User, session: Session, password: string | undefined): Promise<void> {
     if (user.passwordHash) {
@@ -119,12 +120,7 @@ export class ProfileService {
         `For your security, sign in with Google again, then delete the account within ${REAUTHENTICATION_MINUTES} minutes.`,
       );
     }
-    await this.em.transactional(async (tx) => {
-      const account = await tx.findOneOrFail(User, { id: user.id });
-      scrub(account);
-      await this.sessions.endAll(user.id, { em: tx });
-      this.events.publish(tx, 'user.deleted', { userId: user.id });
-    });
+    await this.em.transactional((tx) => this.deletion.delete(tx, user.id));
   }
 
   /** What others see (SPEC §2 "/profile/{id}"), honouring the owner's privacy settings; 404 when hidden. */
@@ -164,24 +160,4 @@ function privacyOf(user: User): PrivacySettings {
     email_notifications: user.emailNotifications,
     push_notifications: user.pushNotifications,
   };
-}
-
-/** Empties every personal field; the row stays so others' records can say "Unknown User". */
-function scrub(user: User): void {
-  user.deletedAt = new Date();
-  user.email = `deleted-${user.id}@deleted.invalid`;
-  user.fullName = 'Unknown User';
-  user.passwordHash = undefined;
-  user.googleSubject = undefined;
-  user.phone = undefined;
-  user.location = undefined;
-  user.bio = undefined;
-  user.avatarUrl = undefined;
-  user.emailVerifiedAt = undefined;
-  user.twoFactorSecret = undefined;
-  user.twoFactorEnabledAt = undefined;
-  user.twoFactorLastStep = undefined;
-  user.profileVisible = false;
-  user.contactVisible = false;
-  user.listingsVisible = false;
 }

@@ -106,6 +106,13 @@ export class User {
   @Index()
   lastActiveAt: Date = new Date();
 
+  /**
+   * When the retention job warned that the account will be deleted for inactivity (once); cleared
+   * when the account is used again.
+   */
+  @Property({ type: 'datetime', nullable: true })
+  inactivityWarnedAt?: Date;
+
   @Property({ type: 'datetime', nullable: true })
   deletedAt?: Date;
 }

@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { readFormFields } from '../../lib/form-values';
 import { useHydrated } from '../../lib/use-hydrated';
+import { useResetAfter } from '../../lib/use-reset-after';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { submitContact } from './contact-api';
@@ -28,12 +30,7 @@ type Status = 'idle' | 'sending' | 'sent';
 type FieldElement = HTMLInputElement | HTMLTextAreaElement;
 
 function readValues(form: HTMLFormElement): ContactValues {
-  const data = new FormData(form);
-  const read = (field: ContactField) => {
-    const value = data.get(field);
-    return typeof value === 'string' ? value : '';
-  };
-  return { name: read('name'), email: read('email'), subject: read('subject'), message: read('message') };
+  return readFormFields(form, CONTACT_FIELDS);
 }
 
 /**
@@ -47,15 +44,11 @@ function ContactForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const fieldRefs = useRef<Partial<Record<ContactField, FieldElement | null>>>({});
 
-  useEffect(() => {
-    if (status !== 'sent') return;
-    const timer = setTimeout(() => {
-      formRef.current?.reset();
-      setErrors({});
-      setStatus('idle');
-    }, SUCCESS_BANNER_MS);
-    return () => clearTimeout(timer);
-  }, [status]);
+  useResetAfter(status === 'sent', SUCCESS_BANNER_MS, () => {
+    formRef.current?.reset();
+    setErrors({});
+    setStatus('idle');
+  });
 
   const showErrors = (found: ContactErrors) => {
     setErrors(found);

@@ -1,0 +1,26 @@
+/**
+ * How long Fieldmarket keeps what it holds (SPEC §9 "Data retention": inactive accounts 2 years,
+ * backups 30 days); the retention job applies these and the privacy page states them.
+ */
+export const RETENTION = {
+  /** An account nobody has signed in to (or used a session of) for this long is deleted. */
+  inactiveAccountYears: 2,
+  /** Its owner is warned by e-mail this long before, once; signing in again keeps the account. */
+  inactivityWarningDays: 30,
+  /** Contact messages and feedback are deleted this long after they were sent. */
+  contactMessageYears: 2,
+  feedbackYears: 2,
+  /** A newsletter sign-up never confirmed, or unsubscribed, is deleted after this long. */
+  newsletterUnconfirmedDays: 30,
+  newsletterUnsubscribedDays: 30,
+  /** Backups are deleted within this long (an operator's duty; see docs/retention.md). */
+  backupDays: 30,
+} as const;
+
+/** The privacy policy's retention statements, one sentence each, built from the periods above. */
+export const RETENTION_STATEMENTS = [
+  `Accounts that have not been used for ${RETENTION.inactiveAccountYears} years are deleted, with their listings, messages and other data; we e-mail a warning ${RETENTION.inactivityWarningDays} days before, and signing in keeps the account.`,
+  `Messages sent through the contact form and feedback are deleted ${RETENTION.contactMessageYears} years after they were sent.`,
+  `A newsletter sign-up that is not confirmed is deleted after ${RETENTION.newsletterUnconfirmedDays} days; after you unsubscribe, your address is deleted within ${RETENTION.newsletterUnsubscribedDays} days.`,
+  `Backups are deleted within ${RETENTION.backupDays} days.`,
+] as const;
