@@ -15,6 +15,9 @@ import { ImagesModule } from './modules/images/images.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
+import { ReportsModule } from './modules/reports/reports.module.js';
+import { InboxModule } from './modules/staff/inbox/inbox.module.js';
+import { StaffModule } from './modules/staff/staff.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
 /**
@@ -26,12 +29,15 @@ export type AppMode = { kind: 'web'; runWorkers: boolean } | { kind: 'worker' };
 /** The domain modules, identical in both modes: each declares its controllers, entities, subscribers and schedules. */
 const DOMAIN_MODULES = [
   UsersModule,
+  InboxModule,
   AuthModule,
   ProfileModule,
   CategoriesModule,
   ImagesModule,
   ListingsModule,
   ContactModule,
+  ReportsModule,
+  StaffModule,
   HealthModule,
 ];
 

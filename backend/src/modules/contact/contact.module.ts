@@ -1,5 +1,6 @@
 import { ormEntities } from '../../infra/database/entities.js';
 import { Module } from '@nestjs/common';
+import { ContactInbox } from './contact-inbox.js';
 import { ContactMailSubscriber } from './contact-mail.subscriber.js';
 import { ContactMessage } from './contact-message.entity.js';
 import { ContactController } from './contact.controller.js';
@@ -8,6 +9,6 @@ import { ContactService } from './contact.service.js';
 @Module({
   imports: [ormEntities([ContactMessage])],
   controllers: [ContactController],
-  providers: [ContactService, ContactMailSubscriber],
+  providers: [ContactService, ContactMailSubscriber, ContactInbox],
 })
 export class ContactModule {}
