@@ -4,6 +4,7 @@ import type { AppConfig } from './config/env.js';
 import { DatabaseModule } from './infra/database/database.module.js';
 import { declaredEntities, type EntityClass } from './infra/database/entities.js';
 import { MailModule } from './infra/mail/mail.module.js';
+import { MetricsModule } from './infra/metrics/metrics.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
 import { RealtimeModule } from './infra/realtime/realtime.module.js';
 import { RateLimitModule } from './infra/rate-limit/rate-limit.module.js';
@@ -55,6 +56,7 @@ export class AppModule {
         RateLimitModule,
         MailModule,
         StorageModule,
+        MetricsModule,
         ...DOMAIN_MODULES,
       ],
     };
