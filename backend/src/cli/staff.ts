@@ -54,7 +54,9 @@ function databaseUrl(config: ReturnType<typeof loadConfig>): string {
   if (config.database.url) return config.database.url;
   const secretFile = join(config.dataDir, 'postgres.secret');
   if (!existsSync(secretFile)) {
-    throw new ConfigError(`No DATABASE_URL, and no embedded database in ${config.dataDir} yet: start the product once (./fieldmarket start).`);
+    throw new ConfigError(
+      `No DATABASE_URL, and no embedded database in ${config.dataDir} yet: start the product once (./fieldmarket start).`,
+    );
   }
   const password = readFileSync(secretFile, 'utf8').trim();
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${config.database.embeddedPort}/fieldmarket`;
@@ -63,6 +65,8 @@ function databaseUrl(config: ReturnType<typeof loadConfig>): string {
 try {
   process.exitCode = await main();
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : `The staff command failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof ConfigError ? error.message : `The staff command failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exitCode = 1;
 }

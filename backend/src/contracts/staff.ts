@@ -44,7 +44,8 @@ export const RESPONSE_HOURS = { contact: 24, report: 24, feedback: 48, urgentFee
 export const STAFF_TEXTS = {
   staffOnly: 'This page is for Fieldmarket staff only.',
   twoFactorNeeded: 'Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.',
-  suspended: 'This account has been suspended by the Fieldmarket team. If you think this is a mistake, write to us through the contact page.',
+  suspended:
+    'This account has been suspended by the Fieldmarket team. If you think this is a mistake, write to us through the contact page.',
   reportReceived: 'Thank you. Our team reviews reports within 24 hours.',
   alreadyReported: 'You have already reported this; our team will look at it within 24 hours.',
   cannotReportOwn: 'You cannot report your own listing or profile.',

@@ -9,7 +9,11 @@ import type { TestDatabase } from './test-database.js';
 const STAFF_COMMAND = fileURLToPath(new URL('../../dist/cli/staff.js', import.meta.url));
 
 /** Runs the real `./fieldmarket staff <action> <email>` command (its compiled script) against the test database. */
-export async function staffCommand(db: TestDatabase, action: string, email: string): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function staffCommand(
+  db: TestDatabase,
+  action: string,
+  email: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [STAFF_COMMAND, action, email], {
       env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: db.url, LOG_LEVEL: 'error' },

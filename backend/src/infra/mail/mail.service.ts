@@ -61,7 +61,8 @@ export class MailService implements OnApplicationShutdown {
     } catch (error) {
       // 5xx: the SMTP server refused for good (unknown recipient, policy); 4xx and network errors are worth retrying.
       const code = (error as { responseCode?: number }).responseCode;
-      if (code !== undefined && code >= 500) throw new PermanentFailure(`SMTP server refused the mail (${code}): ${(error as Error).message}`);
+      if (code !== undefined && code >= 500)
+        throw new PermanentFailure(`SMTP server refused the mail (${code}): ${(error as Error).message}`);
       throw error;
     }
     if (this.outboxDir) await this.writeToOutbox(info.messageId, info.message as Buffer, mail);

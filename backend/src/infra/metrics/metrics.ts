@@ -38,10 +38,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(
-    @Inject(JobQueue) jobs: JobQueue,
-    @Inject(Realtime) realtime: Realtime,
-  ) {
+  constructor(@Inject(JobQueue) jobs: JobQueue, @Inject(Realtime) realtime: Realtime) {
     collectDefaultMetrics({ register: this.registry, prefix: 'fieldmarket_' });
     new Gauge({
       name: 'fieldmarket_queue_jobs',

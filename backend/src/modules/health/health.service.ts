@@ -95,7 +95,9 @@ export class HealthService {
       );
       applied = new Set(rows.map((row) => row.name));
     } catch (error) {
-      throw new ServiceUnavailableException(`Not ready: the database is unreachable (${error instanceof Error ? error.message : String(error)})`);
+      throw new ServiceUnavailableException(
+        `Not ready: the database is unreachable (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     const pending = MIGRATIONS.filter((m) => !applied.has(m.name)).map((m) => m.name);
     if (pending.length > 0) {

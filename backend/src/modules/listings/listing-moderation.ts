@@ -63,7 +63,8 @@ export class ListingModeration {
   async restore(tx: EntityManager, id: string): Promise<ListingModerationSummary> {
     const listing = await this.locked(tx, id);
     if (listing.status !== 'removed') throw new ConflictException('This listing is not hidden.');
-    if (listing.removedWithSeller) throw new ConflictException("This listing is hidden because its seller is suspended; lift the seller's suspension.");
+    if (listing.removedWithSeller)
+      throw new ConflictException("This listing is hidden because its seller is suspended; lift the seller's suspension.");
     listing.status = backFrom(listing);
     listing.statusBeforeRemoval = undefined;
     listing.removalReason = undefined;

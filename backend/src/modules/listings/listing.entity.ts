@@ -28,7 +28,8 @@ import { User } from '../users/user.entity.js';
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })
 export class Listing {
-  [OptionalProps]?: 'status' | 'removedWithSeller' | 'featured' | 'views' | 'savesCount' | 'attributes' | 'createdAt' | 'updatedAt' | 'vat' | 'priceUnit';
+  [OptionalProps]?:
+    'status' | 'removedWithSeller' | 'featured' | 'views' | 'savesCount' | 'attributes' | 'createdAt' | 'updatedAt' | 'vat' | 'priceUnit';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

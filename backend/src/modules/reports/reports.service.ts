@@ -24,9 +24,17 @@ export class ReportsService {
     const target = await this.targetOf(request);
     if (!target) throw new NotFoundException(STAFF_TEXTS.reportNotFound);
     if (target.ownerId === reporter.id) throw new BadRequestException(STAFF_TEXTS.cannotReportOwn);
-    const open = await this.em.count(Report, { reporter: reporter.id, targetKind: request.target_kind, targetId: target.id, archivedAt: null });
+    const open = await this.em.count(Report, {
+      reporter: reporter.id,
+      targetKind: request.target_kind,
+      targetId: target.id,
+      archivedAt: null,
+    });
     if (open > 0) throw new ConflictException(STAFF_TEXTS.alreadyReported);
-    await this.limits.consume({ key: `report:user:${reporter.id}`, limit: REPORTS_PER_HOUR, windowSeconds: 3600 }, () => STAFF_TEXTS.tooManyReports);
+    await this.limits.consume(
+      { key: `report:user:${reporter.id}`, limit: REPORTS_PER_HOUR, windowSeconds: 3600 },
+      () => STAFF_TEXTS.tooManyReports,
+    );
     try {
       const id = await this.em.transactional(async (tx) => {
         const report = tx.create(Report, {

@@ -72,7 +72,12 @@ export class StaffController {
   @Post('inbox/:kind/:id/archive')
   @HttpCode(204)
   @ApiErrorEnvelope(404, 'No such item')
-  async archive(@CurrentUser() me: User, @Param('kind') kind: string, @Param('id') id: string, @Body() body: ArchiveRequest): Promise<void> {
+  async archive(
+    @CurrentUser() me: User,
+    @Param('kind') kind: string,
+    @Param('id') id: string,
+    @Body() body: ArchiveRequest,
+  ): Promise<void> {
     await this.staff.setArchived(me, kind, id, body.archived);
   }
 
@@ -89,7 +94,12 @@ export class StaffController {
   @ApiEnvelope(201, InboxReplyResponse, { description: 'Stored in the thread; the e-mail is sent by a job' })
   @ApiErrorEnvelope(400, 'The reply is invalid, or there is no address to reply to')
   @ApiErrorEnvelope(404, 'No such item')
-  reply(@CurrentUser() me: User, @Param('kind') kind: string, @Param('id') id: string, @Body() body: ReplyRequest): Promise<InboxReplyResponse> {
+  reply(
+    @CurrentUser() me: User,
+    @Param('kind') kind: string,
+    @Param('id') id: string,
+    @Body() body: ReplyRequest,
+  ): Promise<InboxReplyResponse> {
     return this.staff.reply(me, kind, id, body.message);
   }
 

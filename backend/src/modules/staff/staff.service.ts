@@ -66,7 +66,13 @@ export class StaffService {
     const counts = await Promise.all(this.sources.all().map((source) => source.waiting()));
     counts.sort((a, b) => INBOX_KINDS.indexOf(a.kind) - INBOX_KINDS.indexOf(b.kind));
     return {
-      kinds: counts.map(({ kind, open, unread, overdue, responseHours }) => ({ kind, open, unread, overdue, response_hours: responseHours })),
+      kinds: counts.map(({ kind, open, unread, overdue, responseHours }) => ({
+        kind,
+        open,
+        unread,
+        overdue,
+        response_hours: responseHours,
+      })),
     };
   }
 
@@ -74,11 +80,18 @@ export class StaffService {
     const item = await this.source(kind).get(id);
     if (!item) throw new NotFoundException(STAFF_TEXTS.itemNotFound);
     const replies = await this.em.fork().find(InboxReply, { itemKind: kind, itemId: id }, { orderBy: { createdAt: 'asc' } });
-    const targets = [{ targetKind: kind, targetId: id }, ...(item.target ? [{ targetKind: item.target.kind, targetId: item.target.id }] : [])];
+    const targets = [
+      { targetKind: kind, targetId: id },
+      ...(item.target ? [{ targetKind: item.target.kind, targetId: item.target.id }] : []),
+    ];
     const audit = await this.em.fork().find(StaffAction, { $or: targets }, { orderBy: { createdAt: 'desc' }, limit: 100 });
     const listing = item.target?.kind === 'listing' ? await this.listings.summary(item.target.id) : null;
     const account =
-      item.target?.kind === 'user' ? await this.accounts.summary(item.target.id) : listing ? await this.accounts.summary(listing.sellerId) : null;
+      item.target?.kind === 'user'
+        ? await this.accounts.summary(item.target.id)
+        : listing
+          ? await this.accounts.summary(listing.sellerId)
+          : null;
     return {
       ...itemResponse(item, await this.staffNames()),
       body: item.body,
@@ -211,7 +224,9 @@ export class StaffService {
 
   /** Writes one audit entry in `em` (in the caller's transaction when it has one). */
   async record(em: EntityManager, me: User, action: string, targetKind: string, targetId: string, reason?: string): Promise<void> {
-    em.persist(em.create(StaffAction, { staffId: me.id, staffName: me.fullName, action, targetKind, targetId, reason, createdAt: new Date() }));
+    em.persist(
+      em.create(StaffAction, { staffId: me.id, staffName: me.fullName, action, targetKind, targetId, reason, createdAt: new Date() }),
+    );
     await em.flush();
   }
 

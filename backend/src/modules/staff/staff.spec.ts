@@ -101,8 +101,16 @@ describe('staff: role, inbox, reports and moderation', () => {
       };
       await bad({ target_kind: 'listing', target_id: listingId, reason: 'because' }, 400, 'Please choose a reason');
       await bad({ target_kind: 'tractor', target_id: listingId, reason: 'scam' }, 400, 'Report a listing or a user');
-      await bad({ target_kind: 'listing', target_id: listingId, reason: 'scam', details: 'x'.repeat(1001) }, 400, 'Details must be at most 1000 characters');
-      await bad({ target_kind: 'listing', target_id: '00000000-0000-4000-8000-000000000000', reason: 'scam' }, 404, STAFF_TEXTS.reportNotFound);
+      await bad(
+        { target_kind: 'listing', target_id: listingId, reason: 'scam', details: 'x'.repeat(1001) },
+        400,
+        'Details must be at most 1000 characters',
+      );
+      await bad(
+        { target_kind: 'listing', target_id: '00000000-0000-4000-8000-000000000000', reason: 'scam' },
+        404,
+        STAFF_TEXTS.reportNotFound,
+      );
       await bad({ target_kind: 'user', target_id: listingId, reason: 'scam' }, 404, STAFF_TEXTS.reportNotFound);
       const own = await seller.browser.call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'scam' });
       expect(own.statusCode).toBe(400);
@@ -126,7 +134,10 @@ describe('staff: role, inbox, reports and moderation', () => {
       // Someone else may report the same listing; a person may be reported too.
       const other = await signedInPerson(t, db);
       expect((await other.browser.call('POST', '/api/reports', report)).statusCode).toBe(201);
-      expect((await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'offensive' })).statusCode).toBe(201);
+      expect(
+        (await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'offensive' }))
+          .statusCode,
+      ).toBe(201);
 
       const { id } = data<{ id: string }>(first);
       expect((await staff.browser.call('POST', `/api/staff/inbox/report/${id}/archive`, { archived: true })).statusCode).toBe(204);
@@ -139,7 +150,10 @@ describe('staff: role, inbox, reports and moderation', () => {
       for (let i = 0; i < 11; i++) {
         const seller = await signedInPerson(t, db);
         const listingId = await listingOf(seller.id, `Feed barrier number ${i}`);
-        statuses.push((await reporter.browser.call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'spam' })).statusCode);
+        statuses.push(
+          (await reporter.browser.call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'spam' }))
+            .statusCode,
+        );
       }
       expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true);
       expect(statuses[10]).toBe(429);
@@ -153,19 +167,35 @@ describe('staff: role, inbox, reports and moderation', () => {
         url: '/api/contact',
         remoteAddress: '10.77.0.1',
         headers: { 'content-type': 'application/json' },
-        payload: { name: 'Ann Ewe', email: 'ann@example.co.uk', subject: 'Fees for livestock', message: 'Do you charge for livestock listings?' },
+        payload: {
+          name: 'Ann Ewe',
+          email: 'ann@example.co.uk',
+          subject: 'Fees for livestock',
+          message: 'Do you charge for livestock listings?',
+        },
       });
       const contactId = data<{ id: string }>(contact).id;
       const seller = await signedInPerson(t, db);
       const listingId = await listingOf(seller.id, 'Suffolk ewes in lamb');
       const reporter = await signedInPerson(t, db);
       const reportId = data<{ id: string }>(
-        await reporter.browser.call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'animal-welfare', details: 'No movement licence.' }),
+        await reporter.browser.call('POST', '/api/reports', {
+          target_kind: 'listing',
+          target_id: listingId,
+          reason: 'animal-welfare',
+          details: 'No movement licence.',
+        }),
       ).id;
 
-      const list = async (query = '') => data<{ items: Array<Json & { id: string }> }>(await staff.browser.call('GET', `/api/staff/inbox${query}`)).items;
+      const list = async (query = '') =>
+        data<{ items: Array<Json & { id: string }> }>(await staff.browser.call('GET', `/api/staff/inbox${query}`)).items;
       const all = await list();
-      expect(all.find((i) => i.id === contactId)).toMatchObject({ kind: 'contact', subject: 'Fees for livestock', read: false, from: { email: 'ann@example.co.uk' } });
+      expect(all.find((i) => i.id === contactId)).toMatchObject({
+        kind: 'contact',
+        subject: 'Fees for livestock',
+        read: false,
+        from: { email: 'ann@example.co.uk' },
+      });
       expect(all.find((i) => i.id === reportId)).toMatchObject({
         kind: 'report',
         category: 'animal-welfare',
@@ -195,7 +225,11 @@ describe('staff: role, inbox, reports and moderation', () => {
 
       // Detail: the reported listing and its seller as they are now.
       const detail = data<Json>(await staff.browser.call('GET', `/api/staff/inbox/report/${reportId}`));
-      expect(detail).toMatchObject({ body: 'No movement licence.', listing: { id: listingId, status: 'live' }, account: { id: seller.id } });
+      expect(detail).toMatchObject({
+        body: 'No movement licence.',
+        listing: { id: listingId, status: 'live' },
+        account: { id: seller.id },
+      });
 
       // Archive, then delete.
       await staff.browser.call('POST', `/api/staff/inbox/contact/${contactId}/archive`, { archived: true });
@@ -207,7 +241,9 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect((await staff.browser.call('POST', `/api/staff/inbox/contact/${contactId}/read`, { read: true })).statusCode).toBe(404);
       expect((await staff.browser.call('GET', `/api/staff/inbox/letters/${contactId}`)).statusCode).toBe(404);
 
-      const audit = data<Array<{ action: string; target_id: string; staff_name: string }>>(await staff.browser.call('GET', '/api/staff/audit'));
+      const audit = data<Array<{ action: string; target_id: string; staff_name: string }>>(
+        await staff.browser.call('GET', '/api/staff/audit'),
+      );
       expect(audit.filter((a) => a.target_id === contactId).map((a) => a.action)).toEqual(['inbox.delete', 'inbox.archive']);
       expect(audit.find((a) => a.target_id === reportId)).toMatchObject({ action: 'inbox.assign', staff_name: staff.person.name });
     });
@@ -222,7 +258,9 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect(contact).toMatchObject({ response_hours: 24 });
       expect(contact?.overdue).toBeGreaterThanOrEqual(1);
       expect(summary.kinds.find((k) => k.kind === 'report')).toMatchObject({ response_hours: 24 });
-      const overdue = data<{ items: Array<Json> }>(await staff.browser.call('GET', '/api/staff/inbox?kind=contact')).items.find((i) => i.subject === 'Waiting');
+      const overdue = data<{ items: Array<Json> }>(await staff.browser.call('GET', '/api/staff/inbox?kind=contact')).items.find(
+        (i) => i.subject === 'Waiting',
+      );
       expect(overdue).toMatchObject({ overdue: true });
     });
 
@@ -232,23 +270,40 @@ describe('staff: role, inbox, reports and moderation', () => {
         url: '/api/contact',
         remoteAddress: '10.77.0.2',
         headers: { 'content-type': 'application/json' },
-        payload: { name: 'Bob Tup', email: 'bob@example.co.uk', subject: 'Lost password', message: 'I cannot sign in any more, help please.' },
+        payload: {
+          name: 'Bob Tup',
+          email: 'bob@example.co.uk',
+          subject: 'Lost password',
+          message: 'I cannot sign in any more, help please.',
+        },
       });
       const id = data<{ id: string }>(contact).id;
       const empty = await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/replies`, { message: ' ' });
       expect(empty.json()).toMatchObject({ error: 'Reply is required' });
-      const replied = await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/replies`, { message: 'Use Forgot password on the sign-in page.' });
+      const replied = await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/replies`, {
+        message: 'Use Forgot password on the sign-in page.',
+      });
       expect(replied.statusCode).toBe(201);
       const mail = await eventually(async () => {
-        const found = (await readOutbox(t.config.mail.outboxDir)).find((m) => m.to === 'bob@example.co.uk' && m.subject === 'Re: Lost password');
+        const found = (await readOutbox(t.config.mail.outboxDir)).find(
+          (m) => m.to === 'bob@example.co.uk' && m.subject === 'Re: Lost password',
+        );
         if (!found) throw new Error('no reply mailed yet');
         return found;
       });
       expect(mail.text).toContain('Use Forgot password on the sign-in page.');
       await waitForJobs(db);
-      const detail = data<{ read: boolean; replies: Array<Json>; audit: Array<Json> }>(await staff.browser.call('GET', `/api/staff/inbox/contact/${id}`));
+      const detail = data<{ read: boolean; replies: Array<Json>; audit: Array<Json> }>(
+        await staff.browser.call('GET', `/api/staff/inbox/contact/${id}`),
+      );
       expect(detail.read).toBe(true);
-      expect(detail.replies).toEqual([expect.objectContaining({ body: 'Use Forgot password on the sign-in page.', to: 'bob@example.co.uk', staff_name: staff.person.name })]);
+      expect(detail.replies).toEqual([
+        expect.objectContaining({
+          body: 'Use Forgot password on the sign-in page.',
+          to: 'bob@example.co.uk',
+          staff_name: staff.person.name,
+        }),
+      ]);
       expect(detail.replies[0]?.sent_at).not.toBeNull();
       expect(detail.audit.map((a) => a.action)).toEqual(['inbox.reply']);
     });
@@ -258,7 +313,8 @@ describe('staff: role, inbox, reports and moderation', () => {
     it('hides a listing: gone from browse and its page, the seller told why; restore brings it back; both audited', async () => {
       const seller = await signedInPerson(t, db);
       const listingId = await listingOf(seller.id, 'Unique Zetor crystal tractor');
-      const search = async () => data<{ listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings?q=zetor')).listings.map((l) => l.id);
+      const search = async () =>
+        data<{ listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings?q=zetor')).listings.map((l) => l.id);
       expect(await search()).toContain(listingId);
 
       const tooShort = await staff.browser.call('POST', `/api/staff/listings/${listingId}/hide`, { reason: 'no' });
@@ -275,7 +331,9 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect((await seller.browser.call('PATCH', `/api/listings/${listingId}/status`, { status: 'live' })).statusCode).toBe(403);
 
       const mail = await eventually(async () => {
-        const found = (await readOutbox(t.config.mail.outboxDir)).find((m) => m.to === seller.person.email && m.subject.includes('hidden by our team'));
+        const found = (await readOutbox(t.config.mail.outboxDir)).find(
+          (m) => m.to === seller.person.email && m.subject.includes('hidden by our team'),
+        );
         if (!found) throw new Error('seller not told yet');
         return found;
       });
@@ -288,13 +346,16 @@ describe('staff: role, inbox, reports and moderation', () => {
       const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=listing&target_id=${listingId}`));
       expect(audit.map((a) => a.action)).toEqual(['listing.restore', 'listing.hide']);
       expect(audit[1]).toMatchObject({ reason, staff_name: staff.person.name });
-      expect((await staff.browser.call('POST', '/api/staff/listings/00000000-0000-4000-8000-000000000000/hide', { reason })).statusCode).toBe(404);
+      expect(
+        (await staff.browser.call('POST', '/api/staff/listings/00000000-0000-4000-8000-000000000000/hide', { reason })).statusCode,
+      ).toBe(404);
     });
 
     it('features and unfeatures a live listing for the home page', async () => {
       const seller = await signedInPerson(t, db);
       const listingId = await listingOf(seller.id, 'Featured Kverneland plough');
-      const featured = async () => data<{ kind: string; listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings/featured'));
+      const featured = async () =>
+        data<{ kind: string; listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings/featured'));
       await staff.browser.call('POST', `/api/staff/listings/${listingId}/feature`, { featured: true });
       expect(await featured()).toMatchObject({ kind: 'featured' });
       expect((await featured()).listings.map((l) => l.id)).toContain(listingId);
@@ -317,20 +378,33 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect(data(suspended)).toMatchObject({ suspension_reason: 'Repeated scam listings' });
       expect((await seller.browser.call('GET', '/api/profile')).statusCode).toBe(401);
       expect(await db.query('select id from user_session where user_id = $1', [seller.id])).toHaveLength(0);
-      const signIn = await new Browser(t).call('POST', '/api/auth/signin', { email: seller.person.email, password: seller.person.password });
+      const signIn = await new Browser(t).call('POST', '/api/auth/signin', {
+        email: seller.person.email,
+        password: seller.person.password,
+      });
       expect(signIn.statusCode).toBe(403);
       expect(signIn.json()).toMatchObject({ error: STAFF_TEXTS.suspended });
-      const wrongPassword = await new Browser(t).call('POST', '/api/auth/signin', { email: seller.person.email, password: 'not-the-password' });
+      const wrongPassword = await new Browser(t).call('POST', '/api/auth/signin', {
+        email: seller.person.email,
+        password: 'not-the-password',
+      });
       expect(wrongPassword.json()).toMatchObject({ error: 'Incorrect email or password.' });
       expect((await visitor().call('GET', `/api/listings/${live}`)).statusCode).toBe(404);
       const statuses = async () =>
         Object.fromEntries(
-          (await db.query<{ id: string; status: string }>('select id, status from listing where seller_id = $1', [seller.id])).map((r) => [r.id, r.status]),
+          (await db.query<{ id: string; status: string }>('select id, status from listing where seller_id = $1', [seller.id])).map((r) => [
+            r.id,
+            r.status,
+          ]),
         );
       expect(await statuses()).toEqual({ [live]: 'removed', [hiddenBefore]: 'removed', [sold]: 'removed' });
       const reporter = await signedInPerson(t, db);
-      expect((await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'scam' })).statusCode).toBe(404);
-      expect((await staff.browser.call('POST', `/api/staff/users/${seller.id}/suspend`, { reason: 'Again and again' })).statusCode).toBe(409);
+      expect(
+        (await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'scam' })).statusCode,
+      ).toBe(404);
+      expect((await staff.browser.call('POST', `/api/staff/users/${seller.id}/suspend`, { reason: 'Again and again' })).statusCode).toBe(
+        409,
+      );
       expect((await staff.browser.call('POST', `/api/staff/users/${staff.id}/suspend`, { reason: 'Suspend myself' })).statusCode).toBe(400);
       expect((await staff.browser.call('POST', `/api/staff/listings/${live}/restore`, {})).statusCode).toBe(409);
 
@@ -360,7 +434,11 @@ describe('staff: role, inbox, reports and moderation', () => {
         payload: { name: 'Nobody', email: 'nobody@nowhere.invalid', subject: 'Bounce', message: 'This address cannot receive mail.' },
       });
       expect(contact.statusCode).toBe(201);
-      type Dashboard = { backend: string; queues: Array<Json>; failed: Array<{ id: string; queue: string; name: string; error: string; attempts: number; state: string }> };
+      type Dashboard = {
+        backend: string;
+        queues: Array<Json>;
+        failed: Array<{ id: string; queue: string; name: string; error: string; attempts: number; state: string }>;
+      };
       const failed = await eventually(async () => {
         const dashboard = data<Dashboard>(await staff.browser.call('GET', '/api/staff/queues'));
         const job = dashboard.failed.find((j) => j.name === 'contact.acknowledge-sender' && j.state === 'failed');

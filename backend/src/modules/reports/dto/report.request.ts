@@ -1,7 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsUUID } from 'class-validator';
 import { TextField } from '../../../common/validation.js';
-import { REPORT_REASON_KEYS, REPORT_REASONS, REPORT_RULES, REPORT_TARGETS, type ReportReason, type ReportTarget } from '../../../contracts/staff.js';
+import {
+  REPORT_REASON_KEYS,
+  REPORT_REASONS,
+  REPORT_RULES,
+  REPORT_TARGETS,
+  type ReportReason,
+  type ReportTarget,
+} from '../../../contracts/staff.js';
 
 export class ReportRequest {
   @ApiProperty({ enum: REPORT_TARGETS })
@@ -12,7 +19,12 @@ export class ReportRequest {
   @IsUUID('all', { message: 'target_id must be the id of a listing or a user' })
   target_id!: string;
 
-  @ApiProperty({ enum: REPORT_REASON_KEYS, description: Object.entries(REPORT_REASONS).map(([k, v]) => `${k}: ${v}`).join('; ') })
+  @ApiProperty({
+    enum: REPORT_REASON_KEYS,
+    description: Object.entries(REPORT_REASONS)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; '),
+  })
   @IsIn(REPORT_REASON_KEYS, { message: 'Please choose a reason' })
   reason!: ReportReason;
 

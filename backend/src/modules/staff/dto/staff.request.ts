@@ -57,7 +57,7 @@ export class ArchiveRequest {
 export class AssignRequest {
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'null to unassign' })
   @ValidateIf((_, value) => value !== null)
-  @IsUUID('all', { message: 'staff_id must be a staff member\'s id or null' })
+  @IsUUID('all', { message: "staff_id must be a staff member's id or null" })
   staff_id!: string | null;
 }
 

@@ -145,9 +145,7 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
     }
     if (filter.assignedToId) where.push({ assignedToId: filter.assignedToId });
     if (filter.before) where.push({ createdAt: { $lt: filter.before } });
-    const rows = await this.em
-      .fork()
-      .find(this.entity, { $and: where } as FilterQuery<E>, {
+    const rows = await this.em.fork().find(this.entity, { $and: where } as FilterQuery<E>, {
       orderBy: { createdAt: 'desc', id: 'desc' } as never,
       limit: filter.limit,
       populate: this.populate as never,
