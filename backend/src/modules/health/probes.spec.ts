@@ -56,17 +56,20 @@ describe('operators: probes and metrics', () => {
     throughProxy.port = String(proxy.port);
     const config = await testConfig(db, { DATABASE_URL: throughProxy.toString(), REDIS_URL: process.env.REDIS_URL });
     const app = await createWebApp(config, throughProxy.toString());
+    let cut = false;
     try {
       expect((await app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
       await proxy.cut();
+      cut = true;
       const down = await app.inject({ method: 'GET', url: '/api/health/ready' });
       expect(down.statusCode).toBe(503);
       expect(down.json<{ error: string }>().error).toMatch(/^Not ready: the database is unreachable/);
       expect((await app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
       await proxy.restore();
+      cut = false;
       expect((await app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
     } finally {
-      await proxy.restore();
+      if (cut) await proxy.restore();
       await app.close();
       await proxy.close();
     }
