@@ -5,6 +5,7 @@ import { type Clock, ClockModule } from './infra/clock/clock.js';
 import { DatabaseModule } from './infra/database/database.module.js';
 import { declaredEntities, type EntityClass } from './infra/database/entities.js';
 import { MailModule } from './infra/mail/mail.module.js';
+import { MetricsModule } from './infra/metrics/metrics.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
 import { RealtimeModule } from './infra/realtime/realtime.module.js';
 import { RateLimitModule } from './infra/rate-limit/rate-limit.module.js';
@@ -20,6 +21,9 @@ import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { NewsletterModule } from './modules/newsletter/newsletter.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
+import { ReportsModule } from './modules/reports/reports.module.js';
+import { InboxModule } from './modules/staff/inbox/inbox.module.js';
+import { StaffModule } from './modules/staff/staff.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
 /**
@@ -31,6 +35,7 @@ export type AppMode = { kind: 'web'; runWorkers: boolean } | { kind: 'worker' };
 /** The domain modules, identical in both modes: each declares its controllers, entities, subscribers and schedules. */
 const DOMAIN_MODULES = [
   UsersModule,
+  InboxModule,
   AuthModule,
   ProfileModule,
   RetentionModule,
@@ -41,6 +46,8 @@ const DOMAIN_MODULES = [
   ContactModule,
   FeedbackModule,
   NewsletterModule,
+  ReportsModule,
+  StaffModule,
   HealthModule,
 ];
 
@@ -60,6 +67,7 @@ export class AppModule {
         RateLimitModule,
         MailModule,
         StorageModule,
+        MetricsModule,
         ...DOMAIN_MODULES,
       ],
     };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppLogger } from './logger.js';
 
 /** Probed every few seconds by load balancers and every open page: their successes are logged at debug only. */
-const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health']);
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/health/live', '/api/health/ready']);
 
 /**
  * The access log: one line per /api request once its response has gone, with the method, the

@@ -6,6 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import { AppModule } from '../app.module.js';
 import type { Clock } from '../infra/clock/clock.js';
 import { useApiPrefix } from '../common/api-prefix.js';
+import { Metrics } from '../infra/metrics/metrics.js';
 import { envelopeApiResults } from '../common/envelope.hook.js';
 import { HttpExceptionFilter } from '../common/http-exception.filter.js';
 import { acceptMultipartOnFileRoutes } from '../common/multipart-body.js';
@@ -46,6 +47,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
 
   const fastify = app.getHttpAdapter().getInstance();
   envelopeApiResults(fastify);
+  app.get(Metrics).observeHttp(fastify);
   provideRequestContexts(fastify, app.get(MikroORM));
   // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
   // precompressed from the build instead (web/frontend.ts).

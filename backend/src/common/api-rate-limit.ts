@@ -87,7 +87,10 @@ export class LeasedHits {
 
 function isHealthProbe(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0]?.replace(/\/$/, '');
-  return path === '/api/health' && ['GET', 'HEAD', 'OPTIONS'].includes(request.method);
+  return (
+    (path === '/api/health' || path === '/api/health/live' || path === '/api/health/ready') &&
+    ['GET', 'HEAD', 'OPTIONS'].includes(request.method)
+  );
 }
 
 /**

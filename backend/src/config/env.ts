@@ -91,7 +91,11 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'REQUEST_TIMEOUT_SECONDS', default: '30', description: 'Time a client has to send a whole request (headers: 10 s); then 408' },
   { name: 'KEEP_ALIVE_TIMEOUT_SECONDS', default: '5', description: 'Idle time before a kept-alive connection is closed' },
   { name: 'CORS_ORIGINS', default: '(none)', description: 'Comma-separated origins allowed to call /api from another site' },
-  { name: 'OPERATOR_TOKEN', default: '(none)', description: 'Bearer token for /api/health/details (32+ characters); unset: 404' },
+  {
+    name: 'OPERATOR_TOKEN',
+    default: '(none)',
+    description: 'Bearer token for /api/health/details and /metrics (32+ characters); unset: 404',
+  },
   { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR' },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL' },
   { name: 'MIGRATE_ON_START', default: 'true when embedded, else false', description: 'Apply migrations when the web process starts' },

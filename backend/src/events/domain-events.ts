@@ -41,6 +41,10 @@ export interface DomainEventPayloads {
   'user.profile-updated': { userId: string };
   /** The account has not been used for nearly two years: its owner is warned it will be deleted (once). */
   'user.inactivity-warned': { userId: string };
+  /** Staff suspended the account (its sessions ended and its listings hidden in the same transaction). */
+  'user.suspended': { userId: string };
+  /** Staff lifted the suspension. */
+  'user.unsuspended': { userId: string };
   /** The account was deleted: every module removes or anonymises what it holds about the user. */
   'user.deleted': { userId: string };
 
@@ -52,6 +56,12 @@ export interface DomainEventPayloads {
   'listing.status-changed': { listingId: string; from: string; to: string };
   /** The seller deleted it (or the account went). */
   'listing.deleted': { listingId: string; sellerId: string };
+  /** Staff hid the listing (status removed); its seller is told why. */
+  'listing.removed-by-staff': { listingId: string };
+  /** A signed-in user reported a listing or a profile; it waits in the staff inbox. */
+  'report.received': { reportId: string };
+  /** A member of staff replied from the inbox; the reply is to be e-mailed. */
+  'inbox.reply-queued': { replyId: string };
   /** A live listing expires within a week: its seller is told, once per publication. */
   'listing.expiring': { listingId: string };
 

@@ -5,6 +5,6 @@ import { siteOrigin } from '../lib/site-origin';
 export const prerender = false;
 
 export const GET: APIRoute = ({ url }) =>
-  new Response(`User-agent: *\nAllow: /\nDisallow: /post-listing\n\nSitemap: ${siteOrigin(url)}/sitemap.xml\n`, {
+  new Response(`User-agent: *\nAllow: /\nDisallow: /post-listing\nDisallow: /staff\n\nSitemap: ${siteOrigin(url)}/sitemap.xml\n`, {
     headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' },
   });

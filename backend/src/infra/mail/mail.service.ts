@@ -5,6 +5,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import nodemailer, { type Transporter } from 'nodemailer';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
+import { PermanentFailure } from '../queue/permanent-failure.js';
 
 /** A person's address; the name is user text, so it is never spliced into a header string. */
 export interface MailAddress {
@@ -52,12 +53,25 @@ export class MailService implements OnApplicationShutdown {
 
   async send(mail: OutgoingMail): Promise<void> {
     const { key, listUnsubscribe, ...message } = mail;
-    const info = await this.transporter.sendMail({
-      from: this.config.mail.from,
-      ...message,
-      ...(listUnsubscribe ? { list: { unsubscribe: listUnsubscribe } } : {}),
-      messageId: this.messageIdFor(key),
-    });
+    // The outbox refuses what a real SMTP server would refuse for good: the .invalid domain never exists (RFC 2606).
+    if (this.outboxDir && /\.invalid$/i.test(mail.to.trim())) {
+      throw new PermanentFailure(`Recipient refused: the domain of ${mail.to} does not exist (.invalid is reserved)`);
+    }
+    let info;
+    try {
+      info = await this.transporter.sendMail({
+        from: this.config.mail.from,
+        ...message,
+        ...(listUnsubscribe ? { list: { unsubscribe: listUnsubscribe } } : {}),
+        messageId: this.messageIdFor(key),
+      });
+    } catch (error) {
+      // 5xx: the SMTP server refused for good (unknown recipient, policy); 4xx and network errors are worth retrying.
+      const code = (error as { responseCode?: number }).responseCode;
+      if (code !== undefined && code >= 500)
+        throw new PermanentFailure(`SMTP server refused the mail (${code}): ${(error as Error).message}`);
+      throw error;
+    }
     if (this.outboxDir) await this.writeToOutbox(info.messageId, info.message as Buffer, mail);
     // Neither recipients nor subjects (they hold what people typed) go to the logs; the id finds the mail.
     this.logger.log(`mail ${info.messageId} sent via ${this.transportName}`);

@@ -45,6 +45,41 @@ export class JobQueue implements OnApplicationShutdown {
     return this.bounded(this.queue(queue).getFailed(0, limit - 1), `listing failed jobs of ${queue}`);
   }
 
+  /**
+   * Jobs that failed: for good (state failed) and those waiting for their next attempt after a
+   * failure (delayed, with an error), newest first.
+   */
+  async troubledJobs(queue: QueueName, limit = 50): Promise<Array<{ job: Job; state: 'failed' | 'retrying' }>> {
+    const [failed, delayed] = await Promise.all([
+      this.bounded(this.queue(queue).getFailed(0, limit - 1), `listing failed jobs of ${queue}`),
+      this.bounded(this.queue(queue).getDelayed(0, limit - 1), `listing delayed jobs of ${queue}`),
+    ]);
+    return [
+      ...failed.filter(Boolean).map((job) => ({ job, state: 'failed' as const })),
+      ...delayed.filter((job) => job && job.attemptsMade > 0 && job.failedReason).map((job) => ({ job, state: 'retrying' as const })),
+    ]
+      .sort((a, b) => (b.job.finishedOn ?? b.job.timestamp) - (a.job.finishedOn ?? a.job.timestamp))
+      .slice(0, limit);
+  }
+
+  /** Runs a failed job again now (a job waiting for its next attempt is run at once); false when there is no such job. */
+  async retry(queue: QueueName, jobId: string): Promise<'retried' | 'not-failed' | 'missing'> {
+    const job = await this.bounded(this.queue(queue).getJob(jobId), `looking up job ${jobId}`);
+    if (!job) return 'missing';
+    const state = await this.bounded(job.getState(), `reading the state of job ${jobId}`);
+    if (state === 'failed') await this.bounded(job.retry('failed'), `retrying job ${jobId}`);
+    else if (state === 'delayed') await this.bounded(job.promote(), `promoting job ${jobId}`);
+    else return 'not-failed';
+    return 'retried';
+  }
+
+  async remove(queue: QueueName, jobId: string): Promise<boolean> {
+    const job = await this.bounded(this.queue(queue).getJob(jobId), `looking up job ${jobId}`);
+    if (!job) return false;
+    await this.bounded(job.remove(), `removing job ${jobId}`);
+    return true;
+  }
+
   /** Creates or updates a repeating job; BullMQ runs one job per interval across every process. */
   async schedule(queue: QueueName, name: string, everyMs: number): Promise<void> {
     await this.bounded(

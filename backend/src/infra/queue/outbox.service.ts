@@ -182,6 +182,21 @@ export class Outbox implements OnModuleInit, OnApplicationBootstrap, BeforeAppli
     return { stuck: Number(row?.stuck ?? 0), retrying: Number(row?.retrying ?? 0), failed: Number(row?.failed ?? 0) };
   }
 
+  /** An operator retries the entry's job: it is expected to run again, no longer failed for good. */
+  async reopen(jobId: string): Promise<void> {
+    await this.em.getConnection().execute(`update outbox_job set failed_at = null where id = ? and completed_at is null`, [jobId]);
+  }
+
+  /** An operator removed the entry's job: it is given up (never handed to the queue again). */
+  async abandon(jobId: string, why: string): Promise<void> {
+    await this.em
+      .getConnection()
+      .execute(`update outbox_job set failed_at = coalesce(failed_at, now()), last_error = ? where id = ? and completed_at is null`, [
+        why,
+        jobId,
+      ]);
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);

@@ -8,6 +8,8 @@ import { QUEUES, QUEUE_NAMES } from '../../jobs/queues.js';
 import { JobQueue } from './job-queue.service.js';
 import { type JobContext, JobRegistry } from './job-registry.js';
 import { QueueConnection } from './queue-connection.js';
+import { Metrics } from '../metrics/metrics.js';
+import { PermanentFailure } from './permanent-failure.js';
 
 /** How long running jobs may take to finish at shutdown before they are abandoned (they run again later). */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -32,11 +34,12 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(JobRegistry) private readonly registry: JobRegistry,
     @Inject(MikroORM) private readonly orm: MikroORM,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     for (const queue of QUEUE_NAMES) {
-      const worker = this.connection.createWorker(queue, (job) => this.process(job), QUEUES[queue].concurrency);
+      const worker = this.connection.createWorker(queue, (job) => this.timed(queue, job), QUEUES[queue].concurrency);
       worker.on('failed', (job, error) => void this.recordFailure(job, error));
       void worker.run();
       this.workers.push(worker);
@@ -59,6 +62,17 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
     }
   }
 
+  private async timed(queue: string, job: Job): Promise<void> {
+    const started = performance.now();
+    let outcome: 'completed' | 'failed' = 'failed';
+    try {
+      await this.process(job);
+      outcome = 'completed';
+    } finally {
+      this.metrics.observeJob(queue, job.name, outcome, (performance.now() - started) / 1000);
+    }
+  }
+
   private async process(job: Job): Promise<void> {
     const context: JobContext = { jobId: String(job.id), attempt: job.attemptsMade + 1 };
     const schedule = this.registry.schedule(job.name);
@@ -74,7 +88,13 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
       return;
     }
     if (entry.completed_at) return; // Delivered twice (a re-enqueue after a lost ack): already done.
-    await RequestContext.create(this.orm.em, () => subscriber.run(job.data as DomainEvent, context));
+    try {
+      await RequestContext.create(this.orm.em, () => subscriber.run(job.data as DomainEvent, context));
+    } catch (error) {
+      // Retrying cannot help (a recipient refused for good): failed at once, for an operator.
+      if (error instanceof PermanentFailure) throw new UnrecoverableError(error.message);
+      throw error;
+    }
     await this.sql(`update outbox_job set completed_at = now(), attempts = ?, last_error = null where id = ?`, [
       context.attempt,
       context.jobId,

@@ -48,6 +48,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
       );
     });
     this.realtime.attach(server);
+    this.realtime.countSocketsWith(() => server.engine.clientsCount);
   }
 
   async handleConnection(socket: RealtimeSocket): Promise<void> {

@@ -34,6 +34,7 @@ const anonymous: RealtimeAuthenticator = { authenticate: () => Promise.resolve(n
 export class Realtime {
   private target: RealtimeTarget | undefined;
   private authenticator: RealtimeAuthenticator = anonymous;
+  private countSockets: () => number = () => 0;
 
   authenticateWith(authenticator: RealtimeAuthenticator): void {
     this.authenticator = authenticator;
@@ -47,6 +48,16 @@ export class Realtime {
   /** Called once, by the gateway (web process) or by the module (worker process). */
   attach(target: RealtimeTarget): void {
     this.target = target;
+  }
+
+  /** The gateway says how to count the sockets this process holds (for the metrics). */
+  countSocketsWith(count: () => number): void {
+    this.countSockets = count;
+  }
+
+  /** Sockets connected to this process (0 in the worker process). */
+  socketCount(): number {
+    return this.countSockets();
   }
 
   toUser<E extends ServerEvent>(userId: string, event: E, payload: ServerEventPayload<E>): void {

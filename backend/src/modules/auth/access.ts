@@ -11,11 +11,12 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ACCOUNT_TEXTS } from '../../contracts/account.js';
+import { STAFF_TEXTS } from '../../contracts/staff.js';
 import type { User } from '../users/user.entity.js';
 import { type Authenticated, SESSION_COOKIE, Sessions } from './sessions.service.js';
 
 /** What a route asks of its caller; routes without one are open to everyone. */
-type Requirement = 'signed-in' | 'verified-email';
+type Requirement = 'signed-in' | 'verified-email' | 'staff';
 const REQUIREMENT = 'fieldmarket:requirement';
 
 /** The route needs a session (401 otherwise, which the browser answers with one refresh, then signs out). */
@@ -28,6 +29,12 @@ export const SignInText = (text: string) => SetMetadata(SIGN_IN_TEXT, text);
 
 /** The route needs a session whose account has confirmed its e-mail address (posting, messaging). */
 export const VerifiedEmail = () => SetMetadata(REQUIREMENT, 'verified-email' satisfies Requirement);
+
+/**
+ * The route is for staff: an account with the staff role (granted only by `./fieldmarket staff
+ * grant`) that has two-factor sign-in turned on. Anyone else gets a 403 saying which is missing.
+ */
+export const Staff = () => SetMetadata(REQUIREMENT, 'staff' satisfies Requirement);
 
 export interface AuthenticatedRequest extends FastifyRequest {
   auth?: Authenticated | null;
@@ -78,6 +85,10 @@ export class AccessGuard implements CanActivate {
     }
     if (requirement === 'verified-email' && !request.auth.user.emailVerifiedAt)
       throw new ForbiddenException(ACCOUNT_TEXTS.verifyEmailFirst);
+    if (requirement === 'staff') {
+      if (request.auth.user.role !== 'staff') throw new ForbiddenException(STAFF_TEXTS.staffOnly);
+      if (!request.auth.user.twoFactorEnabledAt) throw new ForbiddenException(STAFF_TEXTS.twoFactorNeeded);
+    }
     return true;
   }
 }

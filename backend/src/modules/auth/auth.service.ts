@@ -1,9 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { BadRequestException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../common/api-rate-limit.js';
 import { FieldValidationException } from '../../common/errors.js';
 import { ACCOUNT_TEXTS } from '../../contracts/account.js';
+import { STAFF_TEXTS } from '../../contracts/staff.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter, waitText } from '../../infra/rate-limit/rate-limiter.js';
 import { User } from '../users/user.entity.js';
@@ -95,6 +96,8 @@ export class AuthService {
    * account has two-factor sign-in, a challenge bound to this browser that the code must answer.
    */
   async completeSignIn(user: User, request: FastifyRequest, reply: FastifyReply): Promise<SignInResult> {
+    // After the password (or Google) check, so the message tells nothing to someone who only knows the address.
+    if (user.suspendedAt) throw new ForbiddenException(STAFF_TEXTS.suspended);
     if (this.twoFactor.isEnabledFor(user)) {
       await this.twoFactor.beginChallenge(user, reply);
       return { status: 'two-factor-required' };

@@ -60,14 +60,14 @@ export class Sessions {
     return token;
   }
 
-  /** The session a token belongs to, with its user; null when unknown, expired, or the account is gone. */
+  /** The session a token belongs to, with its user; null when unknown, expired, or the account is gone or suspended. */
   async resolve(token: string | undefined): Promise<Authenticated | null> {
     if (!token || token.length > 100) return null;
     const em = this.em.fork();
     const session = await em.findOne(Session, { tokenHash: tokenHash(token) }, { populate: ['user'] });
     if (!session || session.expiresAt <= new Date()) return null;
     const user = session.user.getEntity();
-    if (user.deletedAt) return null;
+    if (user.deletedAt || user.suspendedAt) return null;
     if (Date.now() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       session.lastSeenAt = new Date();
       session.expiresAt = daysFromNow(SESSION_DAYS);

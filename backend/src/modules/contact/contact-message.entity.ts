@@ -36,6 +36,16 @@ export class ContactMessage {
   @Property({ type: 'boolean' })
   acknowledgementDue: boolean = true;
 
+  // The staff inbox (InboxTracked): read, archived, and who of staff has it.
+  @Property({ type: 'datetime', nullable: true })
+  readAt?: Date | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  archivedAt?: Date | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  assignedToId?: string | null;
+
   /** Set once the acknowledgement to the sender has been handed to the mail transport. */
   @Property({ type: 'datetime', nullable: true })
   acknowledgedAt?: Date;

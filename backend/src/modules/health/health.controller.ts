@@ -2,7 +2,7 @@ import { Controller, Get, Header, HttpCode, Inject, Options, UseGuards } from '@
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { OperatorTokenGuard } from '../../common/operator-token.guard.js';
-import { HealthDetailsResponse, HealthResponse } from './dto/health.response.js';
+import { HealthDetailsResponse, HealthResponse, LivenessResponse, ReadinessResponse } from './dto/health.response.js';
 import { HealthService } from './health.service.js';
 
 @ApiTags('health')
@@ -16,6 +16,23 @@ export class HealthController {
   @ApiErrorEnvelope(503, 'At least one dependency is down; `error` names it, `details` has the checks')
   check(): Promise<HealthResponse> {
     return this.health.check();
+  }
+
+  /** Liveness probe: the process answers. */
+  @Get('live')
+  @Header('cache-control', 'no-store')
+  @ApiEnvelope(200, LivenessResponse)
+  live(): LivenessResponse {
+    return this.health.live();
+  }
+
+  /** Readiness probe: the database answers and no migration is pending. */
+  @Get('ready')
+  @Header('cache-control', 'no-store')
+  @ApiEnvelope(200, ReadinessResponse)
+  @ApiErrorEnvelope(503, 'The database is unreachable or a migration is pending; `error` says which')
+  ready(): Promise<ReadinessResponse> {
+    return this.health.ready();
   }
 
   /** For operators (OPERATOR_TOKEN): what each check looked at, raw errors, job counts. */

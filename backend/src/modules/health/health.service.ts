@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { DetailedHttpException } from '../../common/errors.js';
 import { MailService } from '../../infra/mail/mail.service.js';
 import { JobQueue } from '../../infra/queue/job-queue.service.js';
@@ -7,7 +7,16 @@ import { Outbox, type OutboxBacklog } from '../../infra/queue/outbox.service.js'
 import { withTimeout } from '../../common/timeout.js';
 import type { ObjectStorage } from '../../infra/storage/object-storage.js';
 import { OBJECT_STORAGE } from '../../infra/storage/storage.module.js';
-import type { HealthCheckDetails, HealthCheckEntry, HealthDetailsResponse, HealthResponse, HealthStatus } from './dto/health.response.js';
+import { MIGRATIONS } from '../../migrations/index.js';
+import type {
+  HealthCheckDetails,
+  HealthCheckEntry,
+  HealthDetailsResponse,
+  HealthResponse,
+  HealthStatus,
+  LivenessResponse,
+  ReadinessResponse,
+} from './dto/health.response.js';
 
 const CHECK_TIMEOUT_MS = 3_000;
 /**
@@ -65,6 +74,38 @@ export class HealthService {
     }
     const checks = await this.latest.checks;
     return { status: overallStatus(checks), checks };
+  }
+
+  /** Liveness: the process answers (nothing else is asked, so a slow database never gets it restarted). */
+  live(): LivenessResponse {
+    return { status: 'alive', uptime_seconds: Math.round(process.uptime()) };
+  }
+
+  /**
+   * Readiness: the database answers and every migration this version knows is applied. A new
+   * version deployed before `./fieldmarket migrate` stays out of the load balancer until it ran.
+   */
+  async ready(): Promise<ReadinessResponse> {
+    let applied: Set<string>;
+    try {
+      const rows = await withTimeout(
+        this.em.fork().getConnection().execute<Array<{ name: string }>>('select name from mikro_orm_migrations'),
+        CHECK_TIMEOUT_MS,
+        `the database did not answer within ${CHECK_TIMEOUT_MS} ms`,
+      );
+      applied = new Set(rows.map((row) => row.name));
+    } catch (error) {
+      throw new ServiceUnavailableException(
+        `Not ready: the database is unreachable (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+    const pending = MIGRATIONS.filter((m) => !applied.has(m.name)).map((m) => m.name);
+    if (pending.length > 0) {
+      throw new ServiceUnavailableException(
+        `Not ready: ${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending (${pending.join(', ')}); run ./fieldmarket migrate`,
+      );
+    }
+    return { status: 'ready', migrations_applied: applied.size };
   }
 
   private probeAll(): Promise<HealthCheckDetails[]> {

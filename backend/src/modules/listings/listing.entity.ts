@@ -28,7 +28,8 @@ import { User } from '../users/user.entity.js';
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })
 export class Listing {
-  [OptionalProps]?: 'status' | 'featured' | 'views' | 'savesCount' | 'attributes' | 'createdAt' | 'updatedAt' | 'vat' | 'priceUnit';
+  [OptionalProps]?:
+    'status' | 'removedWithSeller' | 'featured' | 'views' | 'savesCount' | 'attributes' | 'createdAt' | 'updatedAt' | 'vat' | 'priceUnit';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -113,6 +114,18 @@ export class Listing {
 
   @Property({ type: 'datetime' })
   expiresAt!: Date;
+
+  /** Why staff hid it (status removed): the seller is told. */
+  @Property({ type: 'text', nullable: true })
+  removalReason?: string;
+
+  /** The status it had before staff hid it, given back when they restore it. */
+  @Enum({ items: [...LISTING_STATUSES], nullable: true })
+  statusBeforeRemoval?: ListingStatus;
+
+  /** Hidden because its seller was suspended (not for itself): lifting the suspension restores it. */
+  @Property({ type: 'boolean' })
+  removedWithSeller: boolean = false;
 
   /** Set once the "expires soon" e-mail is on its way, so it goes once per publication. */
   @Property({ type: 'datetime', nullable: true })

@@ -5,6 +5,7 @@ import { ImagesModule } from '../images/images.module.js';
 import { ImagesService } from '../images/images.service.js';
 import { Geocoder, GeonamesGeocoder } from '../../infra/geocoding/geocoder.js';
 import { ListingImages } from './listing-images.js';
+import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
 import { Listing } from './listing.entity.js';
 import { ListingsLifecycle } from './listings-lifecycle.js';
@@ -20,9 +21,10 @@ import { SavedListing } from './saved-listing.entity.js';
     ListingsService,
     ListingViews,
     ListingsLifecycle,
+    ListingModeration,
     { provide: Geocoder, useClass: GeonamesGeocoder },
     { provide: ListingImages, useExisting: ImagesService },
   ],
-  exports: [ListingsService],
+  exports: [ListingsService, ListingModeration],
 })
 export class ListingsModule {}

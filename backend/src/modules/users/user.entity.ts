@@ -115,4 +115,12 @@ export class User {
 
   @Property({ type: 'datetime', nullable: true })
   deletedAt?: Date;
+
+  /** Set while staff have suspended the account: no sign-in, no sessions, its listings hidden. */
+  @Property({ type: 'datetime', nullable: true })
+  suspendedAt?: Date;
+
+  /** Why staff suspended it (for staff; the person is told they are suspended, not the note). */
+  @Property({ type: 'text', nullable: true })
+  suspensionReason?: string;
 }

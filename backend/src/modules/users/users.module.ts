@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ormEntities } from '../../infra/database/entities.js';
+import { AccountStanding } from './account-standing.js';
 import { UserDataRegistry } from './user-data.registry.js';
 import { User } from './user.entity.js';
 
@@ -10,7 +11,7 @@ import { User } from './user.entity.js';
 @Global()
 @Module({
   imports: [ormEntities([User])],
-  providers: [UserDataRegistry],
-  exports: [UserDataRegistry],
+  providers: [UserDataRegistry, AccountStanding],
+  exports: [UserDataRegistry, AccountStanding],
 })
 export class UsersModule {}

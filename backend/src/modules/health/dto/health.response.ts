@@ -41,3 +41,19 @@ export class HealthDetailsResponse {
   @ApiProperty({ type: [HealthCheckDetails] })
   checks!: HealthCheckDetails[];
 }
+
+export class LivenessResponse {
+  @ApiProperty({ enum: ['alive'] })
+  status!: 'alive';
+
+  @ApiProperty({ description: 'Seconds since the process started' })
+  uptime_seconds!: number;
+}
+
+export class ReadinessResponse {
+  @ApiProperty({ enum: ['ready'] })
+  status!: 'ready';
+
+  @ApiProperty({ description: 'Migrations applied to the database' })
+  migrations_applied!: number;
+}

@@ -1,0 +1,72 @@
+import 'reflect-metadata';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ConfigError, loadConfig } from '../config/env.js';
+import { setStaffRole } from '../modules/users/account-standing.js';
+
+/**
+ * `./fieldmarket staff grant <email>` / `./fieldmarket staff revoke <email>`: the only way to give
+ * or take the staff role (no API route can). Works on DATABASE_URL, or on the embedded database of
+ * a running `./fieldmarket start` (same DATA_DIR and EMBEDDED_PG_PORT).
+ */
+const USAGE = 'usage: ./fieldmarket staff grant <email> | ./fieldmarket staff revoke <email>';
+
+async function main(): Promise<number> {
+  const [action, email] = process.argv.slice(2);
+  if ((action !== 'grant' && action !== 'revoke') || !email || !email.includes('@')) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const client = new pg.Client({ connectionString: databaseUrl(config), connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new ConfigError(
+      config.database.url
+        ? `Cannot reach the database at DATABASE_URL: ${(error as Error).message}`
+        : `Cannot reach the embedded database on port ${config.database.embeddedPort}: start the product first (./fieldmarket start), or set DATABASE_URL. (${(error as Error).message})`,
+    );
+  }
+  try {
+    const change = await setStaffRole(client, email, action === 'grant' ? 'staff' : 'user');
+    if (!change) {
+      console.error(`No account has the address ${email.trim().toLowerCase()}. The person signs up first, then you grant the role.`);
+      return 1;
+    }
+    const who = `${change.name} <${change.email}>`;
+    if (action === 'grant') {
+      console.log(change.changed ? `${who} is now staff.` : `${who} was already staff; nothing changed.`);
+      if (!change.twoFactor) {
+        console.log('They have not turned on two-factor sign-in: staff pages stay closed to them until they do (Profile, Security).');
+      }
+    } else {
+      console.log(change.changed ? `${who} is no longer staff.` : `${who} was not staff; nothing changed.`);
+    }
+    return 0;
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(config: ReturnType<typeof loadConfig>): string {
+  if (config.database.url) return config.database.url;
+  const secretFile = join(config.dataDir, 'postgres.secret');
+  if (!existsSync(secretFile)) {
+    throw new ConfigError(
+      `No DATABASE_URL, and no embedded database in ${config.dataDir} yet: start the product once (./fieldmarket start).`,
+    );
+  }
+  const password = readFileSync(secretFile, 'utf8').trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${config.database.embeddedPort}/fieldmarket`;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(
+    error instanceof ConfigError ? error.message : `The staff command failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exitCode = 1;
+}

@@ -1,0 +1,158 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import { LISTING_TEXTS, type ListingStatus } from '../../contracts/listings.js';
+import type { DomainEvent } from '../../events/domain-events.js';
+import { MailService } from '../../infra/mail/mail.service.js';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
+import { OnDomainEvent } from '../../infra/queue/job-registry.js';
+import { Listing } from './listing.entity.js';
+
+export interface ListingModerationSummary {
+  id: string;
+  title: string;
+  status: ListingStatus;
+  featured: boolean;
+  sellerId: string;
+  sellerName: string;
+  removalReason: string | null;
+  removedWithSeller: boolean;
+}
+
+const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
+
+/**
+ * What staff do to listings: hide (status removed, the seller told why), restore, feature, and
+ * hide or restore every listing of a suspended seller. Each method works in the caller's
+ * transaction, so the staff module writes its audit entry with the change.
+ */
+@Injectable()
+export class ListingModeration {
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(DomainEvents) private readonly events: DomainEvents,
+    @Inject(MailService) private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async summary(id: string): Promise<ListingModerationSummary | null> {
+    const listing = isUuid(id) ? await this.em.fork().findOne(Listing, { id }, { populate: ['seller'] }) : null;
+    return listing ? summaryOf(listing) : null;
+  }
+
+  /** A listing others may report: live, with its seller and title. */
+  async reportable(id: string): Promise<{ id: string; title: string; sellerId: string } | null> {
+    const listing = isUuid(id) ? await this.em.fork().findOne(Listing, { id, status: 'live' }) : null;
+    return listing ? { id: listing.id, title: listing.title, sellerId: listing.seller.id } : null;
+  }
+
+  async hide(tx: EntityManager, id: string, reason: string): Promise<ListingModerationSummary> {
+    const listing = await this.locked(tx, id);
+    if (listing.status === 'removed') throw new ConflictException('This listing is already hidden.');
+    const from = listing.status;
+    listing.statusBeforeRemoval = from;
+    listing.status = 'removed';
+    listing.removalReason = reason;
+    listing.featured = false;
+    this.events.publish(tx, 'listing.status-changed', { listingId: id, from, to: 'removed' });
+    this.events.publish(tx, 'listing.removed-by-staff', { listingId: id });
+    return summaryOf(listing);
+  }
+
+  async restore(tx: EntityManager, id: string): Promise<ListingModerationSummary> {
+    const listing = await this.locked(tx, id);
+    if (listing.status !== 'removed') throw new ConflictException('This listing is not hidden.');
+    if (listing.removedWithSeller)
+      throw new ConflictException("This listing is hidden because its seller is suspended; lift the seller's suspension.");
+    listing.status = backFrom(listing);
+    listing.statusBeforeRemoval = undefined;
+    listing.removalReason = undefined;
+    this.events.publish(tx, 'listing.status-changed', { listingId: id, from: 'removed', to: listing.status });
+    return summaryOf(listing);
+  }
+
+  async setFeatured(tx: EntityManager, id: string, featured: boolean): Promise<ListingModerationSummary> {
+    const listing = await this.locked(tx, id);
+    if (featured && listing.status !== 'live') throw new BadRequestException('Only a live listing can be featured.');
+    listing.featured = featured;
+    return summaryOf(listing);
+  }
+
+  /** Hides every shown listing of a suspended seller; returns how many. */
+  async hideAllOf(tx: EntityManager, sellerId: string): Promise<number> {
+    const listings = await tx.find(Listing, { seller: sellerId, status: { $ne: 'removed' } }, { lockMode: 3 });
+    for (const listing of listings) {
+      listing.statusBeforeRemoval = listing.status;
+      listing.status = 'removed';
+      listing.removedWithSeller = true;
+      listing.featured = false;
+      this.events.publish(tx, 'listing.status-changed', { listingId: listing.id, from: listing.statusBeforeRemoval, to: 'removed' });
+    }
+    return listings.length;
+  }
+
+  /** Gives back the listings hidden with their seller (not those staff hid for themselves); returns how many. */
+  async restoreAllOf(tx: EntityManager, sellerId: string): Promise<number> {
+    const listings = await tx.find(Listing, { seller: sellerId, removedWithSeller: true }, { lockMode: 3 });
+    for (const listing of listings) {
+      listing.status = backFrom(listing);
+      listing.statusBeforeRemoval = undefined;
+      listing.removedWithSeller = false;
+      this.events.publish(tx, 'listing.status-changed', { listingId: listing.id, from: 'removed', to: listing.status });
+    }
+    return listings.length;
+  }
+
+  /** Tells the seller their listing was hidden, and why; once per hiding (the key names the event). */
+  @OnDomainEvent('listing.removed-by-staff', { name: 'listings.mail-removal', queue: 'mail' })
+  async mailRemoval(event: DomainEvent<'listing.removed-by-staff'>): Promise<void> {
+    const listing = await this.em.findOne(Listing, { id: event.payload.listingId, status: 'removed' }, { populate: ['seller'] });
+    const seller = listing?.seller.getEntity();
+    if (!listing || !seller || seller.deletedAt) return;
+    await this.mail.send({
+      key: `listing-${listing.id}.removed.${event.id}`,
+      to: seller.email,
+      subject: `Your listing "${listing.title}" has been hidden by our team`,
+      text: [
+        `Hello ${seller.fullName},`,
+        '',
+        `Our team has hidden your listing "${listing.title}" from Fieldmarket. Buyers can no longer see it.`,
+        '',
+        'The reason we gave:',
+        listing.removalReason ?? '(none given)',
+        '',
+        `If you think this is a mistake, or you have put it right, write to us: ${this.config.publicUrl}/contact`,
+        'You can still see the listing in My Listings.',
+        '',
+        'The Fieldmarket team',
+      ].join('\n'),
+    });
+  }
+
+  private async locked(tx: EntityManager, id: string): Promise<Listing> {
+    const listing = isUuid(id) ? await tx.findOne(Listing, { id }, { lockMode: 3, populate: ['seller'] }) : null;
+    if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
+    return listing;
+  }
+}
+
+/** The status a hidden listing returns to: what it had, or expired when its 90 days ran out meanwhile. */
+function backFrom(listing: Listing): ListingStatus {
+  const before = listing.statusBeforeRemoval ?? 'live';
+  return before === 'live' && listing.expiresAt <= new Date() ? 'expired' : before;
+}
+
+function summaryOf(listing: Listing): ListingModerationSummary {
+  const seller = listing.seller.isInitialized() ? listing.seller.getEntity() : undefined;
+  return {
+    id: listing.id,
+    title: listing.title,
+    status: listing.status,
+    featured: listing.featured,
+    sellerId: listing.seller.id,
+    sellerName: seller?.fullName ?? '',
+    removalReason: listing.removalReason ?? null,
+    removedWithSeller: listing.removedWithSeller,
+  };
+}

@@ -1,0 +1,218 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { InboxKind, InboxStatus } from '../../../contracts/staff.js';
+
+/** One item of the staff inbox, whatever its source. */
+export interface InboxItem {
+  kind: InboxKind;
+  id: string;
+  subject: string;
+  /** Who sent it, and where a reply goes; null when nobody can be written to. */
+  from: { name: string; email: string } | null;
+  preview: string;
+  category: string | null;
+  categoryLabel: string | null;
+  rating: number | null;
+  createdAt: Date;
+  readAt: Date | null;
+  archivedAt: Date | null;
+  assignedToId: string | null;
+  /** When the stated response time runs out. */
+  dueAt: Date;
+  /** What a report is about (a listing or a person): the moderation buttons act on it. */
+  target: { kind: 'listing' | 'user'; id: string; label: string } | null;
+}
+
+export interface InboxItemDetail extends InboxItem {
+  body: string;
+  fields: Array<{ label: string; value: string }>;
+}
+
+export interface InboxFilter {
+  status: InboxStatus;
+  category?: string;
+  rating?: number;
+  assignedToId?: string;
+  /** Items created before this instant (the next page). */
+  before?: Date;
+  limit: number;
+}
+
+export interface WaitingCount {
+  kind: InboxKind;
+  /** Open: not archived. */
+  open: number;
+  unread: number;
+  /** Open past its stated response time. */
+  overdue: number;
+  responseHours: number;
+}
+
+/**
+ * The port the staff inbox reads through. A module whose items staff answer (contact, reports,
+ * feedback) implements it over its own table and registers it (see InboxSourceBase): the inbox
+ * never reads another module's tables.
+ */
+export interface InboxSource {
+  readonly kind: InboxKind;
+  list(filter: InboxFilter): Promise<InboxItem[]>;
+  get(id: string): Promise<InboxItemDetail | null>;
+  /** Each returns false when there is no such item. */
+  setRead(id: string, read: boolean): Promise<boolean>;
+  setArchived(id: string, archived: boolean): Promise<boolean>;
+  assign(id: string, staffId: string | null): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  waiting(): Promise<WaitingCount>;
+}
+
+/** Every registered source, by kind. */
+@Injectable()
+export class InboxSources {
+  private readonly sources = new Map<InboxKind, InboxSource>();
+
+  add(source: InboxSource): void {
+    if (this.sources.has(source.kind)) throw new Error(`Two inbox sources for "${source.kind}"`);
+    this.sources.set(source.kind, source);
+  }
+
+  get(kind: string): InboxSource | undefined {
+    return this.sources.get(kind as InboxKind);
+  }
+
+  all(): InboxSource[] {
+    return [...this.sources.values()];
+  }
+}
+
+/** The columns an inbox source keeps on its own rows. */
+export interface InboxTracked {
+  id: string;
+  createdAt: Date;
+  readAt?: Date | null;
+  archivedAt?: Date | null;
+  assignedToId?: string | null;
+}
+
+const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
+
+/**
+ * An inbox source over one entity with the InboxTracked columns. A module adds its source by
+ * listing one provider that extends this: it registers itself with InboxSources at start.
+ */
+export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSource, OnModuleInit {
+  abstract readonly kind: InboxKind;
+  protected abstract readonly entity: new () => E;
+  protected abstract readonly responseHours: number;
+  /** Relations toItem reads. */
+  protected readonly populate: readonly string[] = [];
+
+  constructor(
+    protected readonly em: EntityManager,
+    private readonly registry: InboxSources,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.add(this);
+  }
+
+  /** The item as the inbox lists it. */
+  protected abstract toItem(row: E): InboxItem | Promise<InboxItem>;
+  /** The item with everything it says. */
+  protected abstract toDetail(row: E): InboxItemDetail | Promise<InboxItemDetail>;
+  /** Narrows to a category (a report's reason, feedback's category); sources without categories match nothing. */
+  protected categoryWhere(_category: string): FilterQuery<E> | undefined {
+    return undefined;
+  }
+  protected ratingWhere(_rating: number): FilterQuery<E> | undefined {
+    return undefined;
+  }
+
+  async list(filter: InboxFilter): Promise<InboxItem[]> {
+    const where: Record<string, unknown>[] = [];
+    if (filter.status === 'unread') where.push({ readAt: null, archivedAt: null });
+    if (filter.status === 'read') where.push({ readAt: { $ne: null }, archivedAt: null });
+    if (filter.status === 'open') where.push({ archivedAt: null });
+    if (filter.status === 'archived') where.push({ archivedAt: { $ne: null } });
+    if (filter.category !== undefined) {
+      const category = this.categoryWhere(filter.category);
+      if (!category) return [];
+      where.push(category as Record<string, unknown>);
+    }
+    if (filter.rating !== undefined) {
+      const rating = this.ratingWhere(filter.rating);
+      if (!rating) return [];
+      where.push(rating as Record<string, unknown>);
+    }
+    if (filter.assignedToId) where.push({ assignedToId: filter.assignedToId });
+    if (filter.before) where.push({ createdAt: { $lt: filter.before } });
+    const rows = await this.em.fork().find(this.entity, { $and: where } as FilterQuery<E>, {
+      orderBy: { createdAt: 'desc', id: 'desc' } as never,
+      limit: filter.limit,
+      populate: this.populate as never,
+    });
+    return Promise.all(rows.map((row) => this.toItem(row)));
+  }
+
+  async get(id: string): Promise<InboxItemDetail | null> {
+    const row = await this.find(this.em.fork(), id);
+    return row ? this.toDetail(row) : null;
+  }
+
+  setRead(id: string, read: boolean): Promise<boolean> {
+    return this.change(id, (row) => (row.readAt = read ? (row.readAt ?? new Date()) : null));
+  }
+
+  setArchived(id: string, archived: boolean): Promise<boolean> {
+    return this.change(id, (row) => (row.archivedAt = archived ? (row.archivedAt ?? new Date()) : null));
+  }
+
+  assign(id: string, staffId: string | null): Promise<boolean> {
+    return this.change(id, (row) => (row.assignedToId = staffId));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (await this.em.fork().nativeDelete(this.entity, { id } as FilterQuery<E>)) === 1;
+  }
+
+  async waiting(): Promise<WaitingCount> {
+    const em = this.em.fork();
+    const dueBefore = new Date(Date.now() - this.responseHours * 3600_000);
+    const [open, unread, overdue] = await Promise.all([
+      em.count(this.entity, { archivedAt: null } as FilterQuery<E>),
+      em.count(this.entity, { archivedAt: null, readAt: null } as FilterQuery<E>),
+      em.count(this.entity, { archivedAt: null, createdAt: { $lt: dueBefore } } as FilterQuery<E>),
+    ]);
+    return { kind: this.kind, open, unread, overdue, responseHours: this.responseHours };
+  }
+
+  protected dueAt(row: E): Date {
+    return new Date(row.createdAt.getTime() + this.responseHours * 3600_000);
+  }
+
+  /** The columns every item shares. */
+  protected tracked(row: E): Pick<InboxItem, 'kind' | 'id' | 'createdAt' | 'readAt' | 'archivedAt' | 'assignedToId' | 'dueAt'> {
+    return {
+      kind: this.kind,
+      id: row.id,
+      createdAt: row.createdAt,
+      readAt: row.readAt ?? null,
+      archivedAt: row.archivedAt ?? null,
+      assignedToId: row.assignedToId ?? null,
+      dueAt: this.dueAt(row),
+    };
+  }
+
+  private async find(em: EntityManager, id: string): Promise<E | null> {
+    return isUuid(id) ? em.findOne(this.entity, { id } as FilterQuery<E>, { populate: this.populate as never }) : null;
+  }
+
+  private async change(id: string, apply: (row: E) => unknown): Promise<boolean> {
+    const em = this.em.fork();
+    const row = await this.find(em, id);
+    if (!row) return false;
+    apply(row);
+    await em.flush();
+    return true;
+  }
+}

@@ -1,0 +1,467 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { insertListing } from '../../testing/listings.js';
+import { staffCommand, staffMember, turnOnTwoFactor } from '../../testing/staff.js';
+import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { STAFF_TEXTS } from '../../contracts/staff.js';
+
+type Json = Record<string, unknown>;
+const data = <T = Json>(response: { json: <R>() => R }) => response.json<{ data: T }>().data;
+
+describe('staff: role, inbox, reports and moderation', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let staff: Awaited<ReturnType<typeof staffMember>>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' });
+    staff = await staffMember(t, db);
+  });
+  afterAll(async () => {
+    await waitForJobs(db).catch(() => undefined);
+    await t.close();
+    await db.drop();
+  });
+
+  const listingOf = async (sellerId: string, title = 'Massey Ferguson 135 tractor') => insertListing(db, { seller: sellerId, title });
+  const visitor = () => new Browser(t);
+
+  describe('who may use staff calls', () => {
+    it('refuses visitors (401), ordinary users (403) and staff without two-factor (403, saying to turn it on)', async () => {
+      expect((await visitor().call('GET', '/api/staff/inbox')).statusCode).toBe(401);
+
+      const user = await signedInPerson(t, db);
+      for (const [method, url] of [
+        ['GET', '/api/staff/inbox'],
+        ['GET', '/api/staff/queues'],
+        ['POST', `/api/staff/users/${user.id}/suspend`],
+      ] as const) {
+        const refused = await user.browser.call(method, url, method === 'POST' ? { reason: 'Testing the guard' } : undefined);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toMatchObject({ success: false, error: STAFF_TEXTS.staffOnly });
+      }
+
+      expect((await staffCommand(db, 'grant', user.person.email)).code).toBe(0);
+      const noTwoFactor = await user.browser.call('GET', '/api/staff/inbox');
+      expect(noTwoFactor.statusCode).toBe(403);
+      expect(noTwoFactor.json()).toMatchObject({ error: STAFF_TEXTS.twoFactorNeeded });
+
+      await turnOnTwoFactor(user.browser);
+      expect((await user.browser.call('GET', '/api/staff/inbox')).statusCode).toBe(200);
+    });
+
+    it('grants and revokes the role only through the command, which says what it did', async () => {
+      const user = await signedInPerson(t, db);
+      await turnOnTwoFactor(user.browser);
+
+      const granted = await staffCommand(db, 'grant', user.person.email.toUpperCase());
+      expect(granted).toMatchObject({ code: 0 });
+      expect(granted.stdout).toContain(`<${user.person.email}> is now staff.`);
+      expect((await staffCommand(db, 'grant', user.person.email)).stdout).toContain('was already staff; nothing changed');
+      expect((await user.browser.call('GET', '/api/staff/inbox/summary')).statusCode).toBe(200);
+
+      const revoked = await staffCommand(db, 'revoke', user.person.email);
+      expect(revoked.stdout).toContain('is no longer staff');
+      expect((await user.browser.call('GET', '/api/staff/inbox/summary')).statusCode).toBe(403);
+
+      expect(await staffCommand(db, 'grant', 'nobody@example.co.uk')).toMatchObject({ code: 1 });
+      expect((await staffCommand(db, 'grant', 'nobody@example.co.uk')).stderr).toContain('No account has the address nobody@example.co.uk');
+      expect((await staffCommand(db, 'promote', user.person.email)).code).toBe(2);
+    });
+
+    it('warns at grant time when the account has no two-factor sign-in yet', async () => {
+      const user = await signedInPerson(t, db);
+      const granted = await staffCommand(db, 'grant', user.person.email);
+      expect(granted.stdout).toContain('have not turned on two-factor sign-in');
+    });
+
+    it('has no API route that changes a role', async () => {
+      const user = await signedInPerson(t, db);
+      await user.browser.call('PUT', '/api/profile', { full_name: 'Jane Farmer', role: 'staff' });
+      await user.browser.call('PATCH', '/api/profile', { role: 'staff' });
+      const [row] = await db.query<{ role: string }>('select role from app_user where id = $1', [user.id]);
+      expect(row?.role).toBe('user');
+    });
+  });
+
+  describe('reports', () => {
+    it('asks visitors to sign in, and checks the reason, the target and the details', async () => {
+      const seller = await signedInPerson(t, db);
+      const listingId = await listingOf(seller.id);
+      const refused = await visitor().call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'scam' });
+      expect(refused.statusCode).toBe(401);
+
+      const reporter = await signedInPerson(t, db);
+      const bad = async (payload: Json, status: number, error: string) => {
+        const response = await reporter.browser.call('POST', '/api/reports', payload);
+        expect(response.statusCode).toBe(status);
+        expect(response.json<{ error: string }>().error).toBe(error);
+      };
+      await bad({ target_kind: 'listing', target_id: listingId, reason: 'because' }, 400, 'Please choose a reason');
+      await bad({ target_kind: 'tractor', target_id: listingId, reason: 'scam' }, 400, 'Report a listing or a user');
+      await bad(
+        { target_kind: 'listing', target_id: listingId, reason: 'scam', details: 'x'.repeat(1001) },
+        400,
+        'Details must be at most 1000 characters',
+      );
+      await bad(
+        { target_kind: 'listing', target_id: '00000000-0000-4000-8000-000000000000', reason: 'scam' },
+        404,
+        STAFF_TEXTS.reportNotFound,
+      );
+      await bad({ target_kind: 'user', target_id: listingId, reason: 'scam' }, 404, STAFF_TEXTS.reportNotFound);
+      const own = await seller.browser.call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'scam' });
+      expect(own.statusCode).toBe(400);
+      expect(own.json()).toMatchObject({ error: STAFF_TEXTS.cannotReportOwn });
+      const self = await seller.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'spam' });
+      expect(self.statusCode).toBe(400);
+    });
+
+    it('takes one open report per reporter and target, and another once staff archived it', async () => {
+      const seller = await signedInPerson(t, db);
+      const listingId = await listingOf(seller.id, 'Hay bales small square');
+      const reporter = await signedInPerson(t, db);
+      const report = { target_kind: 'listing', target_id: listingId, reason: 'misleading', details: 'The bales are round.' };
+      const first = await reporter.browser.call('POST', '/api/reports', report);
+      expect(first.statusCode).toBe(201);
+      expect(data(first)).toMatchObject({ message: STAFF_TEXTS.reportReceived });
+      const again = await reporter.browser.call('POST', '/api/reports', { ...report, reason: 'scam' });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({ error: STAFF_TEXTS.alreadyReported });
+
+      // Someone else may report the same listing; a person may be reported too.
+      const other = await signedInPerson(t, db);
+      expect((await other.browser.call('POST', '/api/reports', report)).statusCode).toBe(201);
+      expect(
+        (await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'offensive' }))
+          .statusCode,
+      ).toBe(201);
+
+      const { id } = data<{ id: string }>(first);
+      expect((await staff.browser.call('POST', `/api/staff/inbox/report/${id}/archive`, { archived: true })).statusCode).toBe(204);
+      expect((await reporter.browser.call('POST', '/api/reports', report)).statusCode).toBe(201);
+    });
+
+    it('limits how many reports one person sends in an hour', async () => {
+      const reporter = await signedInPerson(t, db);
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const seller = await signedInPerson(t, db);
+        const listingId = await listingOf(seller.id, `Feed barrier number ${i}`);
+        statuses.push(
+          (await reporter.browser.call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'spam' }))
+            .statusCode,
+        );
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true);
+      expect(statuses[10]).toBe(429);
+    });
+  });
+
+  describe('the inbox', () => {
+    it('holds contact messages and reports, filters them, and tracks read, assignment, archive and delete', async () => {
+      const contact = await t.app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        remoteAddress: '10.77.0.1',
+        headers: { 'content-type': 'application/json' },
+        payload: {
+          name: 'Ann Ewe',
+          email: 'ann@example.co.uk',
+          subject: 'Fees for livestock',
+          message: 'Do you charge for livestock listings?',
+        },
+      });
+      const contactId = data<{ id: string }>(contact).id;
+      const seller = await signedInPerson(t, db);
+      const listingId = await listingOf(seller.id, 'Suffolk ewes in lamb');
+      const reporter = await signedInPerson(t, db);
+      const reportId = data<{ id: string }>(
+        await reporter.browser.call('POST', '/api/reports', {
+          target_kind: 'listing',
+          target_id: listingId,
+          reason: 'animal-welfare',
+          details: 'No movement licence.',
+        }),
+      ).id;
+
+      const list = async (query = '') =>
+        data<{ items: Array<Json & { id: string }> }>(await staff.browser.call('GET', `/api/staff/inbox${query}`)).items;
+      const all = await list();
+      expect(all.find((i) => i.id === contactId)).toMatchObject({
+        kind: 'contact',
+        subject: 'Fees for livestock',
+        read: false,
+        from: { email: 'ann@example.co.uk' },
+      });
+      expect(all.find((i) => i.id === reportId)).toMatchObject({
+        kind: 'report',
+        category: 'animal-welfare',
+        target: { kind: 'listing', id: listingId, label: 'Suffolk ewes in lamb' },
+      });
+      expect((await list('?kind=contact')).every((i) => i.kind === 'contact')).toBe(true);
+      expect((await list('?category=animal-welfare')).map((i) => i.id)).toContain(reportId);
+      expect((await list('?category=scam')).map((i) => i.id)).not.toContain(reportId);
+      expect((await list('?rating=4')).length).toBe(0); // only feedback has ratings
+      expect((await staff.browser.call('GET', '/api/staff/inbox?status=lost')).statusCode).toBe(400);
+      expect((await staff.browser.call('GET', '/api/staff/inbox?rating=9')).statusCode).toBe(400);
+
+      // Read and unread.
+      expect((await staff.browser.call('POST', `/api/staff/inbox/contact/${contactId}/read`, { read: true })).statusCode).toBe(204);
+      expect((await list('?status=unread')).map((i) => i.id)).not.toContain(contactId);
+      expect((await list('?status=read')).map((i) => i.id)).toContain(contactId);
+      await staff.browser.call('POST', `/api/staff/inbox/contact/${contactId}/read`, { read: false });
+      expect((await list('?status=unread')).map((i) => i.id)).toContain(contactId);
+
+      // Assignment to staff only.
+      const user = await signedInPerson(t, db);
+      const notStaff = await staff.browser.call('POST', `/api/staff/inbox/report/${reportId}/assign`, { staff_id: user.id });
+      expect(notStaff.statusCode).toBe(400);
+      expect(notStaff.json()).toMatchObject({ error: STAFF_TEXTS.notStaffMember });
+      await staff.browser.call('POST', `/api/staff/inbox/report/${reportId}/assign`, { staff_id: staff.id });
+      expect((await list('?assigned=me')).map((i) => i.id)).toEqual([reportId]);
+
+      // Detail: the reported listing and its seller as they are now.
+      const detail = data<Json>(await staff.browser.call('GET', `/api/staff/inbox/report/${reportId}`));
+      expect(detail).toMatchObject({
+        body: 'No movement licence.',
+        listing: { id: listingId, status: 'live' },
+        account: { id: seller.id },
+      });
+
+      // Archive, then delete.
+      await staff.browser.call('POST', `/api/staff/inbox/contact/${contactId}/archive`, { archived: true });
+      expect((await list()).map((i) => i.id)).not.toContain(contactId);
+      expect((await list('?status=archived')).map((i) => i.id)).toContain(contactId);
+      expect((await staff.browser.call('DELETE', `/api/staff/inbox/contact/${contactId}`)).statusCode).toBe(204);
+      expect((await staff.browser.call('GET', `/api/staff/inbox/contact/${contactId}`)).statusCode).toBe(404);
+      expect(await db.query('select id from contact_message where id = $1', [contactId])).toHaveLength(0);
+      expect((await staff.browser.call('POST', `/api/staff/inbox/contact/${contactId}/read`, { read: true })).statusCode).toBe(404);
+      expect((await staff.browser.call('GET', `/api/staff/inbox/letters/${contactId}`)).statusCode).toBe(404);
+
+      const audit = data<Array<{ action: string; target_id: string; staff_name: string }>>(
+        await staff.browser.call('GET', '/api/staff/audit'),
+      );
+      expect(audit.filter((a) => a.target_id === contactId).map((a) => a.action)).toEqual(['inbox.delete', 'inbox.archive']);
+      expect(audit.find((a) => a.target_id === reportId)).toMatchObject({ action: 'inbox.assign', staff_name: staff.person.name });
+    });
+
+    it('counts what waits against the stated response times', async () => {
+      await db.query(
+        `insert into contact_message (id, name, email, subject, message, client_ip, created_at, acknowledgement_due)
+         values (gen_random_uuid(), 'Old Message', 'old@example.co.uk', 'Waiting', 'Waiting for more than a day now', '10.9.9.9', now() - interval '25 hours', false)`,
+      );
+      const summary = data<{ kinds: Array<Json> }>(await staff.browser.call('GET', '/api/staff/inbox/summary'));
+      const contact = summary.kinds.find((k) => k.kind === 'contact');
+      expect(contact).toMatchObject({ response_hours: 24 });
+      expect(contact?.overdue).toBeGreaterThanOrEqual(1);
+      expect(summary.kinds.find((k) => k.kind === 'report')).toMatchObject({ response_hours: 24 });
+      const overdue = data<{ items: Array<Json> }>(await staff.browser.call('GET', '/api/staff/inbox?kind=contact')).items.find(
+        (i) => i.subject === 'Waiting',
+      );
+      expect(overdue).toMatchObject({ overdue: true });
+    });
+
+    it('replies by e-mail through a job and keeps the reply in the thread', async () => {
+      const contact = await t.app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        remoteAddress: '10.77.0.2',
+        headers: { 'content-type': 'application/json' },
+        payload: {
+          name: 'Bob Tup',
+          email: 'bob@example.co.uk',
+          subject: 'Lost password',
+          message: 'I cannot sign in any more, help please.',
+        },
+      });
+      const id = data<{ id: string }>(contact).id;
+      const empty = await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/replies`, { message: ' ' });
+      expect(empty.json()).toMatchObject({ error: 'Reply is required' });
+      const replied = await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/replies`, {
+        message: 'Use Forgot password on the sign-in page.',
+      });
+      expect(replied.statusCode).toBe(201);
+      const mail = await eventually(async () => {
+        const found = (await readOutbox(t.config.mail.outboxDir)).find(
+          (m) => m.to === 'bob@example.co.uk' && m.subject === 'Re: Lost password',
+        );
+        if (!found) throw new Error('no reply mailed yet');
+        return found;
+      });
+      expect(mail.text).toContain('Use Forgot password on the sign-in page.');
+      await waitForJobs(db);
+      const detail = data<{ read: boolean; replies: Array<Json>; audit: Array<Json> }>(
+        await staff.browser.call('GET', `/api/staff/inbox/contact/${id}`),
+      );
+      expect(detail.read).toBe(true);
+      expect(detail.replies).toEqual([
+        expect.objectContaining({
+          body: 'Use Forgot password on the sign-in page.',
+          to: 'bob@example.co.uk',
+          staff_name: staff.person.name,
+        }),
+      ]);
+      expect(detail.replies[0]?.sent_at).not.toBeNull();
+      expect(detail.audit.map((a) => a.action)).toEqual(['inbox.reply']);
+    });
+  });
+
+  describe('moderation', () => {
+    it('hides a listing: gone from browse and its page, the seller told why; restore brings it back; both audited', async () => {
+      const seller = await signedInPerson(t, db);
+      const listingId = await listingOf(seller.id, 'Unique Zetor crystal tractor');
+      const search = async () =>
+        data<{ listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings?q=zetor')).listings.map((l) => l.id);
+      expect(await search()).toContain(listingId);
+
+      const tooShort = await staff.browser.call('POST', `/api/staff/listings/${listingId}/hide`, { reason: 'no' });
+      expect(tooShort.json()).toMatchObject({ error: 'Reason must be at least 5 characters' });
+      const reason = 'Photos copied from another seller’s advert';
+      const hidden = await staff.browser.call('POST', `/api/staff/listings/${listingId}/hide`, { reason });
+      expect(hidden.statusCode).toBe(201);
+      expect(data(hidden)).toMatchObject({ status: 'removed', removal_reason: reason });
+      expect(await search()).not.toContain(listingId);
+      expect((await visitor().call('GET', `/api/listings/${listingId}`)).statusCode).toBe(404);
+      expect((await staff.browser.call('POST', `/api/staff/listings/${listingId}/hide`, { reason })).statusCode).toBe(409);
+      // The seller still sees it (My Listings) and cannot put it back live.
+      expect((await seller.browser.call('GET', `/api/listings/${listingId}`)).statusCode).toBe(200);
+      expect((await seller.browser.call('PATCH', `/api/listings/${listingId}/status`, { status: 'live' })).statusCode).toBe(403);
+
+      const mail = await eventually(async () => {
+        const found = (await readOutbox(t.config.mail.outboxDir)).find(
+          (m) => m.to === seller.person.email && m.subject.includes('hidden by our team'),
+        );
+        if (!found) throw new Error('seller not told yet');
+        return found;
+      });
+      expect(mail.text).toContain(reason);
+
+      const restored = await staff.browser.call('POST', `/api/staff/listings/${listingId}/restore`, {});
+      expect(data(restored)).toMatchObject({ status: 'live', removal_reason: null });
+      expect(await search()).toContain(listingId);
+
+      const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=listing&target_id=${listingId}`));
+      expect(audit.map((a) => a.action)).toEqual(['listing.restore', 'listing.hide']);
+      expect(audit[1]).toMatchObject({ reason, staff_name: staff.person.name });
+      expect(
+        (await staff.browser.call('POST', '/api/staff/listings/00000000-0000-4000-8000-000000000000/hide', { reason })).statusCode,
+      ).toBe(404);
+    });
+
+    it('features and unfeatures a live listing for the home page', async () => {
+      const seller = await signedInPerson(t, db);
+      const listingId = await listingOf(seller.id, 'Featured Kverneland plough');
+      const featured = async () =>
+        data<{ kind: string; listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings/featured'));
+      await staff.browser.call('POST', `/api/staff/listings/${listingId}/feature`, { featured: true });
+      expect(await featured()).toMatchObject({ kind: 'featured' });
+      expect((await featured()).listings.map((l) => l.id)).toContain(listingId);
+      await staff.browser.call('POST', `/api/staff/listings/${listingId}/feature`, { featured: false });
+      expect((await featured()).listings.map((l) => l.id).includes(listingId) && (await featured()).kind === 'featured').toBe(false);
+      const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=listing&target_id=${listingId}`));
+      expect(audit.map((a) => a.action)).toEqual(['listing.unfeature', 'listing.feature']);
+    });
+
+    it('suspends a user: sessions end, sign-in refused with a clear message, listings hidden; unsuspending restores them', async () => {
+      const seller = await signedInPerson(t, db);
+      const live = await listingOf(seller.id, 'Suspended seller quad bike');
+      const hiddenBefore = await listingOf(seller.id, 'Suspended seller trailer');
+      await staff.browser.call('POST', `/api/staff/listings/${hiddenBefore}/hide`, { reason: 'Trailer has no brakes at all' });
+      const sold = await insertListing(db, { seller: seller.id, title: 'Suspended seller sold harrow', status: 'sold' });
+      expect((await seller.browser.call('GET', '/api/auth/me')).json()).toMatchObject({ data: { user: { id: seller.id } } });
+
+      const suspended = await staff.browser.call('POST', `/api/staff/users/${seller.id}/suspend`, { reason: 'Repeated scam listings' });
+      expect(suspended.statusCode).toBe(201);
+      expect(data(suspended)).toMatchObject({ suspension_reason: 'Repeated scam listings' });
+      expect((await seller.browser.call('GET', '/api/profile')).statusCode).toBe(401);
+      expect(await db.query('select id from user_session where user_id = $1', [seller.id])).toHaveLength(0);
+      const signIn = await new Browser(t).call('POST', '/api/auth/signin', {
+        email: seller.person.email,
+        password: seller.person.password,
+      });
+      expect(signIn.statusCode).toBe(403);
+      expect(signIn.json()).toMatchObject({ error: STAFF_TEXTS.suspended });
+      const wrongPassword = await new Browser(t).call('POST', '/api/auth/signin', {
+        email: seller.person.email,
+        password: 'not-the-password',
+      });
+      expect(wrongPassword.json()).toMatchObject({ error: 'Incorrect email or password.' });
+      expect((await visitor().call('GET', `/api/listings/${live}`)).statusCode).toBe(404);
+      const statuses = async () =>
+        Object.fromEntries(
+          (await db.query<{ id: string; status: string }>('select id, status from listing where seller_id = $1', [seller.id])).map((r) => [
+            r.id,
+            r.status,
+          ]),
+        );
+      expect(await statuses()).toEqual({ [live]: 'removed', [hiddenBefore]: 'removed', [sold]: 'removed' });
+      const reporter = await signedInPerson(t, db);
+      expect(
+        (await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'scam' })).statusCode,
+      ).toBe(404);
+      expect((await staff.browser.call('POST', `/api/staff/users/${seller.id}/suspend`, { reason: 'Again and again' })).statusCode).toBe(
+        409,
+      );
+      expect((await staff.browser.call('POST', `/api/staff/users/${staff.id}/suspend`, { reason: 'Suspend myself' })).statusCode).toBe(400);
+      expect((await staff.browser.call('POST', `/api/staff/listings/${live}/restore`, {})).statusCode).toBe(409);
+
+      const lifted = await staff.browser.call('POST', `/api/staff/users/${seller.id}/unsuspend`, {});
+      expect(data(lifted)).toMatchObject({ suspended_at: null });
+      // What staff hid for itself stays hidden; the rest has its status back.
+      expect(await statuses()).toEqual({ [live]: 'live', [hiddenBefore]: 'removed', [sold]: 'sold' });
+      const again = await new Browser(t).call('POST', '/api/auth/signin', { email: seller.person.email, password: seller.person.password });
+      expect(again.statusCode).toBe(200);
+
+      const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=user&target_id=${seller.id}`));
+      expect(audit.map((a) => [a.action, a.reason])).toEqual([
+        ['user.unsuspend', '2 listings restored'],
+        ['user.suspend', 'Repeated scam listings (2 listings hidden)'],
+      ]);
+    });
+  });
+
+  describe('the queue dashboard', () => {
+    it('shows a job that failed for good with its error, and retries it', async () => {
+      // Mail to the reserved .invalid domain is refused for good by the local outbox, as an SMTP server would.
+      const contact = await t.app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        remoteAddress: '10.77.0.3',
+        headers: { 'content-type': 'application/json' },
+        payload: { name: 'Nobody', email: 'nobody@nowhere.invalid', subject: 'Bounce', message: 'This address cannot receive mail.' },
+      });
+      expect(contact.statusCode).toBe(201);
+      type Dashboard = {
+        backend: string;
+        queues: Array<Json>;
+        failed: Array<{ id: string; queue: string; name: string; error: string; attempts: number; state: string }>;
+      };
+      const failed = await eventually(async () => {
+        const dashboard = data<Dashboard>(await staff.browser.call('GET', '/api/staff/queues'));
+        const job = dashboard.failed.find((j) => j.name === 'contact.acknowledge-sender' && j.state === 'failed');
+        if (!job) throw new Error('not failed yet');
+        expect(dashboard.queues.find((q) => q.queue === 'mail')?.failed).toBeGreaterThanOrEqual(1);
+        return job;
+      });
+      expect(failed).toMatchObject({ queue: 'mail', attempts: 1 });
+      expect(failed.error).toContain('nobody@nowhere.invalid');
+
+      expect((await staff.browser.call('POST', `/api/staff/queues/mail/jobs/${failed.id}/retry`)).statusCode).toBe(204);
+      await eventually(async () => {
+        const job = data<Dashboard>(await staff.browser.call('GET', '/api/staff/queues')).failed.find((j) => j.id === failed.id);
+        if (job?.attempts !== 2) throw new Error('not retried yet');
+      });
+      expect((await staff.browser.call('POST', '/api/staff/queues/mail/jobs/no-such-job/retry')).statusCode).toBe(404);
+      expect((await staff.browser.call('POST', `/api/staff/queues/nope/jobs/${failed.id}/retry`)).statusCode).toBe(404);
+
+      expect((await staff.browser.call('DELETE', `/api/staff/queues/mail/jobs/${failed.id}`)).statusCode).toBe(204);
+      const after = data<Dashboard>(await staff.browser.call('GET', '/api/staff/queues'));
+      expect(after.failed.find((j) => j.id === failed.id)).toBeUndefined();
+      const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=job&target_id=mail/${failed.id}`));
+      expect(audit.map((a) => a.action)).toEqual(['job.remove', 'job.retry']);
+    });
+  });
+});

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { generate } from 'otplib';
+import { baseURL } from '../playwright.config.js';
+import { expect, test } from './fixtures.js';
+import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const port = Number(new URL(baseURL).port);
+
+/** `./fieldmarket staff grant <email>`, on the running product's embedded database (as an operator types it). */
+async function grantStaff(email: string): Promise<string> {
+  const { stdout } = await promisify(execFile)('./fieldmarket', ['staff', 'grant', email], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: process.env.FM_E2E_DATA_DIR,
+      EMBEDDED_PG_PORT: String(port + 50_000 > 65_535 ? 55_432 : port + 50_000),
+    },
+  });
+  return stdout;
+}
+
+async function turnOnTwoFactor(request: APIRequestContext): Promise<void> {
+  const setup = await request.post('/api/profile/two-factor/setup', { headers: SITE });
+  const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
+  const verified = await request.post('/api/profile/two-factor/verify', { headers: SITE, data: { token: await generate({ secret }) } });
+  expect(verified.ok()).toBe(true);
+}
+
+async function newPerson(browser: Browser, address: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': address } });
+  return context.newPage();
+}
+
+test.describe('staff', () => {
+  test('a user reports a listing; staff (granted by the command, 2FA on) hides it from the inbox and it leaves browse', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const word = uniqueWord();
+    await signUpVerified(page.request, 'Sam Seller');
+    const place = await placeNamed(page.request, 'Hereford');
+    const { id } = await postListing(page.request, {
+      category: 'equipment',
+      title: `Ford ${word} tractor`,
+      price: 4200,
+      location: place.label,
+      place_id: place.id,
+    });
+
+    // A visitor is asked to sign in; a signed-in user reports it.
+    const visitor = await newPerson(browser, '10.250.9.1');
+    await visitor.goto(`/listing/${id}`);
+    await visitor.getByRole('button', { name: 'Report this listing' }).click();
+    await expect(visitor).toHaveURL(/\/signin\?redirect=/);
+
+    const reporter = await newPerson(browser, '10.250.9.2');
+    await signUpVerified(reporter.request, 'Rita Reporter');
+    await reporter.goto(`/listing/${id}`);
+    await reporter.getByRole('button', { name: 'Report this listing' }).click();
+    const dialog = reporter.getByRole('dialog', { name: 'Report this listing' });
+    await dialog.getByRole('button', { name: 'Send Report' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Please choose a reason');
+    await dialog.getByLabel('Reason').selectOption('scam');
+    await dialog.getByLabel('Details (optional)').fill('The seller asked for a deposit by bank transfer before viewing.');
+    await dialog.getByRole('button', { name: 'Send Report' }).click();
+    await expect(reporter.getByTestId('toast').filter({ hasText: 'Report sent' })).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    // Staff: granted by the command; the inbox stays closed until two-factor is on.
+    const staff = await newPerson(browser, '10.250.9.3');
+    const { email } = await signUpVerified(staff.request, 'Stella Staff');
+    expect(await grantStaff(email)).toContain('is now staff.');
+    await staff.goto('/staff');
+    await expect(staff.getByTestId('staff-refusal')).toContainText('Staff pages need two-factor sign-in');
+    await turnOnTwoFactor(staff.request);
+    await staff.goto('/staff');
+    const item = staff.getByTestId('inbox-item').filter({ hasText: `Ford ${word} tractor` });
+    await expect(item).toContainText('Scam or fraud');
+    await item.click();
+    const detail = staff.getByTestId('inbox-detail');
+    await expect(detail).toContainText('asked for a deposit by bank transfer');
+    await expect(detail.getByTestId('listing-status')).toHaveText('live');
+    await detail.getByLabel(/Reason/).fill('Asking for payment before viewing is not allowed on Fieldmarket.');
+    await detail.getByRole('button', { name: 'Hide listing' }).click();
+    await expect(staff.getByTestId('toast').filter({ hasText: 'Listing hidden' })).toBeVisible();
+    await expect(detail.getByTestId('listing-status')).toHaveText('removed');
+    await expect(detail.getByTestId('audit-log')).toContainText('Stella Staff — listing.hide listing: Asking for payment');
+
+    // Gone from browse and from its page for everyone else.
+    await visitor.goto(`/browse?q=${word}`);
+    await expect(visitor.locator('[data-browse-results] .listing-card')).toHaveCount(0);
+    expect((await visitor.goto(`/listing/${id}`))?.status()).toBe(404);
+  });
+
+  test('the queue dashboard shows a failed job with its error and retries it', async ({ page }) => {
+    // Mail to the reserved .invalid domain is refused for good by the outbox, as an SMTP server would refuse it.
+    const sent = await page.request.post('/api/contact', {
+      headers: SITE,
+      data: { name: 'Bounce Test', email: 'nobody@farm.invalid', subject: 'Bounce', message: 'This address cannot receive mail.' },
+    });
+    expect(sent.status()).toBe(201);
+
+    const { email } = await signUpVerified(page.request, 'Quentin Queues');
+    await turnOnTwoFactor(page.request);
+    await grantStaff(email);
+    await page.goto('/staff/queues');
+    const job = page.getByTestId('failed-job').filter({ hasText: 'nobody@farm.invalid' });
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect(job).toHaveCount(1, { timeout: 1_000 });
+    }).toPass();
+    await expect(job).toContainText('mail / contact.acknowledge-sender');
+    await expect(job).toContainText('failed for good');
+    await expect(job.getByTestId('job-attempts')).toHaveText('1');
+    await job.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Job retried' })).toBeVisible();
+    // It ran again (and failed again: the address still does not exist).
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect(job.getByTestId('job-attempts')).toHaveText('2', { timeout: 1_000 });
+    }).toPass();
+  });
+});

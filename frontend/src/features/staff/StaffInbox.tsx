@@ -1,0 +1,396 @@
+import { useEffect, useState } from 'react';
+import { INBOX_KINDS, REPORT_REASONS } from '../../../../backend/src/contracts/staff';
+import { showToast } from '../../stores/toasts';
+import { withErrorBoundary } from '../errors/ErrorBoundary';
+import {
+  dueText,
+  type InboxDetail,
+  type InboxFilters,
+  type InboxItem,
+  type InboxSummary,
+  NO_FILTERS,
+  staffApi,
+  type StaffMember,
+} from './staff-api';
+import { StaffRefusal, useStaffGate } from './StaffGate';
+import './staff.css';
+
+const KIND_LABELS: Record<string, string> = { contact: 'Contact', report: 'Reports', feedback: 'Feedback' };
+const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The staff inbox: what waits against the response times, filters, the list, and one item with its actions. */
+function StaffInbox() {
+  const gate = useStaffGate(() => staffApi.summary());
+  const [summary, setSummary] = useState<InboxSummary | null>(null);
+  const [filters, setFilters] = useState<InboxFilters>(NO_FILTERS);
+  const [items, setItems] = useState<InboxItem[] | null>(null);
+  const [nextBefore, setNextBefore] = useState<string | null>(null);
+  const [members, setMembers] = useState<StaffMember[]>([]);
+  const [open, setOpen] = useState<InboxDetail | null>(null);
+
+  const refresh = async () => {
+    const [counts, page] = await Promise.all([staffApi.summary(), staffApi.inbox(filters)]);
+    if (counts.ok) setSummary(counts.data);
+    if (page.ok) {
+      setItems(page.data.items);
+      setNextBefore(page.data.next_before);
+    } else showToast({ title: 'Could not load the inbox', description: page.error, variant: 'destructive' });
+  };
+  useEffect(() => {
+    if (gate.kind === 'open') void refresh();
+  }, [gate.kind, filters]);
+  useEffect(() => {
+    if (gate.kind === 'open') void staffApi.members().then((outcome) => outcome.ok && setMembers(outcome.data));
+  }, [gate.kind]);
+
+  const more = async () => {
+    if (!nextBefore) return;
+    const page = await staffApi.inbox(filters, nextBefore);
+    if (page.ok) {
+      setItems([...(items ?? []), ...page.data.items]);
+      setNextBefore(page.data.next_before);
+    }
+  };
+
+  const openItem = async (item: { kind: string; id: string }) => {
+    const detail = await staffApi.detail(item);
+    if (!detail.ok) {
+      showToast({ title: 'Could not open the item', description: detail.error, variant: 'destructive' });
+      return;
+    }
+    if (!detail.data.read) {
+      await staffApi.setRead(item, true);
+      detail.data.read = true;
+    }
+    setOpen(detail.data);
+    void refresh();
+  };
+
+  const act = async (label: string, call: () => Promise<{ ok: boolean; error?: string }>, after: 'reopen' | 'close' = 'reopen') => {
+    const outcome = await call();
+    if (!outcome.ok) {
+      showToast({ title: `${label} failed`, description: outcome.error ?? '', variant: 'destructive' });
+      return;
+    }
+    showToast({ title: label, variant: 'success' });
+    if (after === 'close') setOpen(null);
+    else if (open) await openItem(open);
+    await refresh();
+  };
+
+  if (gate.kind === 'checking') return <p>Loading…</p>;
+  if (gate.kind === 'refused') return <StaffRefusal message={gate.message} />;
+
+  const set = (key: keyof InboxFilters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
+
+  return (
+    <div className="staff-inbox">
+      <ul className="staff-summary" aria-label="Waiting against the response times">
+        {summary?.kinds.map((k) => (
+          <li
+            key={k.kind}
+            className={`card staff-summary__kind${k.overdue > 0 ? ' staff-summary__kind--late' : ''}`}
+            data-testid={`waiting-${k.kind}`}
+          >
+            <strong>{KIND_LABELS[k.kind] ?? k.kind}</strong>
+            <span>
+              {k.open} open · {k.unread} unread
+            </span>
+            <span>
+              {k.overdue} past {k.response_hours} h
+            </span>
+          </li>
+        ))}
+      </ul>
+
+      <form className="staff-filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
+        <label>
+          Kind
+          <select value={filters.kind} onChange={set('kind')}>
+            <option value="">All</option>
+            {INBOX_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {KIND_LABELS[kind]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={filters.status} onChange={set('status')}>
+            <option value="open">Open</option>
+            <option value="unread">Unread</option>
+            <option value="read">Read</option>
+            <option value="archived">Archived</option>
+            <option value="all">All</option>
+          </select>
+        </label>
+        <label>
+          Category
+          <select value={filters.category} onChange={set('category')}>
+            <option value="">Any</option>
+            {Object.entries(REPORT_REASONS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Rating
+          <select value={filters.rating} onChange={set('rating')}>
+            <option value="">Any</option>
+            {[1, 2, 3, 4, 5].map((r) => (
+              <option key={r} value={String(r)}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Assigned
+          <select value={filters.assigned} onChange={set('assigned')}>
+            <option value="">Anyone</option>
+            <option value="me">Me</option>
+          </select>
+        </label>
+      </form>
+
+      <div className="staff-inbox__panes">
+        <ul className="staff-list" aria-label="Inbox">
+          {items?.length === 0 && <li className="staff-list__empty">Nothing here. Well done.</li>}
+          {items?.map((item) => (
+            <li key={`${item.kind}:${item.id}`}>
+              <button
+                type="button"
+                className={`staff-list__item${item.read ? '' : ' staff-list__item--unread'}${open?.id === item.id ? ' staff-list__item--open' : ''}`}
+                onClick={() => void openItem(item)}
+                data-testid="inbox-item"
+              >
+                <span className="badge">{KIND_LABELS[item.kind]}</span>
+                <span className="staff-list__subject">{item.subject}</span>
+                <span className="staff-list__meta">
+                  {item.from?.name ?? 'Deleted account'} · {when(item.created_at)} ·{' '}
+                  <span className={item.overdue ? 'text-danger' : ''}>{item.archived ? 'archived' : dueText(item.due_at)}</span>
+                  {item.assigned_to_name && ` · ${item.assigned_to_name}`}
+                </span>
+              </button>
+            </li>
+          ))}
+          {nextBefore && (
+            <li>
+              <button type="button" className="btn btn--small btn--outline" onClick={() => void more()}>
+                Load More
+              </button>
+            </li>
+          )}
+        </ul>
+        {open && <ItemPanel item={open} members={members} act={act} />}
+      </div>
+    </div>
+  );
+}
+
+type Act = (label: string, call: () => Promise<{ ok: boolean; error?: string }>, after?: 'reopen' | 'close') => Promise<void>;
+
+function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMember[]; act: Act }) {
+  const [reply, setReply] = useState('');
+  const [reason, setReason] = useState('');
+  useEffect(() => {
+    setReply('');
+    setReason('');
+  }, [item.id]);
+  const needReason = (call: () => Promise<{ ok: boolean; error?: string }>) => async () =>
+    reason.trim().length < 5 ? { ok: false, error: 'Write the reason first (at least 5 characters); the seller is told it.' } : call();
+
+  return (
+    <article className="card staff-item" aria-label="Inbox item" data-testid="inbox-detail">
+      <h2>{item.subject}</h2>
+      <dl className="staff-item__fields">
+        {item.fields.map((field) => (
+          <div key={field.label}>
+            <dt>{field.label}</dt>
+            <dd>{field.value}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>Received</dt>
+          <dd>
+            {when(item.created_at)} ({dueText(item.due_at)})
+          </dd>
+        </div>
+      </dl>
+      <p className="staff-item__body">{item.body}</p>
+
+      <div className="btn-row">
+        <button
+          type="button"
+          className="btn btn--small btn--outline"
+          onClick={() => void act('Marked unread', () => staffApi.setRead(item, false), 'close')}
+        >
+          Mark unread
+        </button>
+        <button
+          type="button"
+          className="btn btn--small btn--outline"
+          onClick={() => void act(item.archived ? 'Unarchived' : 'Archived', () => staffApi.setArchived(item, !item.archived), 'close')}
+        >
+          {item.archived ? 'Unarchive' : 'Archive'}
+        </button>
+        <label className="staff-item__assign">
+          Assigned to{' '}
+          <select
+            value={item.assigned_to_id ?? ''}
+            onChange={(event) => void act('Assignment saved', () => staffApi.assign(item, event.target.value || null))}
+          >
+            <option value="">Nobody</option>
+            {members.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.is_me ? `${m.name} (me)` : m.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="btn btn--small btn--ghost text-danger"
+          onClick={() => confirm('Delete this item for good?') && void act('Deleted', () => staffApi.remove(item), 'close')}
+        >
+          Delete
+        </button>
+      </div>
+
+      {(item.listing || item.account) && (
+        <section className="staff-item__moderation" aria-label="Moderation">
+          <h3>Moderation</h3>
+          <label className="form-field">
+            <span>Reason (told to the seller when a listing is hidden)</span>
+            <textarea rows={2} value={reason} onChange={(event) => setReason(event.target.value)} />
+          </label>
+          {item.listing && (
+            <div className="btn-row">
+              <span>
+                Listing <a href={`/listing/${item.listing.id}`}>{item.listing.title}</a>:{' '}
+                <strong data-testid="listing-status">{item.listing.status}</strong>
+                {item.listing.featured && ' (featured)'}
+              </span>
+              {item.listing.status !== 'removed' ? (
+                <button
+                  type="button"
+                  className="btn btn--small btn--danger"
+                  onClick={() =>
+                    void act(
+                      'Listing hidden',
+                      needReason(() => staffApi.hide(item.listing!.id, reason.trim())),
+                    )
+                  }
+                >
+                  Hide listing
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--small btn--outline"
+                  onClick={() => void act('Listing restored', () => staffApi.restore(item.listing!.id))}
+                >
+                  Restore listing
+                </button>
+              )}
+              {item.listing.status === 'live' && (
+                <button
+                  type="button"
+                  className="btn btn--small btn--outline"
+                  onClick={() =>
+                    void act(item.listing!.featured ? 'Unfeatured' : 'Featured', () =>
+                      staffApi.feature(item.listing!.id, !item.listing!.featured),
+                    )
+                  }
+                >
+                  {item.listing.featured ? 'Unfeature' : 'Feature'}
+                </button>
+              )}
+            </div>
+          )}
+          {item.account && (
+            <div className="btn-row">
+              <span>
+                {item.listing ? 'Seller' : 'Person'} <a href={`/profile/${item.account.id}`}>{item.account.name}</a>:{' '}
+                {item.account.suspended_at ? 'suspended' : 'active'}
+              </span>
+              {item.account.suspended_at ? (
+                <button
+                  type="button"
+                  className="btn btn--small btn--outline"
+                  onClick={() => void act('Suspension lifted', () => staffApi.unsuspend(item.account!.id))}
+                >
+                  Lift suspension
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--small btn--danger"
+                  onClick={() =>
+                    void act(
+                      'Account suspended',
+                      needReason(() => staffApi.suspend(item.account!.id, reason.trim())),
+                    )
+                  }
+                >
+                  Suspend account
+                </button>
+              )}
+            </div>
+          )}
+        </section>
+      )}
+
+      <section aria-label="Thread">
+        <h3>Replies</h3>
+        {item.replies.length === 0 && <p className="staff-item__muted">No replies yet.</p>}
+        <ol className="staff-thread">
+          {item.replies.map((r) => (
+            <li key={r.id}>
+              <p className="staff-item__muted">
+                {r.staff_name} to {r.to}, {when(r.created_at)} · {r.sent_at ? 'sent' : 'sending…'}
+              </p>
+              <p className="staff-item__body">{r.body}</p>
+            </li>
+          ))}
+        </ol>
+        {item.from ? (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              void act('Reply queued', () => staffApi.reply(item, reply));
+            }}
+          >
+            <label className="form-field">
+              <span>Reply to {item.from.email}</span>
+              <textarea rows={4} value={reply} onChange={(event) => setReply(event.target.value)} maxLength={5000} />
+            </label>
+            <button type="submit" className="btn btn--small" disabled={reply.trim().length < 2}>
+              Send reply
+            </button>
+          </form>
+        ) : (
+          <p className="staff-item__muted">The sender deleted their account; there is no address to reply to.</p>
+        )}
+      </section>
+
+      <section aria-label="Audit log">
+        <h3>Audit log</h3>
+        {item.audit.length === 0 && <p className="staff-item__muted">No staff actions yet.</p>}
+        <ul className="staff-audit" data-testid="audit-log">
+          {item.audit.map((entry) => (
+            <li key={entry.id}>
+              {when(entry.created_at)}: {entry.staff_name} — {entry.action} {entry.target_kind}
+              {entry.reason && `: ${entry.reason}`}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </article>
+  );
+}
+
+export default withErrorBoundary(StaffInbox);

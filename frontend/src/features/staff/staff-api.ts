@@ -1,0 +1,88 @@
+import { api } from '../../lib/api';
+import type { components } from '../../lib/api-types';
+import { REQUEST_TIMEOUT_MS, settle, type Outcome } from '../listings/listings-api';
+
+export type InboxItem = components['schemas']['InboxItemResponse'];
+export type InboxDetail = components['schemas']['InboxItemDetailResponse'];
+export type InboxPage = components['schemas']['InboxPage'];
+export type InboxSummary = components['schemas']['InboxSummaryResponse'];
+export type StaffMember = components['schemas']['StaffMemberResponse'];
+export type QueueDashboard = components['schemas']['QueueDashboardResponse'];
+export type ListingModeration = components['schemas']['ListingModerationResponse'];
+export type AccountModeration = components['schemas']['AccountModerationResponse'];
+
+export interface InboxFilters {
+  kind: string;
+  status: string;
+  category: string;
+  rating: string;
+  assigned: string;
+}
+
+export const NO_FILTERS: InboxFilters = { kind: '', status: 'open', category: '', rating: '', assigned: '' };
+
+/** The filters as the API's query: empty ones left out. */
+export function inboxQuery(filters: InboxFilters, before?: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(filters)) if (value) query[key] = value;
+  if (before) query['before'] = before;
+  return query;
+}
+
+/** "3 h left", "overdue by 2 h": how an item stands against its stated response time. */
+export function dueText(dueAt: string, now = Date.now()): string {
+  const hours = Math.round((new Date(dueAt).getTime() - now) / 3_600_000);
+  if (hours >= 0) return hours === 0 ? 'due within the hour' : `${hours} h left`;
+  return `overdue by ${-hours} h`;
+}
+
+const signal = () => AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+type Kind = { kind: string; id: string };
+const path = ({ kind, id }: Kind) => ({ path: { kind, id } });
+
+export const staffApi = {
+  summary: (): Promise<Outcome<InboxSummary>> => settle(() => api.GET('/api/staff/inbox/summary', { signal: signal() })),
+  inbox: (filters: InboxFilters, before?: string): Promise<Outcome<InboxPage>> =>
+    settle(() => api.GET('/api/staff/inbox', { params: { query: inboxQuery(filters, before) as never }, signal: signal() })),
+  detail: (item: Kind): Promise<Outcome<InboxDetail>> =>
+    settle(() => api.GET('/api/staff/inbox/{kind}/{id}', { params: path(item), signal: signal() })),
+  members: (): Promise<Outcome<StaffMember[]>> => settle(() => api.GET('/api/staff/members', { signal: signal() })),
+  setRead: (item: Kind, read: boolean) =>
+    done(api.POST('/api/staff/inbox/{kind}/{id}/read', { params: path(item), body: { read }, signal: signal() })),
+  setArchived: (item: Kind, archived: boolean) =>
+    done(api.POST('/api/staff/inbox/{kind}/{id}/archive', { params: path(item), body: { archived }, signal: signal() })),
+  assign: (item: Kind, staffId: string | null) =>
+    done(api.POST('/api/staff/inbox/{kind}/{id}/assign', { params: path(item), body: { staff_id: staffId }, signal: signal() })),
+  remove: (item: Kind) => done(api.DELETE('/api/staff/inbox/{kind}/{id}', { params: path(item), signal: signal() })),
+  reply: (item: Kind, message: string) =>
+    settle(() => api.POST('/api/staff/inbox/{kind}/{id}/replies', { params: path(item), body: { message }, signal: signal() })),
+  hide: (id: string, reason: string): Promise<Outcome<ListingModeration>> =>
+    settle(() => api.POST('/api/staff/listings/{id}/hide', { params: { path: { id } }, body: { reason }, signal: signal() })),
+  restore: (id: string): Promise<Outcome<ListingModeration>> =>
+    settle(() => api.POST('/api/staff/listings/{id}/restore', { params: { path: { id } }, body: {}, signal: signal() })),
+  feature: (id: string, featured: boolean): Promise<Outcome<ListingModeration>> =>
+    settle(() => api.POST('/api/staff/listings/{id}/feature', { params: { path: { id } }, body: { featured }, signal: signal() })),
+  suspend: (id: string, reason: string): Promise<Outcome<AccountModeration>> =>
+    settle(() => api.POST('/api/staff/users/{id}/suspend', { params: { path: { id } }, body: { reason }, signal: signal() })),
+  unsuspend: (id: string): Promise<Outcome<AccountModeration>> =>
+    settle(() => api.POST('/api/staff/users/{id}/unsuspend', { params: { path: { id } }, body: {}, signal: signal() })),
+  queues: (): Promise<Outcome<QueueDashboard>> => settle(() => api.GET('/api/staff/queues', { signal: signal() })),
+  retryJob: (queue: string, id: string) =>
+    done(api.POST('/api/staff/queues/{queue}/jobs/{id}/retry', { params: { path: { queue, id } }, signal: signal() })),
+  removeJob: (queue: string, id: string) =>
+    done(api.DELETE('/api/staff/queues/{queue}/jobs/{id}', { params: { path: { queue, id } }, signal: signal() })),
+};
+
+/** A call answered with 204: ok, or the envelope's error. */
+async function done(
+  call: Promise<{ error?: unknown; response: Response }>,
+): Promise<{ ok: true } | { ok: false; status: number; error: string }> {
+  try {
+    const { error, response } = await call;
+    if (response.ok) return { ok: true };
+    const text = (error as { error?: unknown } | undefined)?.error;
+    return { ok: false, status: response.status, error: typeof text === 'string' ? text : `HTTP error! status: ${response.status}` };
+  } catch (error) {
+    return { ok: false, status: 0, error: error instanceof Error ? error.message : String(error) };
+  }
+}
