@@ -14,6 +14,7 @@ import { ContactModule } from './modules/contact/contact.module.js';
 import { ImagesModule } from './modules/images/images.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
+import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
@@ -31,6 +32,7 @@ const DOMAIN_MODULES = [
   CategoriesModule,
   ImagesModule,
   ListingsModule,
+  NotificationsModule,
   ContactModule,
   HealthModule,
 ];

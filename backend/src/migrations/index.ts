@@ -5,6 +5,7 @@ import { Migration20261122020000ApiRateLimit } from './Migration20261122020000_a
 import { Migration20261122032721_accounts } from './Migration20261122032721_accounts.js';
 import { Migration20261122034155_listings } from './Migration20261122034155_listings.js';
 import { Migration20261122042517_images } from './Migration20261122042517_images.js';
+import { Migration20261122071321_notifications } from './Migration20261122071321_notifications.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122032721_accounts', class: Migration20261122032721_accounts },
   { name: 'Migration20261122034155_listings', class: Migration20261122034155_listings },
   { name: 'Migration20261122042517_images', class: Migration20261122042517_images },
+  { name: 'Migration20261122071321_notifications', class: Migration20261122071321_notifications },
 ];

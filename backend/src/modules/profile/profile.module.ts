@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
-import { ProfileUpdatesSubscriber } from './profile-updates.subscriber.js';
 import { ProfileController, UsersController } from './profile.controller.js';
 import { ProfileService } from './profile.service.js';
 
@@ -8,6 +7,6 @@ import { ProfileService } from './profile.service.js';
 @Module({
   imports: [AuthModule],
   controllers: [ProfileController, UsersController],
-  providers: [ProfileService, ProfileUpdatesSubscriber],
+  providers: [ProfileService],
 })
 export class ProfileModule {}
