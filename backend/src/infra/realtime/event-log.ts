@@ -32,7 +32,7 @@ export class RealtimeEventLog {
   async append(userId: string, type: string, payload: unknown, key?: string): Promise<number> {
     return this.em.fork().transactional(async (tx) => {
       const run = <T extends object[]>(sql: string, params: unknown[]) =>
-        tx.getConnection().execute<T>(sql, params, "all", tx.getTransactionContext());
+        tx.getConnection().execute<T>(sql, params, 'all', tx.getTransactionContext());
       if (key !== undefined) {
         const [existing] = await run<Array<{ seq: string }>>(`select seq from realtime_event where user_id = ? and key = ?`, [userId, key]);
         if (existing) return Number(existing.seq);

@@ -17,7 +17,12 @@ type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<
  * its user's room. Only services emit, through Realtime.
  */
 // Heartbeat (SPEC §9): a ping every 25 s, a connection that misses one answer for 10 s is closed.
-@WebSocketGateway({ path: '/socket.io', serveClient: false, pingInterval: LIVE_CHANNEL.pingIntervalMs, pingTimeout: LIVE_CHANNEL.pingTimeoutMs })
+@WebSocketGateway({
+  path: '/socket.io',
+  serveClient: false,
+  pingInterval: LIVE_CHANNEL.pingIntervalMs,
+  pingTimeout: LIVE_CHANNEL.pingTimeoutMs,
+})
 export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
   private readonly logger = new Logger('Realtime');
 

@@ -147,7 +147,7 @@ export class NotificationsService implements OnModuleInit {
       .getConnection()
       .execute<Array<{ user_id: string }>>(
         `select distinct f.user_id from category_follow f join app_user u on u.id = f.user_id
-          where f.category = any(?) and f.user_id <> ? and u.deleted_at is null`,
+          where f.category in (?) and f.user_id <> ? and u.deleted_at is null`,
         [categories, exceptUserId],
       );
     return rows.map((row) => row.user_id);
@@ -164,13 +164,21 @@ export class NotificationsService implements OnModuleInit {
     const connection = this.em.fork().getConnection();
     await connection.execute(
       `insert into notification (id, user_id, kind, type, title, message, action_url, read, created_at, source_key)
-       select gen_random_uuid(), u, ?, ?, ?, ?, ?, false, now(), ? from unnest(?::uuid[]) as u
+       select gen_random_uuid(), u, ?, ?, ?, ?, ?, false, now(), ? from unnest(array[?]::uuid[]) as u
        on conflict (user_id, source_key) do nothing`,
-      [draft.kind, draft.type, NOTIFICATION_TITLES[draft.kind], draft.message.slice(0, 300), draft.actionUrl ?? null, draft.sourceKey, userIds],
+      [
+        draft.kind,
+        draft.type,
+        NOTIFICATION_TITLES[draft.kind],
+        draft.message.slice(0, 300),
+        draft.actionUrl ?? null,
+        draft.sourceKey,
+        userIds,
+      ],
     );
     const rows = await connection.execute<NotificationRow[]>(
       `select id, user_id, kind, type, title, message, action_url, read, created_at from notification
-        where source_key = ? and user_id = any(?::uuid[])`,
+        where source_key = ? and user_id = any(array[?]::uuid[])`,
       [draft.sourceKey, userIds],
     );
     return rows.map((row) => ({ userId: row.user_id, notification: rowToView(row) }));

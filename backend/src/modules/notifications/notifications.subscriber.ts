@@ -35,24 +35,25 @@ export class NotificationsSubscriber {
     @Inject(RealtimeEventLog) private readonly eventLog: RealtimeEventLog,
   ) {}
 
-  /** New Listing Available: to the followers of its category (and of Rentals for a rental), never its seller. */
+  /** New Listing Available: to the followers of its category (every rental is in Rentals), never its seller. */
   @OnDomainEvent('listing.published', { name: 'notifications.new-listing', queue: 'notifications' })
   async newListing(event: DomainEvent<'listing.published'>): Promise<void> {
     const listing = await this.listings.outline(event.payload.listingId);
     if (!listing || listing.status !== 'live') return;
-    const categories = listing.type === 'rent' ? [listing.categorySlug, 'rentals'] : [listing.categorySlug];
-    const followers = await this.notifications.followersOf(categories, listing.sellerId);
-    const where = listing.type === 'rent' ? 'Rentals' : listing.categoryName;
+    const followers = await this.notifications.followersOf([listing.categorySlug], listing.sellerId);
     await this.notify(
       followers,
       {
         kind: 'NEW_LISTING',
         type: 'info',
-        message: `"${listing.title}" was posted in ${where} for ${gbp.format(listing.price)}.`,
+        message: `"${listing.title}" was posted in ${listing.categoryName} for ${gbp.format(listing.price)}.`,
         actionUrl: `/listing/${listing.id}`,
         sourceKey: event.id,
       },
-      (notification) => ['NEW_LISTING', { type: 'NEW_LISTING', data: { listing_id: listing.id, notification }, timestamp: event.occurredAt }],
+      (notification) => [
+        'NEW_LISTING',
+        { type: 'NEW_LISTING', data: { listing_id: listing.id, notification }, timestamp: event.occurredAt },
+      ],
     );
   }
 
