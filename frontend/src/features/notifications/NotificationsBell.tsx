@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useAtom } from '../../lib/use-store';
 import { useEffect, useRef, useState } from 'react';
 import { badgeText } from '../../../../backend/src/contracts/notifications';
 import { formatRelativeTime } from '../../lib/format';
@@ -57,9 +57,9 @@ function Item({ item, close }: { item: NotificationItem; close: () => void }) {
  * dot, and the dropdown of the newest 10. Opening it marks all read (SPEC §4 "Notifications").
  */
 export default function NotificationsBell() {
-  const notifications = useStore($notifications);
-  const unread = useStore($unreadNotifications);
-  const status = useStore($realtimeStatus);
+  const notifications = useAtom($notifications);
+  const unread = useAtom($unreadNotifications);
+  const status = useAtom($realtimeStatus);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 

@@ -1,4 +1,4 @@
-import { useStore } from '@nanostores/react';
+import { useAtom } from '../../lib/use-store';
 import { useEffect, useState } from 'react';
 import { LIVE_CHANNEL } from '../../../../backend/src/contracts/notifications';
 import { hasSignedInHint } from '../../lib/signed-in-hint';
@@ -25,13 +25,16 @@ const LIVE_TYPES = ['NEW_LISTING', 'LISTING_UPDATED', 'NEW_MESSAGE', 'BOOKING_DE
  * trip, the server's view of the caller's own channel (counts only), and the Test Badge.
  */
 export default function RealtimeDiagnosticsPanel() {
-  const status = useStore($realtimeStatus);
-  const [signedIn] = useState(() => typeof document !== 'undefined' && hasSignedInHint(document.cookie));
+  const status = useAtom($realtimeStatus);
+  // Known in the browser only (the page is prerendered): null until then.
+  const [signedIn, setSignedIn] = useState<boolean | null>(null);
   const [latency, setLatency] = useState<number | null>(null);
   const [server, setServer] = useState<RealtimeDiagnostics | null>(null);
   const [polling, setPolling] = useState<PollingDiagnostics | null>(null);
   const [received, setReceived] = useState(0);
   const [checkedAt, setCheckedAt] = useState<string>('');
+
+  useEffect(() => setSignedIn(hasSignedInHint(document.cookie)), []);
 
   useEffect(() => {
     if (!signedIn) return;
@@ -53,6 +56,7 @@ export default function RealtimeDiagnosticsPanel() {
     };
   }, [signedIn]);
 
+  if (signedIn === null) return <p className="diagnostics__note">Checking...</p>;
   if (!signedIn) {
     return (
       <p className="diagnostics__note">
