@@ -21,6 +21,8 @@ export function openSocket(): RealtimeSocket {
     reconnectionDelay: 2_000,
     reconnectionDelayMax: 8_000,
     randomizationFactor: 0,
+    // SPEC §9: the real-time availability test gives up after 10 s (a connection that neither opens nor fails).
+    timeout: 10_000,
   });
   return socket;
 }

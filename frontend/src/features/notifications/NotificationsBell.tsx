@@ -66,7 +66,8 @@ export default function NotificationsBell() {
   useEffect(() => {
     if (!open) return;
     const outside = (event: MouseEvent) => {
-      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+      // The path, not the target: a clicked Delete is already gone from the page when this runs.
+      if (root.current && !event.composedPath().includes(root.current)) setOpen(false);
     };
     const escape = (event: KeyboardEvent) => {
       if (event.key === 'Escape') setOpen(false);
