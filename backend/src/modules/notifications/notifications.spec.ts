@@ -390,6 +390,8 @@ describe('notifications', () => {
   describe('catching up on the live channel', () => {
     it('returns exactly the events a client missed while away, in order, none twice, and only its own', async () => {
       const [jane, other] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+      // The other user's log runs ahead of Jane's, so a leak of theirs would show in Jane's answer.
+      for (let i = 0; i < 8; i++) await publish(t, 'user.profile-updated', { userId: other.id });
       const tab = await connect(url, jane.browser.cookies);
       const seen: number[] = [];
       tab.on('PROFILE_UPDATED', (event) => seen.push(Number((event as { seq?: number }).seq)));
