@@ -387,6 +387,24 @@ describe('notifications', () => {
     });
   });
 
+  it('purges notifications after 90 days and logged events after 24 hours, leaving newer ones', async () => {
+    const jane = await signedInPerson(t, db);
+    for (let i = 0; i < 2; i++) await publish(t, 'user.profile-updated', { userId: jane.id });
+    await waitForJobs(db);
+    const [older] = (await notificationsOf(jane)).notifications.slice(-1);
+    await db.query(`update notification set created_at = now() - interval '91 days' where id = $1`, [older?.id]);
+    await db.query(`update realtime_event set created_at = now() - interval '25 hours' where user_id = $1 and seq = 1`, [jane.id]);
+
+    await t.app.get(NotificationsService).purge();
+    await t.app.get(RealtimeEventLog).purge();
+
+    expect((await notificationsOf(jane)).notifications.map((n) => n.id)).not.toContain(older?.id);
+    expect((await notificationsOf(jane)).notifications).toHaveLength(1);
+    const logged = (await jane.browser.call('GET', '/api/realtime/events?after=0')).json<{ data: LoggedEvents }>().data;
+    expect(logged.events.map((e) => e.seq)).toEqual([2]);
+    expect(logged.latest_seq).toBe(2);
+  });
+
   describe('catching up on the live channel', () => {
     it('returns exactly the events a client missed while away, in order, none twice, and only its own', async () => {
       const [jane, other] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
