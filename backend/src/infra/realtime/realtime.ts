@@ -13,6 +13,10 @@ export interface RealtimeTarget {
   emit(event: string, payload: unknown): unknown;
 }
 
+/** The payload with its seq added (payloads are objects; anything else goes as it is). */
+const withSeq = (payload: unknown, seq: number): unknown =>
+  typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? { ...payload, seq } : payload;
+
 /** The room every socket of one signed-in user joins. */
 export const userRoom = (userId: string): string => `user:${userId}`;
 
@@ -91,7 +95,7 @@ export class Realtime {
     const target = this.requireTarget();
     if (!this.log) return void target.to(userRoom(userId)).emit(event, payload);
     this.log.append(userId, event, payload, options.key).then(
-      (seq) => target.to(userRoom(userId)).emit(event, { ...payload, seq }),
+      (seq) => target.to(userRoom(userId)).emit(event, withSeq(payload, seq)),
       (error: unknown) => {
         this.logger.warn(`could not log a ${event} event for a user: ${String(error)}`);
         target.to(userRoom(userId)).emit(event, payload);
@@ -111,7 +115,7 @@ export class Realtime {
   ): Promise<number | undefined> {
     const target = this.requireTarget();
     const seq = this.log ? await this.log.append(userId, event, payload, options.key) : undefined;
-    target.to(userRoom(userId)).emit(event, seq === undefined ? payload : { ...payload, seq });
+    target.to(userRoom(userId)).emit(event, seq === undefined ? payload : withSeq(payload, seq));
     return seq;
   }
 

@@ -36,7 +36,6 @@ export const POSTS_PER_DAY = 20;
 const TOTAL_CAP = 1_000;
 const DEFAULT_RADIUS_MILES = 25;
 
-/** Who asks: a signed-in user (their id) or a visitor. */
 /** What other modules may know of a listing (notifications about it), in any state. */
 export interface ListingOutline {
   id: string;
@@ -49,6 +48,7 @@ export interface ListingOutline {
   price: number;
 }
 
+/** Who asks: a signed-in user (their id) or a visitor. */
 export interface Viewer {
   userId?: string;
   ip: string;
