@@ -19,6 +19,7 @@ import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { NewsletterModule } from './modules/newsletter/newsletter.module.js';
+import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { ReportsModule } from './modules/reports/reports.module.js';
@@ -43,6 +44,7 @@ const DOMAIN_MODULES = [
   ImagesModule,
   ListingsModule,
   MessagingModule,
+  NotificationsModule,
   ContactModule,
   FeedbackModule,
   NewsletterModule,

@@ -62,6 +62,7 @@ test.describe('the header while the session resolves', () => {
       'href',
       '/messages',
     );
+    await expect(page.getByTestId('notifications-bell')).toHaveAccessibleName('Notifications');
   });
 
   test('a stale signed-in hint shows Loading, then Sign In again', async ({ page, baseURL }) => {

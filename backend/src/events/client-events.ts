@@ -1,19 +1,41 @@
+import type { ChatMessage } from '../contracts/messaging.js';
+import type { NotificationView } from '../contracts/notifications.js';
+
 /**
  * Events the server pushes to browsers over socket.io, with their payloads, declared once and
- * imported by the browser as types. Later issues add listing, message and notification events.
+ * imported by the browser as types. Events to one user (Realtime.toUser) also carry `seq`, their
+ * place in that user's event log (see Sequenced).
  */
-/** The spec's realtime event (SPEC §3): a type, its data and when it happened. */
-import type { ChatMessage } from '../contracts/messaging.js';
 
+/** The spec's realtime event (SPEC §3): a type, its data and when it happened. */
 export interface RealtimeEvent<T extends string, D> {
   type: T;
   data: D;
   timestamp: string;
 }
 
+/** A notification stored for the user: the bell adds it; `data` says what it is about. */
+export type NotificationEvent<T extends string, D = object> = RealtimeEvent<T, D & { notification: NotificationView }>;
+
+/** An event as a user's sockets receive it: with its seq in the user's event log (absent when it could not be logged). */
+export type Sequenced<P> = P & { seq?: number };
+
 export interface ServerToClientEvents {
-  /** The user's profile changed (in another tab or device): reload it. */
-  PROFILE_UPDATED: (event: RealtimeEvent<'PROFILE_UPDATED', { user_id: string }>) => void;
+  /**
+   * The user's profile changed (in another tab or device): reload it. Carries the 'Profile
+   * Updated' notification stored for it.
+   */
+  PROFILE_UPDATED: (event: RealtimeEvent<'PROFILE_UPDATED', { user_id: string; notification?: NotificationView }>) => void;
+  /** A listing was posted in a category the user follows ('New Listing Available'). */
+  NEW_LISTING: (event: NotificationEvent<'NEW_LISTING', { listing_id: string }>) => void;
+  /** A listing the user saved changed price or status ('Listing Updated'). */
+  LISTING_UPDATED: (event: NotificationEvent<'LISTING_UPDATED', { listing_id: string }>) => void;
+  /** The 'New Message' notification of a message sent to the user (the chat itself gets NEW_MESSAGE). */
+  MESSAGE_NOTIFICATION: (event: NotificationEvent<'MESSAGE_NOTIFICATION', { conversation_id: string | null; message_id: string }>) => void;
+  /** The owner accepted or declined the user's booking request. */
+  BOOKING_DECIDED: (
+    event: NotificationEvent<'BOOKING_DECIDED', { conversation_id: string; message_id: string; decision: 'accepted' | 'declined' }>,
+  ) => void;
   /** One of the user's uploaded images finished processing: ready (variants published) or failed. */
   IMAGE_PROCESSED: (event: RealtimeEvent<'IMAGE_PROCESSED', { image_id: string; status: 'ready' | 'failed' }>) => void;
   /** A message was stored in one of the user's conversations (sent to its recipient and to the sender's other tabs). */
@@ -30,8 +52,10 @@ export interface ServerToClientEvents {
   'realtime:ping': (payload: { sentAt: string }) => void;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ClientToServerEvents {}
+export interface ClientToServerEvents {
+  /** The browser measures the live channel's round trip (diagnostics): the server answers at once. */
+  'realtime:ping': (ack: (reply: { receivedAt: string }) => void) => void;
+}
 
 /** What the server knows about a connected socket. */
 export interface SocketData {

@@ -7,6 +7,7 @@ import { Migration20261122034155_listings } from './Migration20261122034155_list
 import { Migration20261122042517_images } from './Migration20261122042517_images.js';
 import { Migration20261122071133_feedback } from './Migration20261122071133_feedback.js';
 import { Migration20261122071206_staff_and_reports } from './Migration20261122071206_staff_and_reports.js';
+import { Migration20261122071321_notifications } from './Migration20261122071321_notifications.js';
 import { Migration20261122071432_inactivity_warning } from './Migration20261122071432_inactivity_warning.js';
 import { Migration20261122071552_messaging } from './Migration20261122071552_messaging.js';
 import { Migration20261122071843_newsletter } from './Migration20261122071843_newsletter.js';
@@ -21,6 +22,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122042517_images', class: Migration20261122042517_images },
   { name: 'Migration20261122071133_feedback', class: Migration20261122071133_feedback },
   { name: 'Migration20261122071206_staff_and_reports', class: Migration20261122071206_staff_and_reports },
+  { name: 'Migration20261122071321_notifications', class: Migration20261122071321_notifications },
   { name: 'Migration20261122071432_inactivity_warning', class: Migration20261122071432_inactivity_warning },
   { name: 'Migration20261122071552_messaging', class: Migration20261122071552_messaging },
   { name: 'Migration20261122071843_newsletter', class: Migration20261122071843_newsletter },

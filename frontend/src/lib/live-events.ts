@@ -1,21 +1,156 @@
-import type { ServerToClientEvents } from '../../../backend/src/events/client-events';
-import { startRealtime } from './socket';
+import type { LiveEventPage } from './live-events-api';
+import { fetchMissedEvents } from './live-events-api';
+import type { ServerToClientEvents, Sequenced } from '../../../backend/src/events/client-events';
+import { LIVE_CHANNEL } from '../../../backend/src/contracts/notifications';
+import { $realtimeStatus } from '../stores/realtime-status';
+import { LiveSequence } from './live-sequence';
+import { hasSignedInHint } from './signed-in-hint';
+import { openSocket, type RealtimeSocket } from './socket';
 
-/** The spec's live event types (SPEC §3 "Realtime event") that carry `{ type, data, timestamp }`. */
-export type LiveEventType = {
-  [K in keyof ServerToClientEvents]: Parameters<ServerToClientEvents[K]>[0] extends { type: K } ? K : never;
-}[keyof ServerToClientEvents];
-export type LiveEvent<T extends LiveEventType> = Parameters<ServerToClientEvents[T]>[0];
+export type LiveEventType = keyof ServerToClientEvents;
+export type LiveEventPayload<E extends LiveEventType> = Sequenced<Parameters<ServerToClientEvents[E]>[0]>;
+
+type Handler = (payload: unknown) => void;
+
+const SEQ_KEY = 'fm_live_seq';
+/** Consecutive failed polls before the dot says disconnected (polling goes on, to recover). */
+const POLL_FAILURES_BEFORE_DISCONNECTED = 3;
+/** While polling, how often the socket is tried again (a success returns to realtime). */
+const SOCKET_RETRY_MS = 30_000;
+
+const listeners = new Map<string, Set<Handler>>();
+let started = false;
+let sequence = new LiveSequence();
+let socket: RealtimeSocket | undefined;
+let pollTimer: ReturnType<typeof setInterval> | undefined;
+let socketRetryTimer: ReturnType<typeof setInterval> | undefined;
+let pollFailures = 0;
+let catchingUp: Promise<boolean> | undefined;
 
 /**
- * Calls `handler` for each live event of `type` the signed-in user receives; returns the
- * unsubscribe. The one way islands receive live events: it opens the page's socket on first use.
+ * Calls `handler` with every live event of `type` the signed-in user receives, each once, however
+ * it arrives: over the socket, from the catch-up call after a reconnect, or by REST polling when
+ * WebSockets are unavailable. Returns the function that stops it. The first call starts the live
+ * channel (never for visitors: without the signed-in hint nothing is opened).
  */
-export function onLiveEvent<T extends LiveEventType>(type: T, handler: (event: LiveEvent<T>) => void): () => void {
-  const socket = startRealtime();
-  const listener = handler as never;
-  socket.on(type as never, listener);
-  return () => {
-    socket.off(type as never, listener);
+export function onLiveEvent<E extends LiveEventType>(type: E, handler: (payload: LiveEventPayload<E>) => void): () => void {
+  let set = listeners.get(type);
+  if (!set) listeners.set(type, (set = new Set()));
+  const wrapped: Handler = (payload) => handler(payload as LiveEventPayload<E>);
+  set.add(wrapped);
+  startLiveChannel();
+  return () => set.delete(wrapped);
+}
+
+/** Opens the live channel for a signed-in page; safe to call more than once. */
+export function startLiveChannel(): void {
+  if (started || typeof window === 'undefined' || !hasSignedInHint(document.cookie)) return;
+  started = true;
+  sequence = new LiveSequence(readStoredSeq());
+  $realtimeStatus.set('connecting');
+  socket = openSocket();
+  socket.on('connect', () => {
+    stopPolling();
+    $realtimeStatus.set('realtime');
+    void catchUp();
+  });
+  socket.on('disconnect', () => {
+    if (!pollTimer) $realtimeStatus.set('connecting');
+  });
+  // Three reconnection attempts failed (2, 4, 8 s apart): poll the API instead.
+  socket.io.on('reconnect_failed', startPolling);
+  socket.onAny((event: string, payload: unknown) => receive(event, payload));
+}
+
+function receive(type: string, payload: unknown): void {
+  const seq = seqOf(payload);
+  if (seq !== undefined) {
+    if (!sequence.accept(seq)) return;
+    storeSeq();
+    // Arrived ahead of one we have not seen (sent while this tab reconnected): fetch it.
+    if (sequence.hasGap) void catchUp();
+  }
+  for (const handler of listeners.get(type) ?? []) {
+    try {
+      handler(payload);
+    } catch (error) {
+      console.error(`A ${type} handler failed`, error);
+    }
+  }
+}
+
+/** Asks the API for every event after the last one handled, page by page; false when the call failed. */
+function catchUp(): Promise<boolean> {
+  catchingUp ??= (async () => {
+    try {
+      for (let pages = 0; pages < 50; pages++) {
+        const page: LiveEventPage | null = await fetchMissedEvents(sequence.after);
+        if (!page) return false;
+        sequence.settle(page.latest_seq);
+        for (const event of page.events) receive(event.type, withSeq(event.payload, event.seq));
+        const last = page.events.at(-1)?.seq;
+        if (last === undefined || last >= page.latest_seq) {
+          // Older than the log keeps (purged): nothing more to fetch.
+          sequence.skipTo(page.latest_seq);
+          break;
+        }
+      }
+      storeSeq();
+      return true;
+    } finally {
+      catchingUp = undefined;
+    }
+  })();
+  return catchingUp;
+}
+
+function startPolling(): void {
+  if (pollTimer) return;
+  $realtimeStatus.set('polling');
+  pollFailures = 0;
+  const poll = async () => {
+    if (await catchUp()) {
+      pollFailures = 0;
+      if ($realtimeStatus.get() !== 'realtime') $realtimeStatus.set('polling');
+    } else if (++pollFailures >= POLL_FAILURES_BEFORE_DISCONNECTED) {
+      $realtimeStatus.set('disconnected');
+    }
   };
+  void poll();
+  pollTimer = setInterval(() => void poll(), LIVE_CHANNEL.pollingIntervalMs);
+  socketRetryTimer = setInterval(() => socket?.connect(), SOCKET_RETRY_MS);
+}
+
+function stopPolling(): void {
+  clearInterval(pollTimer);
+  clearInterval(socketRetryTimer);
+  pollTimer = undefined;
+  socketRetryTimer = undefined;
+}
+
+function seqOf(payload: unknown): number | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const seq = (payload as { seq?: unknown }).seq;
+  return typeof seq === 'number' ? seq : undefined;
+}
+
+function withSeq(payload: unknown, seq: number): unknown {
+  return typeof payload === 'object' && payload !== null ? { ...payload, seq } : { seq };
+}
+
+function readStoredSeq(): number | null {
+  try {
+    const stored = Number(sessionStorage.getItem(SEQ_KEY));
+    return Number.isInteger(stored) && stored > 0 ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeSeq(): void {
+  try {
+    if (sequence.after !== null) sessionStorage.setItem(SEQ_KEY, String(sequence.after));
+  } catch {
+    // Storage refused (private mode): this tab starts from the newest again on the next page.
+  }
 }

@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../../backend/src/events/client-events';
-import { $realtimeStatus } from '../stores/realtime-status';
+import { LIVE_CHANNEL } from '../../../backend/src/contracts/notifications';
 
 /** The socket, typed by the event map the server declares (type-only import: nothing of the backend ships). */
 export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -8,25 +8,37 @@ export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 let socket: RealtimeSocket | undefined;
 
 /**
- * Opens the page's one socket.io connection (same origin) and mirrors its state into
- * $realtimeStatus. Safe to call more than once: later calls return the existing socket.
+ * Opens the page's one socket.io connection (same origin, WebSocket only: when WebSockets are
+ * blocked, lib/live-events.ts falls back to REST polling). After a failure it retries
+ * LIVE_CHANNEL.reconnectAttempts times, waiting 2, 4 then 8 seconds (2^n s), then emits
+ * `reconnect_failed` on `socket.io`. Later calls return the same socket.
  */
-export function startRealtime(): RealtimeSocket {
-  if (socket) return socket;
-  $realtimeStatus.set('connecting');
-  socket = io({
+export function openSocket(): RealtimeSocket {
+  socket ??= io({
     path: '/socket.io',
-    transports: ['websocket', 'polling'],
-    // Without this the client gives up when the first transport (WebSocket) is blocked.
-    tryAllTransports: true,
+    transports: ['websocket'],
+    reconnectionAttempts: LIVE_CHANNEL.reconnectAttempts,
+    reconnectionDelay: 2_000,
+    reconnectionDelayMax: 8_000,
+    randomizationFactor: 0,
+    // SPEC §9: the real-time availability test gives up after 10 s (a connection that neither opens nor fails).
+    timeout: 10_000,
   });
-  socket.on('connect', () => $realtimeStatus.set('connected'));
-  socket.on('disconnect', () => $realtimeStatus.set('disconnected'));
-  socket.on('connect_error', () => $realtimeStatus.set('disconnected'));
-  socket.io.on('reconnect_attempt', () => $realtimeStatus.set('connecting'));
   return socket;
 }
 
 export function getRealtimeSocket(): RealtimeSocket | undefined {
   return socket;
+}
+
+/** Round trip of the live channel in ms (the server answers 'realtime:ping' at once), or null when it is not connected. */
+export async function measureLatency(): Promise<number | null> {
+  if (!socket?.connected) return null;
+  const started = performance.now();
+  try {
+    await socket.timeout(5_000).emitWithAck('realtime:ping');
+    return Math.round(performance.now() - started);
+  } catch {
+    return null;
+  }
 }

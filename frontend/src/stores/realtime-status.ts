@@ -1,6 +1,18 @@
 import { atom } from 'nanostores';
 
-export type RealtimeStatus = 'connecting' | 'connected' | 'disconnected';
+/**
+ * How the page receives live events (SPEC §4 "Real-time connection"): over the socket
+ * ('realtime'), by asking the API every 5 s because the socket gave up ('polling'), or not at all
+ * ('disconnected'). Written only by lib/live-events.ts.
+ */
+export type RealtimeStatus = 'connecting' | 'realtime' | 'polling' | 'disconnected';
 
-/** State of the page's socket.io connection; written only by lib/socket.ts. */
 export const $realtimeStatus = atom<RealtimeStatus>('connecting');
+
+/** The header dot's accessible label for each state. */
+export const REALTIME_STATUS_LABELS: Record<RealtimeStatus, string> = {
+  connecting: 'Live updates: connecting',
+  realtime: 'Live updates: connected (real-time)',
+  polling: 'Live updates: checking every 5 seconds (real-time unavailable)',
+  disconnected: 'Live updates: disconnected',
+};

@@ -2,6 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
 import { isAllowedOrigin } from '../../common/origins.js';
+import { LIVE_CHANNEL } from '../../contracts/notifications.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from '../../events/client-events.js';
@@ -15,7 +16,13 @@ type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<
  * origins, asks who is connecting (the authenticator registered with Realtime), and puts each signed-in socket in
  * its user's room. Only services emit, through Realtime.
  */
-@WebSocketGateway({ path: '/socket.io', serveClient: false, pingInterval: 25_000, pingTimeout: 10_000 })
+// Heartbeat (SPEC §9): a ping every 25 s, a connection that misses one answer for 10 s is closed.
+@WebSocketGateway({
+  path: '/socket.io',
+  serveClient: false,
+  pingInterval: LIVE_CHANNEL.pingIntervalMs,
+  pingTimeout: LIVE_CHANNEL.pingTimeoutMs,
+})
 export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
   private readonly logger = new Logger('Realtime');
 
@@ -54,6 +61,9 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
   async handleConnection(socket: RealtimeSocket): Promise<void> {
     const { userId } = socket.data;
     if (userId) await socket.join(userRoom(userId));
+    socket.on('realtime:ping', (ack) => {
+      if (typeof ack === 'function') ack({ receivedAt: new Date().toISOString() });
+    });
     socket.emit('realtime:ready', { connectedAt: new Date().toISOString(), signedIn: userId !== undefined });
   }
 }

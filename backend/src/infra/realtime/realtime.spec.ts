@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { AppModule } from '../../app.module.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
@@ -148,16 +149,18 @@ describe('realtime', () => {
       ['another web process', () => otherWeb.app.get(Realtime)],
       ['the worker process', () => worker.get(Realtime)],
     ])('reaches every socket of that user, and no one else, from %s', async (_from, realtime) => {
+      // Events to a user are logged under the user's id, a uuid.
+      const [user1, user2] = [randomUUID(), randomUUID()];
       const [u1, u1Elsewhere, u2] = await Promise.all([
-        connect(url, { userId: 'u1' }),
-        connect(otherUrl, { userId: 'u1' }),
-        connect(url, { userId: 'u2' }),
+        connect(url, { userId: user1 }),
+        connect(otherUrl, { userId: user1 }),
+        connect(url, { userId: user2 }),
       ]);
       const u2Pings = pings(u2);
       try {
         const forU1 = `for-u1-${Math.random()}`;
         const both = Promise.all([receives(u1, forU1), receives(u1Elsewhere, forU1)]);
-        realtime().toUser('u1', 'realtime:ping', { sentAt: forU1 });
+        realtime().toUser(user1, 'realtime:ping', { sentAt: forU1 });
         await both;
         // Events arrive in order: once u2 has the next broadcast, it would have had u1's ping too.
         const everyone = `everyone-${Math.random()}`;

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Socket } from 'socket.io';
 import type { ServerToClientEvents } from '../../events/client-events.js';
+import type { RealtimeEventLog } from './event-log.js';
 
 export type Handshake = Socket['handshake'];
 export type ServerEvent = keyof ServerToClientEvents;
@@ -11,6 +12,10 @@ export interface RealtimeTarget {
   to(room: string): { emit(event: string, payload: unknown): unknown };
   emit(event: string, payload: unknown): unknown;
 }
+
+/** The payload with its seq added (payloads are objects; anything else goes as it is). */
+const withSeq = (payload: unknown, seq: number): unknown =>
+  typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? { ...payload, seq } : payload;
 
 /** The room every socket of one signed-in user joins. */
 export const userRoom = (userId: string): string => `user:${userId}`;
@@ -25,16 +30,31 @@ export interface RealtimeAuthenticator {
 
 const anonymous: RealtimeAuthenticator = { authenticate: () => Promise.resolve(null) };
 
+/** Options of an event to a user. */
+export interface ToUserOptions {
+  /**
+   * What the event is about (e.g. "notification:<id>"). A repeat with the same key (a retried job)
+   * is sent again under the seq it was first given, so the browser drops it as a duplicate.
+   */
+  key?: string;
+}
+
 /**
  * Sends events to browsers. In the web process it emits through the socket.io server (whose
  * adapter reaches every web process); in the worker process through socket.io's Redis or
  * PostgreSQL emitter. Only services emit; payloads are typed by ServerToClientEvents.
+ *
+ * Events to a user are logged first (RealtimeEventLog) and sent with their `seq`, so a browser
+ * that was away asks for what it missed and drops what it already has.
  */
 @Injectable()
 export class Realtime {
+  private readonly logger = new Logger('Realtime');
   private target: RealtimeTarget | undefined;
   private authenticator: RealtimeAuthenticator = anonymous;
-  private countSockets: () => number = () => 0;
+  private countLocalSockets: () => number = () => 0;
+
+  constructor(private readonly log?: RealtimeEventLog) {}
 
   authenticateWith(authenticator: RealtimeAuthenticator): void {
     this.authenticator = authenticator;
@@ -45,6 +65,24 @@ export class Realtime {
     return this.authenticator.authenticate(handshake);
   }
 
+  /** How events travel between processes (diagnostics). */
+  busKind: 'memory' | 'redis' | 'postgres' = 'memory';
+
+  /**
+   * How many sockets the user has open, in every web process; null where this process holds no
+   * socket.io server (the worker) or the other processes did not answer.
+   */
+  async countUserSockets(userId: string): Promise<number | null> {
+    const server = this.target as { in?: (room: string) => { fetchSockets?: () => Promise<unknown[]> } } | undefined;
+    const fetch = server?.in?.(userRoom(userId)).fetchSockets;
+    if (!server?.in || !fetch) return null;
+    try {
+      return (await server.in(userRoom(userId)).fetchSockets?.())?.length ?? null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Called once, by the gateway (web process) or by the module (worker process). */
   attach(target: RealtimeTarget): void {
     this.target = target;
@@ -52,16 +90,44 @@ export class Realtime {
 
   /** The gateway says how to count the sockets this process holds (for the metrics). */
   countSocketsWith(count: () => number): void {
-    this.countSockets = count;
+    this.countLocalSockets = count;
   }
 
   /** Sockets connected to this process (0 in the worker process). */
   socketCount(): number {
-    return this.countSockets();
+    return this.countLocalSockets();
   }
 
-  toUser<E extends ServerEvent>(userId: string, event: E, payload: ServerEventPayload<E>): void {
-    this.toRoom(userRoom(userId), event, payload);
+  /**
+   * Logs the event and sends it to every socket of the user, without waiting. Should logging
+   * fail, the event is still sent (without a seq) and the failure is logged.
+   */
+  toUser<E extends ServerEvent>(userId: string, event: E, payload: ServerEventPayload<E>, options: ToUserOptions = {}): void {
+    const target = this.requireTarget();
+    if (!this.log) return void target.to(userRoom(userId)).emit(event, payload);
+    this.log.append(userId, event, payload, options.key).then(
+      (seq) => target.to(userRoom(userId)).emit(event, withSeq(payload, seq)),
+      (error: unknown) => {
+        this.logger.warn(`could not log a ${event} event for a user: ${String(error)}`);
+        target.to(userRoom(userId)).emit(event, payload);
+      },
+    );
+  }
+
+  /**
+   * Like toUser, but resolves once the event is logged and sent, and rejects when it could not be
+   * logged: a job awaits it, so a failure is retried (and the key keeps a retry from doubling it).
+   */
+  async deliverToUser<E extends ServerEvent>(
+    userId: string,
+    event: E,
+    payload: ServerEventPayload<E>,
+    options: ToUserOptions = {},
+  ): Promise<number | undefined> {
+    const target = this.requireTarget();
+    const seq = this.log ? await this.log.append(userId, event, payload, options.key) : undefined;
+    target.to(userRoom(userId)).emit(event, seq === undefined ? payload : withSeq(payload, seq));
+    return seq;
   }
 
   toRoom<E extends ServerEvent>(room: string, event: E, payload: ServerEventPayload<E>): void {

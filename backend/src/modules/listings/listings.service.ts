@@ -69,6 +69,18 @@ export interface ListingBrief {
   image: string | null;
 }
 
+/** What other modules may know of a listing (notifications about it), in any state. */
+export interface ListingOutline {
+  id: string;
+  title: string;
+  sellerId: string;
+  type: 'sale' | 'rent';
+  categorySlug: CategorySlug;
+  categoryName: string;
+  status: string;
+  price: number;
+}
+
 /** Who asks: a signed-in user (their id) or a visitor. */
 export interface Viewer {
   userId?: string;
@@ -395,6 +407,34 @@ export class ListingsService {
       if (removed === 1) listing.savesCount = Math.max(0, listing.savesCount - 1);
       return { saved: false, saves_count: listing.savesCount };
     });
+  }
+
+  /** A listing's outline for another module, or null when it is gone. */
+  async outline(listingId: string): Promise<ListingOutline | null> {
+    const listing = /^[0-9a-f-]{36}$/i.test(listingId)
+      ? await this.em.fork().findOne(Listing, { id: listingId }, { populate: ['category'] })
+      : null;
+    if (!listing) return null;
+    const category = listing.category.getEntity();
+    return {
+      id: listing.id,
+      title: listing.title,
+      sellerId: listing.seller.id,
+      type: listing.type,
+      categorySlug: category.slug as CategorySlug,
+      categoryName: category.name,
+      status: listing.status,
+      price: listing.pricePence / 100,
+    };
+  }
+
+  /** The users who saved the listing (to tell them it changed). */
+  async saverIds(listingId: string): Promise<string[]> {
+    const rows = await this.em
+      .fork()
+      .getConnection()
+      .execute<Array<{ user_id: string }>>(`select user_id from saved_listing where listing_id = ?`, [listingId]);
+    return rows.map((row) => row.user_id);
   }
 
   // ----- Helpers -----

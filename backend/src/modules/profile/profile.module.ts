@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { AccountDeletion } from './account-deletion.js';
-import { ProfileUpdatesSubscriber } from './profile-updates.subscriber.js';
 import { ProfileController, UsersController } from './profile.controller.js';
 import { ProfileService } from './profile.service.js';
 
@@ -9,7 +8,7 @@ import { ProfileService } from './profile.service.js';
 @Module({
   imports: [AuthModule],
   controllers: [ProfileController, UsersController],
-  providers: [ProfileService, ProfileUpdatesSubscriber, AccountDeletion],
+  providers: [ProfileService, AccountDeletion],
   exports: [AccountDeletion],
 })
 export class ProfileModule {}

@@ -1,0 +1,66 @@
+/**
+ * Notifications (SPEC §4 "Notifications"): facts the API and the browser share.
+ */
+
+/** What a notification is about. */
+export const NOTIFICATION_KINDS = ['NEW_MESSAGE', 'NEW_LISTING', 'LISTING_UPDATED', 'PROFILE_UPDATED', 'BOOKING'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** The spec's notification type, which sets its colour. */
+export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** The spec's titles (SPEC §4), and ours for a booking decision. */
+export const NOTIFICATION_TITLES = {
+  NEW_LISTING: 'New Listing Available',
+  NEW_MESSAGE: 'New Message',
+  LISTING_UPDATED: 'Listing Updated',
+  PROFILE_UPDATED: 'Profile Updated',
+  BOOKING: 'Booking Request',
+} as const satisfies Record<NotificationKind, string>;
+
+/** The bell shows the newest 10 (SPEC §9 "Notification list cap"). */
+export const NOTIFICATION_LIST_CAP = 10;
+/** A message's preview is cut to 50 characters plus an ellipsis (SPEC §4, §9). */
+export const MESSAGE_PREVIEW_LENGTH = 50;
+/** Notifications are kept this long, then purged. */
+export const NOTIFICATION_RETENTION_DAYS = 90;
+
+/** A badge counts up to 9, then says 9+ (SPEC §9). */
+export function badgeText(count: number): string {
+  return count > 9 ? '9+' : String(count);
+}
+
+/** The spec's preview: the first 50 characters and an ellipsis when there were more. */
+export function messagePreview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MESSAGE_PREVIEW_LENGTH ? `${flat.slice(0, MESSAGE_PREVIEW_LENGTH)}...` : flat;
+}
+
+/** A stored notification as the API and the socket events give it. */
+export interface NotificationView {
+  id: string;
+  kind: NotificationKind;
+  type: NotificationType;
+  title: string;
+  message: string;
+  /** Where View takes the user (a path on the site), or null. */
+  action_url: string | null;
+  read: boolean;
+  created_at: string;
+}
+
+/** The categories a signed-in user can follow (a new listing there is notified). */
+export const FOLLOWABLE_CATEGORIES = ['land', 'equipment', 'livestock', 'seeds-plants', 'services', 'rentals'] as const;
+export type FollowableCategory = (typeof FOLLOWABLE_CATEGORIES)[number];
+
+/** Live-channel facts the browser's fallback follows (SPEC §4 "Real-time connection", §9). */
+export const LIVE_CHANNEL = {
+  /** REST polling interval once the socket has given up. */
+  pollingIntervalMs: 5_000,
+  /** Reconnection attempts before polling, waiting 2^n seconds before attempt n. */
+  reconnectAttempts: 3,
+  /** socket.io heartbeat. */
+  pingIntervalMs: 25_000,
+  pingTimeoutMs: 10_000,
+} as const;

@@ -1,0 +1,114 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ScheduledJob } from '../queue/job-registry.js';
+
+/** How long a user's events stay available to catch up on (a browser away longer reloads its state). */
+export const EVENT_LOG_RETENTION_HOURS = 24;
+/** The most events one catch-up call returns; the client asks again from the last one. */
+export const EVENT_LOG_PAGE = 100;
+const PURGE_BATCH = 5_000;
+
+export interface LoggedEvent {
+  seq: number;
+  type: string;
+  payload: unknown;
+  created_at: string;
+}
+
+/**
+ * The per-user log of events Realtime.toUser sends. Appending gives the event its seq; `after`
+ * returns what a client missed since the last seq it handled.
+ */
+@Injectable()
+export class RealtimeEventLog {
+  private readonly logger = new Logger('Realtime');
+
+  constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
+
+  /**
+   * Appends the event and returns its seq. With a `key` already logged for this user (a retried
+   * job), returns the seq it was given then, and logs nothing new.
+   */
+  async append(userId: string, type: string, payload: unknown, key?: string): Promise<number> {
+    return this.em.fork().transactional(async (tx) => {
+      const run = <T extends object[]>(sql: string, params: unknown[]) =>
+        tx.getConnection().execute<T>(sql, params, 'all', tx.getTransactionContext());
+      if (key !== undefined) {
+        const [existing] = await run<Array<{ seq: string }>>(`select seq from realtime_event where user_id = ? and key = ?`, [userId, key]);
+        if (existing) return Number(existing.seq);
+      }
+      const [cursor] = await run<Array<{ last_seq: string }>>(
+        `insert into realtime_event_cursor (user_id, last_seq) values (?, 1)
+           on conflict (user_id) do update set last_seq = realtime_event_cursor.last_seq + 1
+         returning last_seq`,
+        [userId],
+      );
+      const seq = Number(cursor?.last_seq);
+      await run<object[]>(`insert into realtime_event (user_id, seq, type, payload, key, created_at) values (?, ?, ?, ?, ?, now())`, [
+        userId,
+        seq,
+        type,
+        JSON.stringify(payload),
+        key ?? null,
+      ]);
+      return seq;
+    });
+  }
+
+  /** The user's events after `after`, oldest first, at most one page; and the newest seq given. */
+  async after(userId: string, after: number): Promise<{ events: LoggedEvent[]; latest: number }> {
+    const em = this.em.fork();
+    const [rows, cursor] = await Promise.all([
+      em
+        .getConnection()
+        .execute<Array<{ seq: string; type: string; payload: unknown; created_at: Date }>>(
+          `select seq, type, payload, created_at from realtime_event where user_id = ? and seq > ? order by seq limit ?`,
+          [userId, after, EVENT_LOG_PAGE],
+        ),
+      em.getConnection().execute<Array<{ last_seq: string }>>(`select last_seq from realtime_event_cursor where user_id = ?`, [userId]),
+    ]);
+    return {
+      events: rows.map((row) => ({
+        seq: Number(row.seq),
+        type: row.type,
+        payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+        created_at: new Date(row.created_at).toISOString(),
+      })),
+      latest: Number(cursor[0]?.last_seq ?? 0),
+    };
+  }
+
+  /** How many events are kept for the user (diagnostics). */
+  async count(userId: string): Promise<number> {
+    const [row] = await this.em
+      .fork()
+      .getConnection()
+      .execute<Array<{ n: number }>>(`select count(*)::int as n from realtime_event where user_id = ?`, [userId]);
+    return row?.n ?? 0;
+  }
+
+  /** A deleted account's events and counter. */
+  async forget(userId: string): Promise<void> {
+    await this.em.fork().transactional(async (tx) => {
+      const run = (sql: string) => tx.getConnection().execute(sql, [userId], 'run', tx.getTransactionContext());
+      await run(`delete from realtime_event where user_id = ?`);
+      await run(`delete from realtime_event_cursor where user_id = ?`);
+    });
+  }
+
+  @ScheduledJob({ name: 'realtime.purge-event-log', queue: 'maintenance', everyMs: 60 * 60_000 })
+  async purge(): Promise<void> {
+    let removed = 0;
+    for (;;) {
+      const rows = await this.em.getConnection().execute<{ seq: string }[]>(
+        `delete from realtime_event where ctid in (
+           select ctid from realtime_event where created_at < now() - make_interval(hours => ?) limit ?)
+         returning seq`,
+        [EVENT_LOG_RETENTION_HOURS, PURGE_BATCH],
+      );
+      removed += rows.length;
+      if (rows.length < PURGE_BATCH) break;
+    }
+    if (removed > 0) this.logger.log(`purged ${removed} realtime events older than ${EVENT_LOG_RETENTION_HOURS} hours`);
+  }
+}

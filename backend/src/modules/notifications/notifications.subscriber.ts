@@ -1,0 +1,180 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { messagePreview, type NotificationView } from '../../contracts/notifications.js';
+import type { DomainEvent } from '../../events/domain-events.js';
+import { OnDomainEvent } from '../../infra/queue/job-registry.js';
+import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
+import { Realtime, type ServerEvent, type ServerEventPayload } from '../../infra/realtime/realtime.js';
+import { ListingsService } from '../listings/listings.service.js';
+import { MessageSummaries } from './message-summaries.js';
+import { type NotificationDraft, NotificationsService } from './notifications.service.js';
+
+const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+
+/** What a listing's new status means to someone who saved it. */
+const STATUS_TEXT: Record<string, string> = {
+  live: 'is available again',
+  sold: 'has been sold',
+  let: 'has been let',
+  withdrawn: 'has been withdrawn',
+  expired: 'has expired',
+  removed: 'has been removed',
+};
+
+/**
+ * Turns domain events into stored notifications and pushes each to its user's sockets. Each
+ * handler is idempotent: one notification per event and user (NotificationsService.createFor),
+ * pushed under a key so a retry re-sends the same seq, which the browser drops.
+ */
+@Injectable()
+export class NotificationsSubscriber {
+  constructor(
+    @Inject(NotificationsService) private readonly notifications: NotificationsService,
+    @Inject(ListingsService) private readonly listings: ListingsService,
+    @Inject(MessageSummaries) private readonly messages: MessageSummaries,
+    @Inject(Realtime) private readonly realtime: Realtime,
+    @Inject(RealtimeEventLog) private readonly eventLog: RealtimeEventLog,
+  ) {}
+
+  /** New Listing Available: to the followers of its category (every rental is in Rentals), never its seller. */
+  @OnDomainEvent('listing.published', { name: 'notifications.new-listing', queue: 'notifications' })
+  async newListing(event: DomainEvent<'listing.published'>): Promise<void> {
+    const listing = await this.listings.outline(event.payload.listingId);
+    if (!listing || listing.status !== 'live') return;
+    const followers = await this.notifications.followersOf([listing.categorySlug], listing.sellerId);
+    await this.notify(
+      followers,
+      {
+        kind: 'NEW_LISTING',
+        type: 'info',
+        message: `"${listing.title}" was posted in ${listing.categoryName} for ${gbp.format(listing.price)}.`,
+        actionUrl: `/listing/${listing.id}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'NEW_LISTING',
+        { type: 'NEW_LISTING', data: { listing_id: listing.id, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
+  /** Listing Updated: a saved listing's price changed. */
+  @OnDomainEvent('listing.updated', { name: 'notifications.listing-price', queue: 'notifications' })
+  async listingUpdated(event: DomainEvent<'listing.updated'>): Promise<void> {
+    if (!event.payload.changed.includes('pricePence')) return;
+    const listing = await this.listings.outline(event.payload.listingId);
+    if (!listing || listing.status !== 'live') return;
+    await this.tellSavers(listing.id, listing.sellerId, event, `The price of "${listing.title}" is now ${gbp.format(listing.price)}.`);
+  }
+
+  /** Listing Updated: a saved listing was sold, let, withdrawn, expired, removed or renewed. */
+  @OnDomainEvent('listing.status-changed', { name: 'notifications.listing-status', queue: 'notifications' })
+  async listingStatusChanged(event: DomainEvent<'listing.status-changed'>): Promise<void> {
+    const { from, to } = event.payload;
+    const text = STATUS_TEXT[to];
+    if (from === to || !text) return;
+    const listing = await this.listings.outline(event.payload.listingId);
+    if (!listing) return;
+    await this.tellSavers(listing.id, listing.sellerId, event, `"${listing.title}" ${text}.`);
+  }
+
+  /** Profile Updated: to the user, whose other tabs and devices reload the profile. */
+  @OnDomainEvent('user.profile-updated', { name: 'notifications.profile-updated', queue: 'notifications' })
+  async profileUpdated(event: DomainEvent<'user.profile-updated'>): Promise<void> {
+    const { userId } = event.payload;
+    await this.notify(
+      [userId],
+      { kind: 'PROFILE_UPDATED', type: 'info', message: 'Your profile was updated.', actionUrl: '/profile', sourceKey: event.id },
+      (notification) => [
+        'PROFILE_UPDATED',
+        { type: 'PROFILE_UPDATED', data: { user_id: userId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
+  /** New Message: to the recipient, with the sender and a 50-character preview when messaging tells them. */
+  @OnDomainEvent('message.sent', { name: 'notifications.new-message', queue: 'notifications' })
+  async newMessage(event: DomainEvent<'message.sent'>): Promise<void> {
+    const { messageId, conversationId, senderId, recipientId } = event.payload;
+    if (senderId === recipientId) return;
+    const summary = await this.messages.summary(messageId);
+    const conversation = summary?.conversationId ?? conversationId;
+    await this.notify(
+      [recipientId],
+      {
+        kind: 'NEW_MESSAGE',
+        type: 'success',
+        message: summary ? `${summary.senderName}: ${messagePreview(summary.preview)}` : 'You have a new message.',
+        actionUrl: `/messages?conversation=${encodeURIComponent(conversation)}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'MESSAGE_NOTIFICATION',
+        {
+          type: 'MESSAGE_NOTIFICATION',
+          data: { conversation_id: conversation, message_id: messageId, notification },
+          timestamp: event.occurredAt,
+        },
+      ],
+    );
+  }
+
+  /** The requester's booking was accepted or declined. */
+  @OnDomainEvent('booking.decided', { name: 'notifications.booking-decided', queue: 'notifications' })
+  async bookingDecided(event: DomainEvent<'booking.decided'>): Promise<void> {
+    const { messageId, conversationId, requesterId, decision } = event.payload;
+    await this.notify(
+      [requesterId],
+      {
+        kind: 'BOOKING',
+        type: decision === 'accepted' ? 'success' : 'warning',
+        message: `Your booking request was ${decision}.`,
+        actionUrl: `/messages?conversation=${encodeURIComponent(conversationId)}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'BOOKING_DECIDED',
+        {
+          type: 'BOOKING_DECIDED',
+          data: { conversation_id: conversationId, message_id: messageId, decision, notification },
+          timestamp: event.occurredAt,
+        },
+      ],
+    );
+  }
+
+  /** A deleted account's notifications, follows and event log. */
+  @OnDomainEvent('user.deleted', { name: 'notifications.forget-deleted-user', queue: 'maintenance' })
+  async forgetDeletedUser(event: DomainEvent<'user.deleted'>): Promise<void> {
+    await this.notifications.forget(event.payload.userId);
+    await this.eventLog.forget(event.payload.userId);
+  }
+
+  private async tellSavers(
+    listingId: string,
+    sellerId: string,
+    event: DomainEvent<'listing.updated' | 'listing.status-changed'>,
+    message: string,
+  ): Promise<void> {
+    const savers = (await this.listings.saverIds(listingId)).filter((id) => id !== sellerId);
+    await this.notify(
+      savers,
+      { kind: 'LISTING_UPDATED', type: 'warning', message, actionUrl: `/listing/${listingId}`, sourceKey: event.id },
+      (notification) => [
+        'LISTING_UPDATED',
+        { type: 'LISTING_UPDATED', data: { listing_id: listingId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
+  /** Stores, then pushes each user's notification; awaited, so a failed push is retried with the job. */
+  private async notify<E extends ServerEvent>(
+    userIds: string[],
+    draft: NotificationDraft,
+    event: (notification: NotificationView) => [E, ServerEventPayload<E>],
+  ): Promise<void> {
+    for (const { userId, notification } of await this.notifications.createFor(userIds, draft)) {
+      const [name, payload] = event(notification);
+      await this.realtime.deliverToUser(userId, name, payload, { key: `notification:${notification.id}` });
+    }
+  }
+}

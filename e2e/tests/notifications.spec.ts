@@ -1,0 +1,118 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures.js';
+import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
+
+/** A seller in a browser of their own posts a listing in `category`. */
+async function postAsAnotherUser(request: APIRequestContext, category: string, title: string): Promise<string> {
+  await signUpVerified(request, 'Sam Seller');
+  const taunton = await placeNamed(request, 'Taunton');
+  const { id } = await postListing(request, {
+    category,
+    title,
+    price: 12500,
+    location: taunton.label,
+    place_id: taunton.id,
+    attributes: category === 'land' ? { acres: 12 } : {},
+  });
+  return id;
+}
+
+const liveDot = (page: Page) => page.getByTestId('live-dot');
+const badge = (page: Page) => page.getByTestId('notifications-badge');
+
+test.describe('notifications', () => {
+  test('a follower of a category sees the badge rise live when someone posts there, opens the bell and deletes one', async ({
+    page,
+    browser,
+  }) => {
+    await signUpVerified(page.request, 'Fran Follower');
+    await page.goto('/land');
+    await page.getByRole('button', { name: 'Follow Land' }).click();
+    await expect(page.getByRole('button', { name: 'Following Land' })).toHaveAttribute('aria-pressed', 'true');
+
+    await page.goto('/browse');
+    await expect(liveDot(page)).toHaveAttribute('data-status', 'realtime');
+    await expect(liveDot(page)).toHaveAccessibleName('Live updates: connected (real-time)');
+    await expect(badge(page)).toHaveCount(0);
+
+    const seller = await browser.newContext({
+      baseURL: test.info().project.use.baseURL,
+      extraHTTPHeaders: { 'x-forwarded-for': '10.200.1.7' },
+    });
+    const title = `Grazing ${uniqueWord()} near Taunton`;
+    try {
+      await postAsAnotherUser(seller.request, 'land', title);
+    } finally {
+      await seller.close();
+    }
+    // Live, without a reload.
+    await expect(badge(page)).toHaveText('1');
+
+    await page.getByTestId('notifications-bell').click();
+    const panel = page.getByRole('region', { name: 'Notifications' });
+    await expect(panel.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+    const item = panel.getByTestId('notification').filter({ hasText: title });
+    await expect(item).toContainText('New Listing Available');
+    // Opening the bell marked all read, on the server too.
+    await expect(badge(page)).toHaveCount(0);
+    await expect
+      .poll(
+        async () => ((await (await page.request.get('/api/notifications')).json()) as { data: { unread_count: number } }).data.unread_count,
+      )
+      .toBe(0);
+
+    await item.getByRole('button', { name: /^Delete notification/ }).click();
+    await expect(panel.getByText('No notifications yet')).toBeVisible();
+    await page.reload();
+    await page.getByTestId('notifications-bell').click();
+    await expect(page.getByRole('region', { name: 'Notifications' }).getByText('No notifications yet')).toBeVisible();
+  });
+
+  test('the developer page shows the connection type and the round trip, and its Test Badge raises the badge', async ({ page }) => {
+    await signUpVerified(page.request, 'Dev Tester');
+    await page.goto('/realtime-demo');
+    await expect(page.getByTestId('connection-type')).toHaveText(/realtime/);
+    await expect(page.getByTestId('latency')).toHaveText(/^\d+ ms$/);
+    await page.getByRole('button', { name: 'Test Badge' }).click();
+    await expect(badge(page)).toHaveText('1');
+  });
+
+  test('a visitor gets a link to sign in instead of the bell, and no live channel', async ({ page }) => {
+    const sockets: string[] = [];
+    page.on('websocket', (socket) => sockets.push(socket.url()));
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: 'Notifications: sign in to see yours' })).toHaveAttribute('href', '/signin');
+    await expect(page.getByTestId('notifications-bell')).toHaveCount(0);
+    await page.goto('/dev');
+    await expect(page.getByText('The live channel opens for signed-in users only.')).toBeVisible();
+    expect(sockets).toEqual([]);
+  });
+
+  test('with WebSockets blocked, events still arrive by polling within the interval, and the dot says so', async ({ page, browser }) => {
+    test.setTimeout(150_000);
+    // Every WebSocket to socket.io is closed as it opens, before the handshake (as a proxy that drops
+    // them would): each attempt fails at the 10 s availability timeout (SPEC §9).
+    await page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
+    await signUpVerified(page.request, 'Polly Poller');
+    const follow = await page.request.post('/api/follows/categories/equipment', { headers: SITE });
+    expect(follow.ok()).toBe(true);
+
+    await page.goto('/realtime');
+    // The first attempt and three reconnections (2, 4 and 8 s apart), 10 s each, then polling.
+    await expect(liveDot(page)).toHaveAttribute('data-status', 'polling', { timeout: 80_000 });
+    await expect(liveDot(page)).toHaveAccessibleName('Live updates: checking every 5 seconds (real-time unavailable)');
+    await expect(page.getByTestId('connection-type')).toHaveText(/polling/);
+
+    const seller = await browser.newContext({
+      baseURL: test.info().project.use.baseURL,
+      extraHTTPHeaders: { 'x-forwarded-for': '10.200.2.9' },
+    });
+    try {
+      await postAsAnotherUser(seller.request, 'equipment', `Tedder ${uniqueWord()} four rotor`);
+    } finally {
+      await seller.close();
+    }
+    // One polling interval (5 s) and the subscriber's moment.
+    await expect(badge(page)).toHaveText('1', { timeout: 8_000 });
+  });
+});

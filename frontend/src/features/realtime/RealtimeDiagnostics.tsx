@@ -1,0 +1,129 @@
+import { useAtom } from '../../lib/use-store';
+import { useEffect, useState } from 'react';
+import { LIVE_CHANNEL } from '../../../../backend/src/contracts/notifications';
+import { hasSignedInHint } from '../../lib/signed-in-hint';
+import { onLiveEvent, startLiveChannel } from '../../lib/live-events';
+import { measureLatency } from '../../lib/socket';
+import { receiveNotification, startNotifications } from '../../stores/notifications';
+import { $realtimeStatus, type RealtimeStatus } from '../../stores/realtime-status';
+import { testNotification } from '../notifications/notification-list';
+import { pollingDiagnostics, realtimeDiagnostics, type PollingDiagnostics, type RealtimeDiagnostics } from './diagnostics-api';
+import './diagnostics.css';
+
+/** SPEC §9: the demo refreshes every 2 s. */
+export const REFRESH_MS = 2_000;
+
+/** The spec's connection types; connecting counts as disconnected until the first answer. */
+export function connectionType(status: RealtimeStatus): 'realtime' | 'polling' | 'disconnected' {
+  return status === 'connecting' ? 'disconnected' : status;
+}
+
+const LIVE_TYPES = [
+  'NEW_LISTING',
+  'LISTING_UPDATED',
+  'NEW_MESSAGE',
+  'MESSAGE_NOTIFICATION',
+  'BOOKING_DECIDED',
+  'PROFILE_UPDATED',
+  'IMAGE_PROCESSED',
+] as const;
+
+/**
+ * The developer pages' one screen: how this page receives live events, the live channel's round
+ * trip, the server's view of the caller's own channel (counts only), and the Test Badge.
+ */
+export default function RealtimeDiagnosticsPanel() {
+  const status = useAtom($realtimeStatus);
+  // Known in the browser only (the page is prerendered): null until then.
+  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  const [latency, setLatency] = useState<number | null>(null);
+  const [server, setServer] = useState<RealtimeDiagnostics | null>(null);
+  const [polling, setPolling] = useState<PollingDiagnostics | null>(null);
+  const [received, setReceived] = useState(0);
+  const [checkedAt, setCheckedAt] = useState<string>('');
+
+  useEffect(() => setSignedIn(hasSignedInHint(document.cookie)), []);
+
+  useEffect(() => {
+    if (!signedIn) return;
+    startLiveChannel();
+    startNotifications();
+    const stops = LIVE_TYPES.map((type) => onLiveEvent(type, () => setReceived((n) => n + 1)));
+    const refresh = async () => {
+      const [latencyMs, realtime, poll] = await Promise.all([measureLatency(), realtimeDiagnostics(), pollingDiagnostics()]);
+      setLatency(latencyMs);
+      setServer(realtime.ok ? realtime.data : null);
+      setPolling(poll.ok ? poll.data : null);
+      setCheckedAt(new Date().toLocaleTimeString('en-GB'));
+    };
+    void refresh();
+    const timer = setInterval(() => void refresh(), REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      for (const stop of stops) stop();
+    };
+  }, [signedIn]);
+
+  if (signedIn === null) return <p className="diagnostics__note">Checking...</p>;
+  if (!signedIn) {
+    return (
+      <p className="diagnostics__note">
+        The live channel opens for signed-in users only. <a href="/signin">Sign in</a> to see its diagnostics.
+      </p>
+    );
+  }
+
+  const type = connectionType(status);
+  return (
+    <div className="diagnostics">
+      <dl className="diagnostics__grid">
+        <div>
+          <dt>Connection type</dt>
+          <dd data-testid="connection-type" data-type={type}>
+            <span className={`live-dot-inline live-dot-inline--${type}`} aria-hidden="true" /> {type}
+          </dd>
+        </div>
+        <div>
+          <dt>Live channel round trip</dt>
+          <dd data-testid="latency">{latency === null ? 'not connected' : `${latency} ms`}</dd>
+        </div>
+        <div>
+          <dt>Live events received on this page</dt>
+          <dd data-testid="events-received">{received}</dd>
+        </div>
+        <div>
+          <dt>Your open connections (all tabs)</dt>
+          <dd>{server?.your_sockets ?? 'unknown'}</dd>
+        </div>
+        <div>
+          <dt>Between server processes</dt>
+          <dd>{server?.bus ?? 'unknown'}</dd>
+        </div>
+        <div>
+          <dt>Heartbeat</dt>
+          <dd>
+            every {LIVE_CHANNEL.pingIntervalMs / 1000} s, timeout {LIVE_CHANNEL.pingTimeoutMs / 1000} s
+          </dd>
+        </div>
+        <div>
+          <dt>Polling fallback</dt>
+          <dd>
+            every {LIVE_CHANNEL.pollingIntervalMs / 1000} s, after {LIVE_CHANNEL.reconnectAttempts} reconnection attempts
+          </dd>
+        </div>
+        <div>
+          <dt>Your events kept for catching up</dt>
+          <dd>{polling ? `${polling.events_kept} (newest #${polling.latest_seq})` : 'unknown'}</dd>
+        </div>
+        <div>
+          <dt>Unread notifications</dt>
+          <dd>{polling?.unread_notifications ?? 'unknown'}</dd>
+        </div>
+      </dl>
+      <p className="diagnostics__checked">Checked at {checkedAt || '...'}; refreshed every 2 seconds.</p>
+      <button type="button" className="btn btn--outline" onClick={() => receiveNotification(testNotification())}>
+        Test Badge
+      </button>
+    </div>
+  );
+}
