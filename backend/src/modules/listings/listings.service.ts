@@ -57,28 +57,20 @@ function afterRelevanceWindow(query: ListingQuery): ListingQuery & { pastWindow?
   return { ...query, sort: 'newest', cursor: encodeCursor(values.slice(1)), pastWindow: true };
 }
 
-/** What messaging needs to know of a listing (a conversation's title and card, a booking's dates). */
+/** What other modules may know of a listing, in any state: messaging (a conversation's card, a booking's dates), notifications. */
 export interface ListingBrief {
   id: string;
   title: string;
   sellerId: string;
   type: ListingType;
   status: ListingStatus;
+  categorySlug: CategorySlug;
+  categoryName: string;
+  /** In pounds. */
+  price: number;
   attributes: Record<string, string | number | boolean>;
   /** The main photo's URL once ready. */
   image: string | null;
-}
-
-/** What other modules may know of a listing (notifications about it), in any state. */
-export interface ListingOutline {
-  id: string;
-  title: string;
-  sellerId: string;
-  type: 'sale' | 'rent';
-  categorySlug: CategorySlug;
-  categoryName: string;
-  status: string;
-  price: number;
 }
 
 /** Who asks: a signed-in user (their id) or a visitor. */
@@ -268,7 +260,10 @@ export class ListingsService {
   async briefs(ids: string[]): Promise<Map<string, ListingBrief>> {
     const valid = [...new Set(ids)].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
     if (valid.length === 0) return new Map();
-    const [listings, images] = await Promise.all([this.em.fork().find(Listing, { id: { $in: valid } }), this.images.imagesOf(valid)]);
+    const [listings, images] = await Promise.all([
+      this.em.fork().find(Listing, { id: { $in: valid } }, { populate: ['category'] }),
+      this.images.imagesOf(valid),
+    ]);
     return new Map(
       listings.map((listing) => [
         listing.id,
@@ -278,6 +273,9 @@ export class ListingsService {
           sellerId: listing.seller.id,
           type: listing.type,
           status: listing.status,
+          categorySlug: listing.category.getEntity().slug as CategorySlug,
+          categoryName: listing.category.getEntity().name,
+          price: listing.pricePence / 100,
           attributes: listing.attributes,
           image: images.get(listing.id)?.find((image) => image.status === 'ready' && image.url)?.url ?? null,
         },
@@ -409,23 +407,9 @@ export class ListingsService {
     });
   }
 
-  /** A listing's outline for another module, or null when it is gone. */
-  async outline(listingId: string): Promise<ListingOutline | null> {
-    const listing = /^[0-9a-f-]{36}$/i.test(listingId)
-      ? await this.em.fork().findOne(Listing, { id: listingId }, { populate: ['category'] })
-      : null;
-    if (!listing) return null;
-    const category = listing.category.getEntity();
-    return {
-      id: listing.id,
-      title: listing.title,
-      sellerId: listing.seller.id,
-      type: listing.type,
-      categorySlug: category.slug as CategorySlug,
-      categoryName: category.name,
-      status: listing.status,
-      price: listing.pricePence / 100,
-    };
+  /** One listing's brief (see briefs), or null when there is no such listing. */
+  async brief(listingId: string): Promise<ListingBrief | null> {
+    return (await this.briefs([listingId])).get(listingId) ?? null;
   }
 
   /** The users who saved the listing (to tell them it changed). */

@@ -3,6 +3,7 @@ import { ormEntities } from '../../infra/database/entities.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { UserBlock } from './block.entity.js';
 import { Conversation } from './conversation.entity.js';
+import { MessagingSummaries } from './message-summaries.js';
 import { Message } from './message.entity.js';
 import { MessagingLifecycle } from './messaging-lifecycle.js';
 import { MessagingController } from './messaging.controller.js';
@@ -12,7 +13,7 @@ import { MessagingService } from './messaging.service.js';
 @Module({
   imports: [ormEntities([Conversation, Message, UserBlock]), ListingsModule],
   controllers: [MessagingController],
-  providers: [MessagingService, MessagingLifecycle],
-  exports: [MessagingService],
+  providers: [MessagingService, MessagingLifecycle, MessagingSummaries],
+  exports: [MessagingService, MessagingSummaries],
 })
 export class MessagingModule {}

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS, SENDS_PER_MINUTE } from '../../contracts/messaging.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
-import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { insertListing, type ListingFixture } from '../../testing/listings.js';
 import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
@@ -182,6 +182,28 @@ describe('messaging', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: text, fields: { content: text } });
       expect(await db.query('select id from message where conversation_id = $1', [conversation.id])).toHaveLength(0);
+    });
+
+    it('tells the recipient with a New Message notification: who wrote, the first 50 characters, a link to the chat', async () => {
+      const seller = await person();
+      const buyer = await signedInPerson(t, db, newPerson('Bill Buyer'));
+      const conversation = await start(buyer, await listingOf(seller));
+      const text = 'Is the plough still available? I could collect it on Saturday morning with a trailer.';
+      await send(buyer, conversation.id, text);
+      await eventually(async () => {
+        const notifications = (await seller.browser.call('GET', '/api/notifications')).json<{
+          data: { notifications: Array<{ title: string; message: string; action_url: string | null }> };
+        }>().data.notifications;
+        expect(notifications).toEqual([
+          expect.objectContaining({
+            title: 'New Message',
+            message: `Bill Buyer: ${text.slice(0, 50)}...`,
+            action_url: `/messages?conversation=${conversation.id}`,
+          }),
+        ]);
+      });
+      const own = (await buyer.browser.call('GET', '/api/notifications')).json<{ data: { notifications: unknown[] } }>().data;
+      expect(own.notifications).toEqual([]);
     });
 
     it('stores the trimmed text and shows it as the last message to both sides', async () => {

@@ -1,5 +1,3 @@
-import { Injectable } from '@nestjs/common';
-
 /** What a 'New Message' notification says about a message. */
 export interface MessageSummary {
   senderName: string;
@@ -10,17 +8,9 @@ export interface MessageSummary {
 
 /**
  * The messaging module's answer to "what is this message?", for the notifications it causes. The
- * notifications module never reads messaging's tables; messaging binds its own implementation.
+ * notifications module never reads messaging's tables; messaging implements it (MessagingSummaries).
  */
 export abstract class MessageSummaries {
   /** The message's summary, or null when it is gone (deleted, or no messaging here). */
   abstract summary(messageId: string): Promise<MessageSummary | null>;
-}
-
-/** Bound until messaging provides the real one: it knows no message, so notifications say only that one came. */
-@Injectable()
-export class NoMessageSummaries extends MessageSummaries {
-  summary(): Promise<MessageSummary | null> {
-    return Promise.resolve(null);
-  }
 }

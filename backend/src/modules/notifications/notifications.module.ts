@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ormEntities } from '../../infra/database/entities.js';
 import { ListingsModule } from '../listings/listings.module.js';
-import { MessageSummaries, NoMessageSummaries } from './message-summaries.js';
+import { MessagingSummaries } from '../messaging/message-summaries.js';
+import { MessagingModule } from '../messaging/messaging.module.js';
+import { MessageSummaries } from './message-summaries.js';
 import { CategoryFollow, Notification } from './notification.entity.js';
 import { FollowsController, LiveEventsController, NotificationsController } from './notifications.controller.js';
 import { NotificationsService } from './notifications.service.js';
@@ -12,13 +14,13 @@ import { NotificationsSubscriber } from './notifications.subscriber.js';
  * events, pushed live; following categories; the catch-up call of the live channel.
  */
 @Module({
-  imports: [ormEntities([Notification, CategoryFollow]), ListingsModule],
+  imports: [ormEntities([Notification, CategoryFollow]), ListingsModule, MessagingModule],
   controllers: [NotificationsController, FollowsController, LiveEventsController],
   providers: [
     NotificationsService,
     NotificationsSubscriber,
-    // Messaging binds its own (useExisting: its service) when it lands.
-    { provide: MessageSummaries, useClass: NoMessageSummaries },
+    // The port is the notifications module's; messaging answers it from its own tables.
+    { provide: MessageSummaries, useExisting: MessagingSummaries },
   ],
   exports: [NotificationsService],
 })

@@ -38,7 +38,7 @@ export class NotificationsSubscriber {
   /** New Listing Available: to the followers of its category (every rental is in Rentals), never its seller. */
   @OnDomainEvent('listing.published', { name: 'notifications.new-listing', queue: 'notifications' })
   async newListing(event: DomainEvent<'listing.published'>): Promise<void> {
-    const listing = await this.listings.outline(event.payload.listingId);
+    const listing = await this.listings.brief(event.payload.listingId);
     if (!listing || listing.status !== 'live') return;
     const followers = await this.notifications.followersOf([listing.categorySlug], listing.sellerId);
     await this.notify(
@@ -61,7 +61,7 @@ export class NotificationsSubscriber {
   @OnDomainEvent('listing.updated', { name: 'notifications.listing-price', queue: 'notifications' })
   async listingUpdated(event: DomainEvent<'listing.updated'>): Promise<void> {
     if (!event.payload.changed.includes('pricePence')) return;
-    const listing = await this.listings.outline(event.payload.listingId);
+    const listing = await this.listings.brief(event.payload.listingId);
     if (!listing || listing.status !== 'live') return;
     await this.tellSavers(listing.id, listing.sellerId, event, `The price of "${listing.title}" is now ${gbp.format(listing.price)}.`);
   }
@@ -72,7 +72,7 @@ export class NotificationsSubscriber {
     const { from, to } = event.payload;
     const text = STATUS_TEXT[to];
     if (from === to || !text) return;
-    const listing = await this.listings.outline(event.payload.listingId);
+    const listing = await this.listings.brief(event.payload.listingId);
     if (!listing) return;
     await this.tellSavers(listing.id, listing.sellerId, event, `"${listing.title}" ${text}.`);
   }
