@@ -104,7 +104,8 @@ export function badgeText(count: number): string {
   return count > 9 ? '9+' : String(count);
 }
 
-/** SPEC §9: a preview of 50 characters, then an ellipsis. */
+/** SPEC §4, §9: a message's preview (bell, notification, e-mail) is its first 50 characters on one line, then an ellipsis. */
 export function previewOf(text: string): string {
-  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}...` : text;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH)}...` : flat;
 }

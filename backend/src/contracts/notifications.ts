@@ -21,21 +21,8 @@ export const NOTIFICATION_TITLES = {
 
 /** The bell shows the newest 10 (SPEC §9 "Notification list cap"). */
 export const NOTIFICATION_LIST_CAP = 10;
-/** A message's preview is cut to 50 characters plus an ellipsis (SPEC §4, §9). */
-export const MESSAGE_PREVIEW_LENGTH = 50;
 /** Notifications are kept this long, then purged. */
 export const NOTIFICATION_RETENTION_DAYS = 90;
-
-/** A badge counts up to 9, then says 9+ (SPEC §9). */
-export function badgeText(count: number): string {
-  return count > 9 ? '9+' : String(count);
-}
-
-/** The spec's preview: the first 50 characters and an ellipsis when there were more. */
-export function messagePreview(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MESSAGE_PREVIEW_LENGTH ? `${flat.slice(0, MESSAGE_PREVIEW_LENGTH)}...` : flat;
-}
 
 /** A stored notification as the API and the socket events give it. */
 export interface NotificationView {

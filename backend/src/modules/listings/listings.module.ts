@@ -12,6 +12,7 @@ import { ListingsLifecycle } from './listings-lifecycle.js';
 import { ListingsController, PlacesController, SellerListingsController } from './listings.controller.js';
 import { ListingsService } from './listings.service.js';
 import { SavedListing } from './saved-listing.entity.js';
+import { SearchAnswers } from './search-answers.js';
 
 /** Listings: posting, browse and search, detail, saved listings, and their life cycle. */
 @Module({
@@ -22,6 +23,7 @@ import { SavedListing } from './saved-listing.entity.js';
     ListingViews,
     ListingsLifecycle,
     ListingModeration,
+    SearchAnswers,
     { provide: Geocoder, useClass: GeonamesGeocoder },
     { provide: ListingImages, useExisting: ImagesService },
   ],

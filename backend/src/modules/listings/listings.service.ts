@@ -2,9 +2,6 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
 import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../common/keyset-pagination.js';
-import { ShortLivedCache } from '../../common/short-lived-cache.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/env.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
   categoryFieldError,
@@ -34,6 +31,7 @@ import { ListingImages } from './listing-images.js';
 import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql } from './listing-search.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
+import { SearchAnswers } from './search-answers.js';
 import { ListingViews } from './listing-views.js';
 
 /** Listings one seller may post in a day. */
@@ -82,13 +80,6 @@ export interface Viewer {
 
 @Injectable()
 export class ListingsService {
-  /**
-   * Answers reused for the same query for SEARCH_CACHE_MS: browse's first pages and popular
-   * searches repeat all day. A listing write in this process clears them at once, so a seller sees
-   * their change immediately; other processes catch up within that time.
-   */
-  private readonly searchCache: ShortLivedCache<ListingPage>;
-
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(Geocoder) private readonly geocoder: Geocoder,
@@ -96,10 +87,8 @@ export class ListingsService {
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(ListingViews) private readonly views: ListingViews,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.searchCache = new ShortLivedCache<ListingPage>(config.searchCacheMs, 1_000);
-  }
+    @Inject(SearchAnswers) private readonly answers: SearchAnswers,
+  ) {}
 
   // ----- Browse and search -----
 
@@ -111,7 +100,7 @@ export class ListingsService {
         .map(([name, value]): [string, string] => [name, String(value)])
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     ).toString();
-    return this.searchCache.get(key, () => this.searchNow(request, rawQuery));
+    return this.answers.get(key, () => this.searchNow(request, rawQuery));
   }
 
   private async searchNow(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
@@ -299,7 +288,7 @@ export class ListingsService {
       () => `You have posted ${POSTS_PER_DAY} listings today, the most allowed in one day. Please try again tomorrow.`,
     );
     const fields = await this.validated(request);
-    const id = await this.changeListings(async (tx) => {
+    const id = await this.em.transactional(async (tx) => {
       const now = new Date();
       const listing = tx.create(Listing, {
         ...fields,
@@ -319,7 +308,7 @@ export class ListingsService {
 
   async update(seller: User, id: string, request: ListingRequest): Promise<ListingDetail> {
     const fields = await this.validated(request);
-    await this.changeListings(async (tx) => {
+    await this.em.transactional(async (tx) => {
       const listing = await this.owned(tx, id, seller.id);
       if (listing.status === 'removed') throw new ForbiddenException('This listing was removed by our team and cannot be changed.');
       const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter(
@@ -335,7 +324,7 @@ export class ListingsService {
 
   /** Marks sold or let, withdraws, or renews (live again for 90 days). */
   async changeStatus(seller: User, id: string, status: 'live' | 'sold' | 'let' | 'withdrawn'): Promise<ListingDetail> {
-    await this.changeListings(async (tx) => {
+    await this.em.transactional(async (tx) => {
       const listing = await this.owned(tx, id, seller.id);
       const from = listing.status;
       if (from === 'removed') throw new ForbiddenException('This listing was removed by our team and cannot be changed.');
@@ -356,7 +345,7 @@ export class ListingsService {
   }
 
   async delete(seller: User, id: string): Promise<void> {
-    await this.changeListings(async (tx) => {
+    await this.em.transactional(async (tx) => {
       const listing = await this.owned(tx, id, seller.id);
       await this.images.deleteFor(id, tx);
       tx.remove(listing);
@@ -380,7 +369,7 @@ export class ListingsService {
   }
 
   async save(userId: string, listingId: string): Promise<SaveResult> {
-    return this.changeListings(async (tx) => {
+    return this.em.transactional(async (tx) => {
       const listing = await tx.findOne(Listing, { id: listingId, status: 'live' }, { lockMode: 3 /* pessimistic write */ });
       if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
       if (listing.seller.id === userId) throw new BadRequestException(LISTING_TEXTS.cannotSaveOwn);
@@ -398,7 +387,7 @@ export class ListingsService {
   }
 
   async unsave(userId: string, listingId: string): Promise<SaveResult> {
-    return this.changeListings(async (tx) => {
+    return this.em.transactional(async (tx) => {
       const listing = await tx.findOne(Listing, { id: listingId }, { lockMode: 3 });
       if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
       const removed = await tx.nativeDelete(SavedListing, { user: userId, listing: listingId });
@@ -422,15 +411,6 @@ export class ListingsService {
   }
 
   // ----- Helpers -----
-
-  /** A transaction that changes listings or saves; then this process's cached searches are stale. */
-  private async changeListings<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await this.em.transactional(work);
-    } finally {
-      this.searchCache.clear();
-    }
-  }
 
   private find(id: string): Promise<Listing | null> {
     return /^[0-9a-f-]{36}$/i.test(id) ? this.em.findOne(Listing, { id }, { populate: ['seller', 'category'] }) : Promise.resolve(null);

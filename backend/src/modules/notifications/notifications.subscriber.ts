@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { messagePreview, type NotificationView } from '../../contracts/notifications.js';
+import { previewOf } from '../../contracts/messaging.js';
+import type { NotificationView } from '../../contracts/notifications.js';
 import type { DomainEvent } from '../../events/domain-events.js';
 import { OnDomainEvent } from '../../infra/queue/job-registry.js';
 import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
@@ -103,7 +104,7 @@ export class NotificationsSubscriber {
       {
         kind: 'NEW_MESSAGE',
         type: 'success',
-        message: summary ? `${summary.senderName}: ${messagePreview(summary.preview)}` : 'You have a new message.',
+        message: summary ? `${summary.senderName}: ${previewOf(summary.preview)}` : 'You have a new message.',
         actionUrl: `/messages?conversation=${encodeURIComponent(conversation)}`,
         sourceKey: event.id,
       },

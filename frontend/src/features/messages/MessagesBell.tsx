@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatRelativeTime } from '../../lib/format';
 import { onLiveEvent } from '../../lib/live-events';
+import { useDismissible } from '../../lib/use-dismissible';
 import { loadSession } from '../../stores/session';
 import { listConversations, markRead, type Conversation } from './messages-api';
 import { badgeText, previewOf, totalUnread } from './messages-logic';
@@ -15,6 +16,7 @@ export function MessagesBell() {
   const [unread, setUnread] = useState<Conversation[]>([]);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
 
   const load = useCallback(async () => {
     const result = await listConversations();
@@ -43,20 +45,7 @@ export function MessagesBell() {
     };
   }, [myId, load]);
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
-    const onClick = (event: MouseEvent) => {
-      // composedPath: a click on an item that is then removed (dismiss) still counts as inside.
-      if (root.current && !event.composedPath().includes(root.current)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('click', onClick);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('click', onClick);
-    };
-  }, [open]);
+  useDismissible(root, open, close);
 
   if (!myId) return null;
   const total = totalUnread(unread);

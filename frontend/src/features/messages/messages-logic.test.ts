@@ -10,6 +10,7 @@ import {
   markMessagesRead,
   mergeMessage,
   prependPage,
+  previewOf,
   previewText,
   todayIso,
   totalUnread,
@@ -60,9 +61,11 @@ describe('the conversation list', () => {
     expect(initialOf('Unknown User')).toBe('?');
   });
 
-  it('caps badges at 9+', () => {
+  it('caps badges at 9+, and previews a message in 50 characters on one line and an ellipsis', () => {
     expect(badgeText(9)).toBe('9');
     expect(badgeText(10)).toBe('9+');
+    expect(previewOf('a'.repeat(50))).toBe('a'.repeat(50));
+    expect(previewOf(`${'a'.repeat(30)}\n\n${'b'.repeat(30)}`)).toBe(`${'a'.repeat(30)} ${'b'.repeat(19)}...`);
   });
 
   it('moves a conversation with a live message to the top, counting it unread unless open or own', () => {

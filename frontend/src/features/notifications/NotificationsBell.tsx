@@ -1,7 +1,8 @@
 import { useAtom } from '../../lib/use-store';
-import { useEffect, useRef, useState } from 'react';
-import { badgeText } from '../../../../backend/src/contracts/notifications';
+import { useCallback, useRef, useState } from 'react';
+import { badgeText } from '../../../../backend/src/contracts/messaging';
 import { formatRelativeTime } from '../../lib/format';
+import { useDismissible } from '../../lib/use-dismissible';
 import { $realtimeStatus, REALTIME_STATUS_LABELS } from '../../stores/realtime-status';
 import { $notifications, $unreadNotifications, markAllRead, markRead, removeNotification } from '../../stores/notifications';
 import type { NotificationItem } from './notifications-api';
@@ -62,23 +63,9 @@ export default function NotificationsBell() {
   const status = useAtom($realtimeStatus);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
 
-  useEffect(() => {
-    if (!open) return;
-    const outside = (event: MouseEvent) => {
-      // The path, not the target: a clicked Delete is already gone from the page when this runs.
-      if (root.current && !event.composedPath().includes(root.current)) setOpen(false);
-    };
-    const escape = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('click', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('click', outside);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [open]);
+  useDismissible(root, open, close);
 
   const toggle = () => {
     const opening = !open;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { badgeText, messagePreview } from '../../../../backend/src/contracts/notifications';
 import { addNotification, isNew, testNotification } from './notification-list';
 
 const at = (minute: number, id = `n${minute}`) => ({ ...testNotification(new Date(Date.UTC(2026, 10, 22, 9, minute))), id });
@@ -13,12 +12,5 @@ describe('the bell’s list', () => {
     expect(list.at(-1)?.id).toBe('n1');
     expect(addNotification(list, at(30))).toEqual(list);
     expect(isNew(list, at(30))).toBe(false);
-  });
-
-  it('says 9+ above nine, and cuts a preview to 50 characters and an ellipsis', () => {
-    expect(badgeText(9)).toBe('9');
-    expect(badgeText(10)).toBe('9+');
-    expect(messagePreview('a'.repeat(50))).toBe('a'.repeat(50));
-    expect(messagePreview('a'.repeat(51))).toBe(`${'a'.repeat(50)}...`);
   });
 });

@@ -1,0 +1,54 @@
+import { type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Inject, Injectable } from '@nestjs/common';
+import { ShortLivedCache } from '../../common/short-lived-cache.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import type { ListingPage } from './dto/listing.response.js';
+import { Listing } from './listing.entity.js';
+import { SavedListing } from './saved-listing.entity.js';
+
+/**
+ * Search answers reused for the same query for SEARCH_CACHE_MS: browse's first pages and popular
+ * searches repeat all day. Whatever changes a listing or a save through this process (the
+ * seller, staff moderating, the expiry job) clears them when it flushes and again when its
+ * transaction commits, so the next search sees the change; other processes see it within
+ * SEARCH_CACHE_MS.
+ */
+@Injectable()
+export class SearchAnswers {
+  private readonly cache: ShortLivedCache<ListingPage>;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EntityManager) em: EntityManager) {
+    this.cache = new ShortLivedCache<ListingPage>(config.searchCacheMs, 1_000);
+    em.getEventManager().registerSubscriber(new ClearAfterListingWrites(() => this.cache.clear()));
+  }
+
+  get(key: string, load: () => Promise<ListingPage>): Promise<ListingPage> {
+    return this.cache.get(key, load);
+  }
+}
+
+/**
+ * Clears at the flush (a search starting now must not reuse an answer from before) and, inside a
+ * transaction, again at its commit (a search between the flush and the commit read the old rows).
+ */
+class ClearAfterListingWrites implements EventSubscriber {
+  private readonly pending = new WeakSet<object>();
+
+  constructor(private readonly clear: () => void) {}
+
+  afterFlush({ em, uow }: FlushEventArgs): void {
+    const touched = uow.getChangeSets().some((cs) => cs.entity instanceof Listing || cs.entity instanceof SavedListing);
+    if (!touched) return;
+    this.clear();
+    const transaction = em.getTransactionContext<object>();
+    if (transaction) this.pending.add(transaction);
+  }
+
+  afterTransactionCommit({ transaction }: TransactionEventArgs): void {
+    if (!transaction || !this.pending.has(transaction)) return;
+    this.pending.delete(transaction);
+    this.clear();
+  }
+}
