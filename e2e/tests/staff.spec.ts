@@ -5,6 +5,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
+import { outboxMails } from './outbox.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -96,6 +97,59 @@ test.describe('staff', () => {
     await visitor.goto(`/browse?q=${word}`);
     await expect(visitor.locator('[data-browse-results] .listing-card')).toHaveCount(0);
     expect((await visitor.goto(`/listing/${id}`))?.status()).toBe(404);
+  });
+
+  test('a visitor sends feedback; staff find it by kind, category and rating, read it and reply by e-mail', async ({ browser }) => {
+    test.setTimeout(90_000);
+    const word = uniqueWord();
+    const message = `Photo upload stops at 90% on the ${word} farm connection.`;
+    const visitor = await newPerson(browser, '10.250.9.4');
+    await visitor.goto('/feedback');
+    const form = visitor.getByRole('form', { name: 'Feedback form' });
+    await form.getByLabel('Name').fill('Cara Hogg');
+    await form.getByLabel('Email').fill(`cara.${word}@example.co.uk`);
+    await form.getByLabel('Category').selectOption({ label: 'Bug Report' });
+    await form.getByRole('radio', { name: '2 of 5: Fair' }).check();
+    await form.getByLabel('Message').fill(message);
+    await form.getByRole('button', { name: 'Submit Feedback' }).click();
+    await expect(visitor.getByTestId('toast').filter({ hasText: 'Feedback Submitted Successfully!' })).toBeVisible();
+
+    const staff = await newPerson(browser, '10.250.9.5');
+    const { email } = await signUpVerified(staff.request, 'Fern Staff');
+    await turnOnTwoFactor(staff.request);
+    await grantStaff(email);
+    await staff.goto('/staff');
+    const filters = staff.getByRole('form', { name: 'Filters' });
+    await filters.getByLabel('Kind').selectOption({ label: 'Feedback' });
+    const category = filters.getByLabel('Category');
+    await expect(category.locator('option')).toHaveText([
+      'Any',
+      'General Feedback',
+      'Bug Report',
+      'Feature Request',
+      'User Experience',
+      'Performance Issue',
+      'Other',
+    ]);
+    await category.selectOption({ label: 'Bug Report' });
+    await filters.getByLabel('Rating').selectOption('2');
+    const item = staff.getByTestId('inbox-item').filter({ hasText: 'Cara Hogg' });
+    await expect(item).toContainText('Feedback: Bug Report, rated 2/5');
+    await filters.getByLabel('Rating').selectOption('5');
+    await expect(item).toHaveCount(0);
+    await filters.getByLabel('Rating').selectOption('2');
+    await item.first().click();
+    const detail = staff.getByTestId('inbox-detail');
+    await expect(detail).toContainText(message);
+    for (const text of ['Cara Hogg', `cara.${word}@example.co.uk`, 'Bug Report', '2 of 5']) await expect(detail).toContainText(text);
+
+    await detail.getByLabel(`Reply to cara.${word}@example.co.uk`).fill('Thank you, Cara: we have fixed the upload fault.');
+    await detail.getByRole('button', { name: 'Send reply' }).click();
+    await expect(staff.getByTestId('toast').filter({ hasText: 'Reply queued' })).toBeVisible();
+    await expect
+      .poll(async () => (await outboxMails()).filter((m) => m.to === `cara.${word}@example.co.uk`).map((m) => m.subject))
+      .toEqual(['Re: Feedback: Bug Report, rated 2/5']);
+    await expect(detail.getByTestId('audit-log')).toContainText('Fern Staff — inbox.reply feedback');
   });
 
   test('the queue dashboard shows a failed job with its error and retries it', async ({ page }) => {

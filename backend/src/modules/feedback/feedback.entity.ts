@@ -5,15 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { FEEDBACK_CATEGORY_VALUES, type FeedbackCategory } from '../../contracts/feedback.js';
 import { User } from '../users/user.entity.js';
 
-/** Where staff are with a piece of feedback (the staff inbox sets it). */
-export type FeedbackStatus = 'new' | 'read' | 'archived';
-export const FEEDBACK_STATUSES: readonly FeedbackStatus[] = ['new', 'read', 'archived'];
-
 /** Feedback sent from /feedback, kept as the fields the form asked for. Purged by the retention job. */
 @Entity({ tableName: 'feedback' })
 @Index({ properties: ['createdAt'] })
 export class Feedback {
-  [OptionalProps]?: 'createdAt' | 'status';
+  [OptionalProps]?: 'createdAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -41,10 +37,17 @@ export class Feedback {
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
-  @Enum({ items: () => FEEDBACK_STATUSES })
-  status: FeedbackStatus = 'new';
-
   /** Set once staff have been mailed (makes the job idempotent). */
   @Property({ type: 'datetime', nullable: true })
   staffNotifiedAt?: Date;
+
+  // The staff inbox (InboxTracked): read, archived, and who of staff has it.
+  @Property({ type: 'datetime', nullable: true })
+  readAt?: Date | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  archivedAt?: Date | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  assignedToId?: string | null;
 }

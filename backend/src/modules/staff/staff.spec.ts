@@ -248,6 +248,132 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect(audit.find((a) => a.target_id === reportId)).toMatchObject({ action: 'inbox.assign', staff_name: staff.person.name });
     });
 
+    it('holds feedback with its fields, filters it by category and rating, and reads, assigns, replies, archives and deletes it', async () => {
+      const send = async (payload: Json, ip: string) => {
+        const response = await t.app.inject({ method: 'POST', url: '/api/feedback', remoteAddress: ip, payload: payload as never });
+        expect(response.statusCode).toBe(201);
+        return data<{ id: string }>(response).id;
+      };
+      const bugId = await send(
+        {
+          name: 'Cara Hogg',
+          email: 'cara@example.co.uk',
+          category: 'bug-report',
+          rating: 2,
+          message: 'The photo upload stops at 90% on my phone.',
+        },
+        '10.78.0.1',
+      );
+      const ideaId = await send(
+        { name: 'Dai Ram', email: 'dai@example.co.uk', category: 'feature-request', rating: 5, message: 'Please add saved searches.' },
+        '10.78.0.2',
+      );
+
+      const list = async (query: string) =>
+        data<{ items: Array<Json & { id: string }> }>(await staff.browser.call('GET', `/api/staff/inbox${query}`)).items;
+      const feedback = await list('?kind=feedback');
+      expect(feedback.every((i) => i.kind === 'feedback')).toBe(true);
+      expect(feedback.find((i) => i.id === bugId)).toMatchObject({
+        kind: 'feedback',
+        subject: 'Feedback: Bug Report, rated 2/5',
+        from: { name: 'Cara Hogg', email: 'cara@example.co.uk' },
+        category: 'bug-report',
+        category_label: 'Bug Report',
+        rating: 2,
+        read: false,
+        preview: 'The photo upload stops at 90% on my phone.',
+      });
+      const ids = async (query: string) => (await list(query)).map((i) => i.id);
+      expect(await ids('?kind=feedback&category=bug-report')).toEqual([bugId]);
+      expect(await ids('?category=feature-request')).toEqual([ideaId]);
+      expect(await ids('?rating=5')).toEqual([ideaId]);
+      expect(await ids('?category=bug-report&rating=5')).toEqual([]);
+      expect(await ids('?kind=feedback&category=scam')).toEqual([]);
+      expect(await ids('?kind=report&category=bug-report')).toEqual([]);
+
+      const detail = async () =>
+        data<Json & { fields: Json[]; replies: Json[]; audit: Array<{ action: string }> }>(
+          await staff.browser.call('GET', `/api/staff/inbox/feedback/${bugId}`),
+        );
+      expect(await detail()).toMatchObject({
+        body: 'The photo upload stops at 90% on my phone.',
+        fields: [
+          { label: 'Name', value: 'Cara Hogg' },
+          { label: 'Email', value: 'cara@example.co.uk' },
+          { label: 'Category', value: 'Bug Report' },
+          { label: 'Rating', value: '2 of 5' },
+          { label: 'Sent', value: 'as a visitor' },
+        ],
+      });
+
+      expect((await staff.browser.call('POST', `/api/staff/inbox/feedback/${bugId}/read`, { read: true })).statusCode).toBe(204);
+      expect(await ids('?kind=feedback&status=read')).toEqual([bugId]);
+      expect(await ids('?kind=feedback&status=unread')).toEqual([ideaId]);
+
+      await staff.browser.call('POST', `/api/staff/inbox/feedback/${bugId}/assign`, { staff_id: staff.id });
+      expect(await ids('?kind=feedback&assigned=me')).toEqual([bugId]);
+
+      const replied = await staff.browser.call('POST', `/api/staff/inbox/feedback/${bugId}/replies`, {
+        message: 'Thank you, Cara: we have found the upload fault and fixed it.',
+      });
+      expect(replied.statusCode).toBe(201);
+      const mail = await eventually(async () => {
+        const found = (await readOutbox(t.config.mail.outboxDir)).find((m) => m.to === 'cara@example.co.uk');
+        if (!found) throw new Error('no reply mailed yet');
+        return found;
+      });
+      expect(mail.subject).toBe('Re: Feedback: Bug Report, rated 2/5');
+      expect(mail.text).toContain('we have found the upload fault');
+      await waitForJobs(db);
+      expect((await detail()).replies).toEqual([expect.objectContaining({ to: 'cara@example.co.uk', sent_at: expect.any(String) })]);
+
+      await staff.browser.call('POST', `/api/staff/inbox/feedback/${bugId}/archive`, { archived: true });
+      expect(await ids('?kind=feedback')).toEqual([ideaId]);
+      expect(await ids('?kind=feedback&status=archived')).toEqual([bugId]);
+      expect((await detail()).audit.map((a) => a.action)).toEqual(['inbox.archive', 'inbox.reply', 'inbox.assign']);
+
+      expect((await staff.browser.call('DELETE', `/api/staff/inbox/feedback/${bugId}`)).statusCode).toBe(204);
+      expect((await staff.browser.call('GET', `/api/staff/inbox/feedback/${bugId}`)).statusCode).toBe(404);
+      expect(await db.query('select id from feedback where id = $1', [bugId])).toHaveLength(0);
+      const audit = data<Array<{ action: string; target_kind: string; target_id: string }>>(
+        await staff.browser.call('GET', `/api/staff/audit?target_kind=feedback&target_id=${bugId}`),
+      );
+      expect(audit.map((a) => a.action)).toEqual(['inbox.delete', 'inbox.archive', 'inbox.reply', 'inbox.assign']);
+      await staff.browser.call('DELETE', `/api/staff/inbox/feedback/${ideaId}`);
+    });
+
+    it('counts feedback against 48 hours, and a bug report (urgent) against 24', async () => {
+      const waiting = async () =>
+        data<{ kinds: Array<Json & { overdue: number; open: number }> }>(
+          await staff.browser.call('GET', '/api/staff/inbox/summary'),
+        ).kinds.find((k) => k.kind === 'feedback');
+      const before = await waiting();
+      expect(before).toMatchObject({ response_hours: 48 });
+      const insert = async (category: string, hoursAgo: number) => {
+        const [row] = await db.query<{ id: string }>(
+          `insert into feedback (id, name, email, category, rating, message, created_at)
+           values (gen_random_uuid(), 'Old Feedback', 'old@example.co.uk', $1, 3, 'Waiting for an answer', now() - make_interval(hours => $2))
+           returning id`,
+          [category, hoursAgo],
+        );
+        return row?.id as string;
+      };
+      const lateBug = await insert('bug-report', 25);
+      const freshBug = await insert('bug-report', 23);
+      const idea = await insert('feature-request', 25);
+      const lateGeneral = await insert('general-feedback', 49);
+
+      const after = await waiting();
+      expect(after?.open).toBe((before?.open ?? 0) + 4);
+      expect(after?.overdue).toBe((before?.overdue ?? 0) + 2);
+      const items = data<{ items: Array<Json & { id: string }> }>(await staff.browser.call('GET', '/api/staff/inbox?kind=feedback')).items;
+      const overdue = Object.fromEntries(items.map((i) => [i.id, i.overdue]));
+      expect(overdue).toMatchObject({ [lateBug]: true, [freshBug]: false, [idea]: false, [lateGeneral]: true });
+      // Archived, it waits no more.
+      await staff.browser.call('POST', `/api/staff/inbox/feedback/${lateBug}/archive`, { archived: true });
+      expect((await waiting())?.overdue).toBe((before?.overdue ?? 0) + 1);
+    });
+
     it('counts what waits against the stated response times', async () => {
       await db.query(
         `insert into contact_message (id, name, email, subject, message, client_ip, created_at, acknowledgement_due)

@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react';
-import { INBOX_KINDS, REPORT_REASONS } from '../../../../backend/src/contracts/staff';
+import { INBOX_KINDS, RESPONSE_HOURS } from '../../../../backend/src/contracts/staff';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import {
+  categoryGroups,
+  changeFilter,
   dueText,
+  hasRatings,
   type InboxDetail,
   type InboxFilters,
   type InboxItem,
@@ -81,7 +84,9 @@ function StaffInbox() {
   if (gate.kind === 'checking') return <p>Loading…</p>;
   if (gate.kind === 'refused') return <StaffRefusal message={gate.message} />;
 
-  const set = (key: keyof InboxFilters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
+  const set = (key: keyof InboxFilters) => (event: { target: { value: string } }) =>
+    setFilters(changeFilter(filters, key, event.target.value));
+  const groups = categoryGroups(filters.kind);
 
   return (
     <div className="staff-inbox">
@@ -97,7 +102,7 @@ function StaffInbox() {
               {k.open} open · {k.unread} unread
             </span>
             <span>
-              {k.overdue} past {k.response_hours} h
+              {k.overdue} past {k.response_hours} h{k.kind === 'feedback' && ` (bug reports ${RESPONSE_HOURS.urgentFeedback} h)`}
             </span>
           </li>
         ))}
@@ -127,18 +132,28 @@ function StaffInbox() {
         </label>
         <label>
           Category
-          <select value={filters.category} onChange={set('category')}>
+          <select value={filters.category} onChange={set('category')} disabled={groups.length === 0}>
             <option value="">Any</option>
-            {Object.entries(REPORT_REASONS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            {groups.length === 1
+              ? groups[0]?.options.map(({ value, label }) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))
+              : groups.map((group) => (
+                  <optgroup key={group.kind} label={KIND_LABELS[group.kind]}>
+                    {group.options.map(({ value, label }) => (
+                      <option key={`${group.kind}:${value}`} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
           </select>
         </label>
         <label>
           Rating
-          <select value={filters.rating} onChange={set('rating')}>
+          <select value={filters.rating} onChange={set('rating')} disabled={!hasRatings(filters.kind)}>
             <option value="">Any</option>
             {[1, 2, 3, 4, 5].map((r) => (
               <option key={r} value={String(r)}>

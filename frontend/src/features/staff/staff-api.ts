@@ -1,3 +1,5 @@
+import { FEEDBACK_CATEGORIES } from '../../../../backend/src/contracts/feedback';
+import { REPORT_REASONS } from '../../../../backend/src/contracts/staff';
 import { api } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 import { REQUEST_TIMEOUT_MS, settle, type Outcome } from '../listings/listings-api';
@@ -27,6 +29,34 @@ export function inboxQuery(filters: InboxFilters, before?: string): Record<strin
   for (const [key, value] of Object.entries(filters)) if (value) query[key] = value;
   if (before) query['before'] = before;
   return query;
+}
+
+/** The categories one kind of item has: a report's reasons, feedback's six categories; contact messages have none. */
+const CATEGORIES: Record<string, Array<{ value: string; label: string }>> = {
+  report: Object.entries(REPORT_REASONS).map(([value, label]) => ({ value, label })),
+  feedback: FEEDBACK_CATEGORIES.map(({ value, label }) => ({ value, label })),
+};
+const KINDS_WITH_RATINGS = ['feedback'];
+
+/** What the Category filter offers for the chosen kind, in groups (every kind's when none is chosen). */
+export function categoryGroups(kind: string): Array<{ kind: string; options: Array<{ value: string; label: string }> }> {
+  const kinds = kind ? [kind] : Object.keys(CATEGORIES);
+  return kinds.filter((k) => CATEGORIES[k]).map((k) => ({ kind: k, options: CATEGORIES[k] ?? [] }));
+}
+
+/** Whether the Rating filter applies to the chosen kind (only feedback is rated). */
+export function hasRatings(kind: string): boolean {
+  return !kind || KINDS_WITH_RATINGS.includes(kind);
+}
+
+/** New filters after one changes: a category or rating the chosen kind does not have is cleared. */
+export function changeFilter(filters: InboxFilters, key: keyof InboxFilters, value: string): InboxFilters {
+  const next = { ...filters, [key]: value };
+  if (key !== 'kind') return next;
+  const categories = categoryGroups(next.kind).flatMap((group) => group.options.map((o) => o.value));
+  if (!categories.includes(next.category)) next.category = '';
+  if (!hasRatings(next.kind)) next.rating = '';
+  return next;
 }
 
 /** "3 h left", "overdue by 2 h": how an item stands against its stated response time. */

@@ -95,6 +95,9 @@ export interface InboxTracked {
 
 const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
+/** The instant `hours` before `now`: items created before it have waited longer than that. */
+export const hoursBefore = (now: Date, hours: number) => new Date(now.getTime() - hours * 3600_000);
+
 /**
  * An inbox source over one entity with the InboxTracked columns. A module adds its source by
  * listing one provider that extends this: it registers itself with InboxSources at start.
@@ -177,17 +180,22 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
 
   async waiting(): Promise<WaitingCount> {
     const em = this.em.fork();
-    const dueBefore = new Date(Date.now() - this.responseHours * 3600_000);
     const [open, unread, overdue] = await Promise.all([
       em.count(this.entity, { archivedAt: null } as FilterQuery<E>),
       em.count(this.entity, { archivedAt: null, readAt: null } as FilterQuery<E>),
-      em.count(this.entity, { archivedAt: null, createdAt: { $lt: dueBefore } } as FilterQuery<E>),
+      em.count(this.entity, { $and: [{ archivedAt: null }, this.overdueWhere(new Date())] } as FilterQuery<E>),
     ]);
     return { kind: this.kind, open, unread, overdue, responseHours: this.responseHours };
   }
 
+  /** When an item is due; a source whose items have different response times overrides this and overdueWhere together. */
   protected dueAt(row: E): Date {
     return new Date(row.createdAt.getTime() + this.responseHours * 3600_000);
+  }
+
+  /** The rows whose dueAt is before `now`. */
+  protected overdueWhere(now: Date): FilterQuery<E> {
+    return { createdAt: { $lt: hoursBefore(now, this.responseHours) } } as unknown as FilterQuery<E>;
   }
 
   /** The columns every item shares. */
