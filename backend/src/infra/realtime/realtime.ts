@@ -83,6 +83,16 @@ export class Realtime {
     }
   }
 
+  /**
+   * Closes every socket of the user in every web process (the adapter carries it): an account
+   * suspended or signed out everywhere must stop receiving its events. Call it from the web
+   * process, where the socket.io server is; elsewhere it does nothing.
+   */
+  disconnectUser(userId: string): void {
+    const server = this.target as { in?: (room: string) => { disconnectSockets?: (close?: boolean) => void } } | undefined;
+    server?.in?.(userRoom(userId)).disconnectSockets?.(true);
+  }
+
   /** Called once, by the gateway (web process) or by the module (worker process). */
   attach(target: RealtimeTarget): void {
     this.target = target;

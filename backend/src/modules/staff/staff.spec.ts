@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AddressInfo } from 'node:net';
+import { io } from 'socket.io-client';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { insertListing } from '../../testing/listings.js';
 import { staffCommand, staffMember, turnOnTwoFactor } from '../../testing/staff.js';
@@ -9,6 +11,8 @@ import { STAFF_TEXTS } from '../../contracts/staff.js';
 type Json = Record<string, unknown>;
 const data = <T = Json>(response: { json: <R>() => R }) => response.json<{ data: T }>().data;
 
+const PUBLIC_URL = 'https://fieldmarket.example';
+
 describe('staff: role, inbox, reports and moderation', () => {
   let db: TestDatabase;
   let t: TestApp;
@@ -16,7 +20,7 @@ describe('staff: role, inbox, reports and moderation', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' });
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', PUBLIC_URL });
     staff = await staffMember(t, db);
   });
   afterAll(async () => {
@@ -489,6 +493,31 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect((await featured()).listings.map((l) => l.id).includes(listingId) && (await featured()).kind === 'featured').toBe(false);
       const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=listing&target_id=${listingId}`));
       expect(audit.map((a) => a.action)).toEqual(['listing.unfeature', 'listing.feature']);
+    });
+
+    it('suspending a user closes their open live connections', async () => {
+      const member = await signedInPerson(t, db);
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+      const socket = io(url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        extraHeaders: { cookie: member.browser.cookies, origin: PUBLIC_URL },
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('realtime:ready', ({ signedIn }: { signedIn: boolean }) =>
+            signedIn ? resolve() : reject(new Error('socket not signed in')),
+          );
+          socket.once('connect_error', reject);
+        });
+        const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+        await staff.browser.call('POST', `/api/staff/users/${member.id}/suspend`, { reason: 'Threatening other members' });
+        expect(await closed).toBe('io server disconnect');
+      } finally {
+        socket.close();
+      }
     });
 
     it('suspends a user: sessions end, sign-in refused with a clear message, listings hidden; unsuspending restores them', async () => {
