@@ -1,6 +1,9 @@
+import { join } from 'node:path';
 import { mailedLink, signInWithForm, signUpThroughApi, uniqueEmail } from './account-steps.js';
 import { expect, test } from './fixtures.js';
 import { outboxMails } from './outbox.js';
+
+const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 
 test.describe('feedback page', () => {
   test('shows every validation message in one banner, joined with commas, and counts the message', async ({ page }) => {
@@ -25,6 +28,7 @@ test.describe('feedback page', () => {
     await expect(page.getByTestId('feedback-errors')).toHaveText(
       'Name is required, Please enter a valid email address, Please select a category, Please provide a rating, Message must be at least 10 characters',
     );
+    await page.screenshot({ path: join(SCREENSHOTS, 'feedback-errors-desktop.png'), fullPage: true });
     await expect(page.getByRole('link', { name: 'Contact Form' })).toHaveAttribute('href', '/contact');
     await expect(page.getByRole('link', { name: 'Email Support' })).toHaveAttribute('href', 'mailto:support@fieldmarket.co.uk');
     expect(consoleErrors).toEqual([]);

@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { outboxMails } from './outbox.js';
+
+const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -142,6 +144,7 @@ test.describe('staff', () => {
     const detail = staff.getByTestId('inbox-detail');
     await expect(detail).toContainText(message);
     for (const text of ['Cara Hogg', `cara.${word}@example.co.uk`, 'Bug Report', '2 of 5']) await expect(detail).toContainText(text);
+    await staff.screenshot({ path: join(SCREENSHOTS, 'staff-inbox-feedback-desktop.png'), fullPage: true });
 
     await detail.getByLabel(`Reply to cara.${word}@example.co.uk`).fill('Thank you, Cara: we have fixed the upload fault.');
     await detail.getByRole('button', { name: 'Send reply' }).click();
