@@ -15,13 +15,17 @@
 //  2. two web processes on Redis (REDIS_URL, default redis://127.0.0.1:6379, under a key prefix of
 //     the run's own, removed at the end): N/2 sockets on each; every sender's socket and POST are on
 //     the first process, every receiver's socket on the second.
+// The idle sockets are held by a child process of the bench (the pairs' sockets by the bench
+// itself), so the bench's own garbage collection with 10,000 client sockets does not count as
+// server latency; the bench's event-loop delay is reported with each figure all the same.
 // --cpu-prof=dir: the web processes run with node --cpu-prof and write a profile each into dir when
 // they stop (read it with node bench/cpu-profile-summary.mjs <file>).
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { io } from 'socket.io-client';
@@ -46,6 +50,8 @@ const servers = [];
 const redisPrefixes = [];
 const sockets = [];
 const figures = [];
+const holders = [];
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const quantile = (xs, q) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
@@ -181,6 +187,62 @@ function closeAll() {
   for (const socket of sockets.splice(0)) socket.close();
 }
 
+/** A child process holding idle sockets: { base, users } opens them and answers the count; 'close' ends it. */
+function holdInChild() {
+  process.on('message', (message) => {
+    if (message === 'close') {
+      closeAll();
+      process.exit(0);
+    }
+    connectAll(message.base, message.users).then(
+      (opened) => process.send({ opened: opened.length }),
+      (error) => process.send({ error: String(error) }),
+    );
+  });
+}
+
+/** Opens sockets for `users` on `base` in a holder child process; resolves with how many. */
+async function holdSockets(base, users) {
+  const child = fork(new URL(import.meta.url).pathname, ['--holder'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  holders.push(child);
+  const answer = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the socket holder stopped (${code})`)));
+    child.send({ base, users: users.map(({ id, cookie }) => ({ id, cookie })) });
+  });
+  if (answer.error) throw new Error(`holding sockets: ${answer.error}`);
+  return answer.opened;
+}
+
+async function releaseHolders() {
+  await Promise.all(
+    holders.splice(0).map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', resolve);
+          child.send('close');
+        }),
+    ),
+  );
+}
+
+/** Idle sockets for everyone but the pairs (in holders, one per process), then the pairs' own (here). */
+async function connectEveryone(users, pairs, baseOf) {
+  const inPairs = new Set(pairs.flatMap((p) => [p.sender.id, p.receiver.id]));
+  const idle = new Map();
+  for (const user of users.filter((u) => !inPairs.has(u.id))) {
+    const base = baseOf(user);
+    idle.set(base, [...(idle.get(base) ?? []), user]);
+  }
+  const paired = users.filter((u) => inPairs.has(u.id));
+  const [opened] = await Promise.all([
+    Promise.all([...idle].map(([base, group]) => holdSockets(base, group))),
+    Promise.all(paired.map((user) => connectAll(baseOf(user), [user]))),
+  ]);
+  return opened.reduce((a, b) => a + b, 0) + paired.length;
+}
+
 const awaiting = new Map();
 
 /** Each receiver's socket hands NEW_MESSAGE to whoever waits for that message's text. */
@@ -218,6 +280,7 @@ async function sendOne(pair, text, base) {
  * `via(pair)` is the base URL the POST goes to.
  */
 async function timeMessages(label, pairs, samples, rate, via) {
+  loopDelay.reset();
   const started = performance.now();
   const runs = [];
   for (let i = 0; i < samples; i++) {
@@ -227,7 +290,12 @@ async function timeMessages(label, pairs, samples, rate, via) {
     runs.push(sendOne(pair, `bench ${label} ${i}`, via(pair)));
   }
   const results = await Promise.all(runs);
-  return { latencies: results.map((r) => r.latency), responses: results.map((r) => r.response), load: load() };
+  return {
+    latencies: results.map((r) => r.latency),
+    responses: results.map((r) => r.response),
+    load: load(),
+    benchLoopMaxMs: loopDelay.max / 1e6,
+  };
 }
 
 /**
@@ -237,6 +305,7 @@ async function timeMessages(label, pairs, samples, rate, via) {
 async function timeProfileEvents(users, samples, via) {
   const latencies = [];
   const responses = [];
+  loopDelay.reset();
   for (let i = 0; i < samples; i++) {
     const user = users[Math.floor((i * users.length) / samples)];
     const base = via(user);
@@ -252,10 +321,10 @@ async function timeProfileEvents(users, samples, via) {
     await received;
     latencies.push(performance.now() - t0);
   }
-  return { latencies, responses, load: load() };
+  return { latencies, responses, load: load(), benchLoopMaxMs: loopDelay.max / 1e6 };
 }
 
-function report(label, path, { latencies, responses, load }) {
+function report(label, path, { latencies, responses, load, benchLoopMaxMs }) {
   const figure = {
     label,
     path,
@@ -263,13 +332,16 @@ function report(label, path, { latencies, responses, load }) {
     p99: quantile(latencies, 0.99),
     max: Math.max(...latencies),
     response: median(responses),
+    responseP99: quantile(responses, 0.99),
     count: latencies.length,
     load,
+    benchLoopMaxMs,
   };
   figures.push(figure);
   console.log(
     `${label}, ${path}: p50 ${figure.p50.toFixed(1)} ms, p99 ${figure.p99.toFixed(1)} ms, max ${figure.max.toFixed(1)} ms (${figure.count} events);` +
-      ` the request's own response p50 ${figure.response.toFixed(1)} ms (event / response ${(figure.p50 / figure.response).toFixed(2)}x); load ${load}`,
+      ` the request's own response p50 ${figure.response.toFixed(1)} ms, p99 ${figure.responseP99.toFixed(1)} ms (event / response ${(figure.p50 / figure.response).toFixed(2)}x);` +
+      ` load ${load}; the bench's longest event-loop stall ${benchLoopMaxMs.toFixed(0)} ms`,
   );
   return figure;
 }
@@ -317,12 +389,15 @@ async function main() {
       `${SAMPLES} messages at ${RATE}/s per run; load ${load()}`,
   );
   const half = Math.floor(SOCKETS / 2);
+  // The profile scenario's users: the pairs' (their sockets are in this process).
+  const pairUsers = pairs.flatMap((p) => [p.sender, p.receiver]);
+  loopDelay.enable();
 
   // 1. One web process.
   const one = await startWeb({ ...env, WORKERS_IN_PROCESS: 'true' }, 'one');
   const rssBefore = rssMbOf(one.pid);
   t0 = performance.now();
-  await connectAll(one.base, users);
+  await connectEveryone(users, pairs, () => one.base);
   const connectS = (performance.now() - t0) / 1000;
   await sleep(2_000);
   const rssAfter = rssMbOf(one.pid);
@@ -335,11 +410,12 @@ async function main() {
   const oneChat = await measure(
     'one web process',
     pairs,
-    users,
+    pairUsers,
     () => one.base,
     () => one.base,
   );
   closeAll();
+  await releaseHolders();
   await stopWeb(one);
 
   let twoChat;
@@ -351,7 +427,8 @@ async function main() {
     const [a, b] = [await startWeb(redisEnv, 'redis-a'), await startWeb(redisEnv, 'redis-b')];
     const [rssA, rssB] = [rssMbOf(a.pid), rssMbOf(b.pid)];
     t0 = performance.now();
-    await Promise.all([connectAll(a.base, users.slice(0, half)), connectAll(b.base, users.slice(half))]);
+    const byIndex = new Map(users.map((u, i) => [u.id, i]));
+    await connectEveryone(users, pairs, (user) => (byIndex.get(user.id) < half ? a.base : b.base));
     const twoConnectS = (performance.now() - t0) / 1000;
     await sleep(2_000);
     twoKbPerSocket = ((rssMbOf(a.pid) - rssA + rssMbOf(b.pid) - rssB) * 1024) / SOCKETS;
@@ -361,9 +438,10 @@ async function main() {
     );
     listenForMessages(pairs);
     // The profile PUT goes to the process that does not hold the user's socket.
-    const otherProcess = (user) => (users.indexOf(user) < half ? b.base : a.base);
-    twoChat = await measure('two web processes (Redis), sender and receiver apart', pairs, users, () => a.base, otherProcess);
+    const otherProcess = (user) => (byIndex.get(user.id) < half ? b.base : a.base);
+    twoChat = await measure('two web processes (Redis), sender and receiver apart', pairs, pairUsers, () => a.base, otherProcess);
     closeAll();
+    await releaseHolders();
     await Promise.all([stopWeb(a), stopWeb(b)]);
   }
 
@@ -373,8 +451,8 @@ async function main() {
   );
   for (const f of figures)
     console.log(
-      `  ${f.label}; ${f.path}: p50 ${f.p50.toFixed(1)}, p99 ${f.p99.toFixed(1)}, response p50 ${f.response.toFixed(1)}, ` +
-        `p50 / response ${(f.p50 / f.response).toFixed(2)}x, load ${f.load}`,
+      `  ${f.label}; ${f.path}: p50 ${f.p50.toFixed(1)}, p99 ${f.p99.toFixed(1)}, response p50 ${f.response.toFixed(1)} ` +
+        `(p99 ${f.responseP99.toFixed(1)}), p50 / response ${(f.p50 / f.response).toFixed(2)}x, load ${f.load}`,
     );
   if (twoChat)
     console.log(
@@ -386,6 +464,8 @@ async function main() {
 
 async function cleanUp() {
   for (const socket of sockets) socket.close();
+  for (const child of holders) child.kill('SIGTERM');
+  loopDelay.disable();
   for (const server of servers) {
     if (server.exitCode === null) {
       server.kill('SIGTERM');
@@ -412,8 +492,10 @@ async function cleanUp() {
   }
 }
 
-main().then(cleanUp, async (error) => {
-  console.error(error);
-  await cleanUp();
-  process.exitCode = 1;
-});
+if (args.includes('--holder')) holdInChild();
+else
+  main().then(cleanUp, async (error) => {
+    console.error(error);
+    await cleanUp();
+    process.exitCode = 1;
+  });
