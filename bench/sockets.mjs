@@ -347,9 +347,30 @@ function report(label, path, { latencies, responses, load, benchLoopMaxMs }) {
 }
 
 /** Both scenarios against the processes given: the chat path at a steady rate, then the profile path. */
-async function measure(label, pairs, users, viaMessage, viaProfile) {
+/** Transactions committed in the bench database so far (PostgreSQL's statistics, flushed about once a second). */
+async function commits(db) {
+  await sleep(1_500);
+  const { rows } = await db.query(`select xact_commit::int as n from pg_stat_database where datname = current_database()`);
+  return rows[0].n;
+}
+
+async function measure(label, pairs, users, viaMessage, viaProfile, db) {
   await timeMessages(`${label} warm-up`, pairs, Math.min(20, pairs.length), RATE, viaMessage);
+  // The database's background rate (job queue polling and the like), then the rate while sending.
+  let t0 = performance.now();
+  const idleFrom = await commits(db);
+  await sleep(5_000);
+  const idlePerSecond = ((await commits(db)) - idleFrom) / ((performance.now() - t0) / 1000);
+  const before = await commits(db);
+  t0 = performance.now();
   const chat = report(label, 'message POST -> NEW_MESSAGE', await timeMessages(label, pairs, SAMPLES, RATE, viaMessage));
+  const after = await commits(db);
+  chat.commitsPerMessage = (after - before - idlePerSecond * ((performance.now() - t0) / 1000)) / SAMPLES;
+  chat.idleCommitsPerSecond = idlePerSecond;
+  console.log(
+    `  database: ${idlePerSecond.toFixed(0)} transactions a second when idle (job queue polling and the like), ` +
+      `${chat.commitsPerMessage.toFixed(1)} more per message (the request, the event log, the notification job)`,
+  );
   if (PROFILE_SAMPLES > 0) {
     await timeProfileEvents(users, 5, viaProfile);
     report(label, 'PUT /api/profile -> PROFILE_UPDATED', await timeProfileEvents(users, PROFILE_SAMPLES, viaProfile));
@@ -383,7 +404,6 @@ async function main() {
   let t0 = performance.now();
   const users = await writeUsers(db, SOCKETS);
   const pairs = await writeConversations(db, users, PAIRS);
-  await db.end();
   console.log(
     `${SOCKETS} users with sessions and ${PAIRS} conversations written in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
       `${SAMPLES} messages at ${RATE}/s per run; load ${load()}`,
@@ -407,13 +427,8 @@ async function main() {
       `RSS ${rssBefore.toFixed(0)} -> ${rssAfter.toFixed(0)} MB, ${kbPerSocket.toFixed(1)} kB per socket; load ${load()}`,
   );
   listenForMessages(pairs);
-  const oneChat = await measure(
-    'one web process',
-    pairs,
-    pairUsers,
-    () => one.base,
-    () => one.base,
-  );
+  const atOne = () => one.base;
+  const oneChat = await measure('one web process', pairs, pairUsers, atOne, atOne, db);
   closeAll();
   await releaseHolders();
   await stopWeb(one);
@@ -439,12 +454,13 @@ async function main() {
     listenForMessages(pairs);
     // The profile PUT goes to the process that does not hold the user's socket.
     const otherProcess = (user) => (byIndex.get(user.id) < half ? b.base : a.base);
-    twoChat = await measure('two web processes (Redis), sender and receiver apart', pairs, pairUsers, () => a.base, otherProcess);
+    twoChat = await measure('two web processes (Redis), sender and receiver apart', pairs, pairUsers, () => a.base, otherProcess, db);
     closeAll();
     await releaseHolders();
     await Promise.all([stopWeb(a), stopWeb(b)]);
   }
 
+  await db.end();
   console.log('\nsummary (ms; load = 1-minute load average when the figure was taken)');
   console.log(
     `  memory: one process ${kbPerSocket.toFixed(1)} kB per socket${twoKbPerSocket ? `, two processes ${twoKbPerSocket.toFixed(1)}` : ''}`,
