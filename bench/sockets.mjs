@@ -24,6 +24,7 @@ import { fork, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
@@ -51,6 +52,8 @@ const redisPrefixes = [];
 const sockets = [];
 const figures = [];
 const holders = [];
+/** The web processes' garbage collections: when (bench clock), which kind, how long the process paused. */
+const gcPauses = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -133,11 +136,17 @@ async function startWeb(env, label) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profiling = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF, label)}`] : [];
-  const child = spawn(process.execPath, [...profiling, 'backend/dist/main.js'], {
+  // --trace-gc: each collection's pause, read from the server's output (the rest passes through).
+  const child = spawn(process.execPath, [...profiling, '--trace-gc', 'backend/dist/main.js'], {
     env: { ...env, PORT: String(port), PUBLIC_URL: base },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   servers.push(child);
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const gc = /: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)\b.*?MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/.exec(line);
+    if (gc) gcPauses.push({ at: performance.now(), kind: gc[1], ms: Number(gc[2]) });
+    else console.log(line);
+  });
   for (let i = 0; ; i++) {
     if (i > 600) throw new Error('the product did not become healthy');
     if (
@@ -290,11 +299,18 @@ async function timeMessages(label, pairs, samples, rate, via) {
     runs.push(sendOne(pair, `bench ${label} ${i}`, via(pair)));
   }
   const results = await Promise.all(runs);
+  const pauses = gcPauses.filter((p) => p.at >= started).map((p) => p.ms);
   return {
     latencies: results.map((r) => r.latency),
     responses: results.map((r) => r.response),
     load: load(),
     benchLoopMaxMs: loopDelay.max / 1e6,
+    gc: {
+      count: pauses.length,
+      max: Math.max(0, ...pauses),
+      total: pauses.reduce((a, b) => a + b, 0),
+      seconds: (performance.now() - started) / 1000,
+    },
   };
 }
 
@@ -324,7 +340,7 @@ async function timeProfileEvents(users, samples, via) {
   return { latencies, responses, load: load(), benchLoopMaxMs: loopDelay.max / 1e6 };
 }
 
-function report(label, path, { latencies, responses, load, benchLoopMaxMs }) {
+function report(label, path, { latencies, responses, load, benchLoopMaxMs, gc }) {
   const figure = {
     label,
     path,
@@ -336,6 +352,7 @@ function report(label, path, { latencies, responses, load, benchLoopMaxMs }) {
     count: latencies.length,
     load,
     benchLoopMaxMs,
+    gc,
   };
   figures.push(figure);
   console.log(
@@ -343,6 +360,11 @@ function report(label, path, { latencies, responses, load, benchLoopMaxMs }) {
       ` the request's own response p50 ${figure.response.toFixed(1)} ms, p99 ${figure.responseP99.toFixed(1)} ms (event / response ${(figure.p50 / figure.response).toFixed(2)}x);` +
       ` load ${load}; the bench's longest event-loop stall ${benchLoopMaxMs.toFixed(0)} ms`,
   );
+  if (gc)
+    console.log(
+      `  the web processes' garbage collection meanwhile: ${gc.count} pauses in ${gc.seconds.toFixed(0)} s, longest ${gc.max.toFixed(1)} ms, ` +
+        `${gc.total.toFixed(0)} ms in all`,
+    );
   return figure;
 }
 
