@@ -60,8 +60,21 @@ const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const quantile = (xs, q) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 const median = (xs) => quantile(xs, 0.5);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The 1-minute load average now (the machine may be shared: every figure carries it). */
-const load = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+/**
+ * The 1-minute load average now and, where the kernel reports it, the share of the last 10 s in
+ * which runnable tasks waited for a CPU (/proc/pressure/cpu): the machine may be shared, so every
+ * figure carries both.
+ */
+function load() {
+  const average = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+  let pressure = '';
+  try {
+    pressure = `, CPU wait ${/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]}%`;
+  } catch {
+    // no pressure information on this kernel
+  }
+  return `${average}${pressure}`;
+}
 
 /** Resident memory of a process now (VmRSS), in MB. */
 function rssMbOf(pid) {
@@ -349,6 +362,12 @@ function report(label, path, { latencies, responses, load, benchLoopMaxMs, gc })
     max: Math.max(...latencies),
     response: median(responses),
     responseP99: quantile(responses, 0.99),
+    // From the answer reaching the bench to the event reaching it (the push starts before the answer is sent).
+    afterP50: median(latencies.map((l, i) => l - responses[i])),
+    afterP99: quantile(
+      latencies.map((l, i) => l - responses[i]),
+      0.99,
+    ),
     count: latencies.length,
     load,
     benchLoopMaxMs,
@@ -360,6 +379,7 @@ function report(label, path, { latencies, responses, load, benchLoopMaxMs, gc })
       ` the request's own response p50 ${figure.response.toFixed(1)} ms, p99 ${figure.responseP99.toFixed(1)} ms (event / response ${(figure.p50 / figure.response).toFixed(2)}x);` +
       ` load ${load}; the bench's longest event-loop stall ${benchLoopMaxMs.toFixed(0)} ms`,
   );
+  console.log(`  event after the answer: p50 ${figure.afterP50.toFixed(1)} ms, p99 ${figure.afterP99.toFixed(1)} ms`);
   if (gc)
     console.log(
       `  the web processes' garbage collection meanwhile: ${gc.count} pauses in ${gc.seconds.toFixed(0)} s, longest ${gc.max.toFixed(1)} ms, ` +
@@ -483,7 +503,7 @@ async function main() {
   }
 
   await db.end();
-  console.log('\nsummary (ms; load = 1-minute load average when the figure was taken)');
+  console.log('\nsummary (ms; load = 1-minute load average and CPU wait when the figure was taken)');
   console.log(
     `  memory: one process ${kbPerSocket.toFixed(1)} kB per socket${twoKbPerSocket ? `, two processes ${twoKbPerSocket.toFixed(1)}` : ''}`,
   );
