@@ -8,6 +8,25 @@ export const EVENT_LOG_RETENTION_HOURS = 24;
 export const EVENT_LOG_PAGE = 100;
 const PURGE_BATCH = 5_000;
 
+/**
+ * Parameters: user, key, user, user, type, payload (JSON), key. The seq already given to the key
+ * (when a key is given and logged), else the next one, logged with the event.
+ */
+const APPEND = `
+with existing as (
+  select seq from realtime_event where user_id = ? and key = ?
+), next as (
+  insert into realtime_event_cursor (user_id, last_seq)
+  select ?, 1 where not exists (select 1 from existing)
+  on conflict (user_id) do update set last_seq = realtime_event_cursor.last_seq + 1
+  returning last_seq
+), inserted as (
+  insert into realtime_event (user_id, seq, type, payload, key, created_at)
+  select ?, last_seq, ?, ?, ?, now() from next
+  returning seq
+)
+select seq from existing union all select seq from inserted`;
+
 export interface LoggedEvent {
   seq: number;
   type: string;
@@ -28,31 +47,16 @@ export class RealtimeEventLog {
   /**
    * Appends the event and returns its seq. With a `key` already logged for this user (a retried
    * job), returns the seq it was given then, and logs nothing new.
+   *
+   * One statement (its own transaction, one round trip): it takes the next seq, which locks the
+   * user's cursor row until the entry is committed with it.
    */
   async append(userId: string, type: string, payload: unknown, key?: string): Promise<number> {
-    return this.em.fork().transactional(async (tx) => {
-      const run = <T extends object[]>(sql: string, params: unknown[]) =>
-        tx.getConnection().execute<T>(sql, params, 'all', tx.getTransactionContext());
-      if (key !== undefined) {
-        const [existing] = await run<Array<{ seq: string }>>(`select seq from realtime_event where user_id = ? and key = ?`, [userId, key]);
-        if (existing) return Number(existing.seq);
-      }
-      const [cursor] = await run<Array<{ last_seq: string }>>(
-        `insert into realtime_event_cursor (user_id, last_seq) values (?, 1)
-           on conflict (user_id) do update set last_seq = realtime_event_cursor.last_seq + 1
-         returning last_seq`,
-        [userId],
-      );
-      const seq = Number(cursor?.last_seq);
-      await run<object[]>(`insert into realtime_event (user_id, seq, type, payload, key, created_at) values (?, ?, ?, ?, ?, now())`, [
-        userId,
-        seq,
-        type,
-        JSON.stringify(payload),
-        key ?? null,
-      ]);
-      return seq;
-    });
+    const [row] = await this.em
+      .getConnection()
+      .execute<Array<{ seq: string }>>(APPEND, [userId, key ?? null, userId, userId, type, JSON.stringify(payload), key ?? null]);
+    if (!row) throw new Error('the realtime event log gave no seq');
+    return Number(row.seq);
   }
 
   /** The user's events after `after`, oldest first, at most one page; and the newest seq given. */

@@ -436,6 +436,22 @@ describe('notifications', () => {
       expect((await jane.browser.call('GET', '/api/realtime/events')).json()).toMatchObject({ data: { events: [], latest_seq: last + 3 } });
     });
 
+    it('numbers a user’s events 1, 2, 3... with none twice when many are logged at once, each with its own payload', async () => {
+      const jane = await signedInPerson(t, db);
+      const log = t.app.get(RealtimeEventLog);
+      const start = (await log.after(jane.id, 0)).latest;
+      const seqs = await Promise.all(Array.from({ length: 20 }, (_, i) => log.append(jane.id, 'PROFILE_UPDATED', { i })));
+      expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => start + i + 1));
+      // A repeated key (a retried job) keeps the seq it was given and logs nothing new.
+      const keyed = await log.append(jane.id, 'PROFILE_UPDATED', { i: 20 }, 'notification:retried');
+      expect(await log.append(jane.id, 'PROFILE_UPDATED', { i: 20 }, 'notification:retried')).toBe(keyed);
+      expect(keyed).toBe(start + 21);
+      const { events, latest } = await log.after(jane.id, start);
+      expect(latest).toBe(start + 21);
+      expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 21 }, (_, i) => start + i + 1));
+      for (const event of events) expect((event.payload as { i: number }).i).toBe(event.seq === keyed ? 20 : seqs.indexOf(event.seq));
+    });
+
     it('refuses a bad `after` with a clear message, and visitors', async () => {
       const jane = await signedInPerson(t, db);
       const bad = await jane.browser.call('GET', '/api/realtime/events?after=-1');
