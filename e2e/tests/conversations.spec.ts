@@ -250,6 +250,37 @@ test.describe('conversations', () => {
     await buyer.context.close();
   });
 
+  test('a seller whose WebSockets are blocked still gets messages in the open chat, by polling', async ({ browser }) => {
+    test.setTimeout(150_000);
+    const seller = await person(browser, 'Wes Websocketless');
+    const buyer = await person(browser, 'Bea Buyer');
+    // A proxy that drops WebSockets before the handshake: every attempt fails at the 10 s availability timeout.
+    await seller.page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
+    const place = await placeNamed(seller.page.request, 'Hereford');
+    const { id } = await postListing(seller.page.request, {
+      category: 'equipment',
+      title: `Hay ${uniqueWord()} rake`,
+      price: 650,
+      location: place.label,
+      place_id: place.id,
+    });
+    const started = await buyer.page.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    const send = (content: string) => buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content } });
+    expect((await send('Is the rake still for sale?')).status()).toBe(201);
+
+    await seller.page.goto(`/messages?conversation=${conversationId}`);
+    await expect(seller.page.getByTestId('chat-message').filter({ hasText: 'still for sale' })).toBeVisible();
+    // The first attempt and three reconnections (2, 4 and 8 s apart), 10 s each, then polling.
+    await expect(seller.page.getByTestId('live-dot')).toHaveAttribute('data-status', 'polling', { timeout: 80_000 });
+
+    expect((await send('I could collect it on Friday.')).status()).toBe(201);
+    // One polling interval (5 s) and the round trip.
+    await expect(seller.page.getByTestId('chat-message').filter({ hasText: 'collect it on Friday' })).toBeVisible({ timeout: 8_000 });
+    await seller.context.close();
+    await buyer.context.close();
+  });
+
   test('the bell lists unread conversations; dismissing one marks it read on the server', async ({ browser }) => {
     const seller = await person(browser, 'Della Dairy');
     const buyer = await person(browser, 'Hugh Hopeful');
