@@ -1,9 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
+import { createServer, type AddressInfo } from 'node:net';
 import { createTestDatabase } from './testing/test-database.js';
 import { deleteRedisKeys } from './testing/redis.js';
 import { JobQueue } from './infra/queue/job-queue.service.js';
 import { BUILT, spawnBuilt, type RunningProcess } from './testing/processes.js';
 import { eventually, readOutbox, startTestApp } from './testing/test-app.js';
+
+const OPERATOR_TOKEN = 'operator-token-for-the-worker-metrics-test';
+
+/** A port nobody listens on now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 const backends: Array<{ name: string; env: Record<string, string> }> = [{ name: 'PostgreSQL', env: {} }];
 if (process.env.REDIS_URL) backends.push({ name: 'Redis', env: { REDIS_URL: process.env.REDIS_URL } });
@@ -33,6 +48,7 @@ describe('the worker process', () => {
       expect(await jobs.workerCount('mail')).toBe(0);
       expect(await readOutbox(t.config.mail.outboxDir)).toHaveLength(0);
 
+      const metricsPort = await freePort();
       worker = spawnBuilt(BUILT.worker, {
         ...env,
         DATABASE_URL: db.url,
@@ -40,6 +56,9 @@ describe('the worker process', () => {
         MAIL_OUTBOX_DIR: t.config.mail.outboxDir,
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        OPERATOR_TOKEN,
+        WORKER_METRICS_PORT: String(metricsPort),
       });
       const mails = await eventually(async () => {
         const all = await readOutbox(t.config.mail.outboxDir);
@@ -47,6 +66,16 @@ describe('the worker process', () => {
         return all;
       }, 30_000);
       expect(mails.map((m) => m.to).sort()).toEqual(['sam@example.co.uk', t.config.mail.staffAddress].sort());
+
+      // The jobs ran here, so their durations are on the worker's own /metrics, behind the operator token.
+      const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
+      expect((await fetch(metrics)).status).toBe(401);
+      expect((await fetch(metrics, { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong-token' } })).status).toBe(401);
+      const scraped = await fetch(metrics, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(
+        /fieldmarket_job_duration_seconds_count\{queue="mail",name="contact\.[a-z-]+",outcome="completed"\} 1/,
+      );
     } finally {
       if (worker && worker.child.exitCode === null) {
         worker.child.kill('SIGTERM');

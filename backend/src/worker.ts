@@ -6,6 +6,8 @@ import { prepareDatabase } from './bootstrap/database.js';
 import { DependencyUnavailableError, waitForServices } from './bootstrap/dependencies.js';
 import { createLogger } from './bootstrap/logger.js';
 import { onShutdownSignal } from './bootstrap/shutdown.js';
+import { serveWorkerMetrics } from './bootstrap/worker-metrics.js';
+import { Metrics } from './infra/metrics/metrics.js';
 import { ConfigError, loadConfig } from './config/env.js';
 
 /** The worker process: the domain modules in worker mode, consuming the queues, no HTTP. */
@@ -23,7 +25,12 @@ export async function startWorkerProcess(): Promise<void> {
       logger: createLogger(config),
     });
     await app.init();
-    onShutdownSignal(logger, () => app.close());
+    const port = config.queue.workerMetricsPort;
+    const metricsServer = port === undefined ? undefined : await serveWorkerMetrics(config, app.get(Metrics), port, logger);
+    onShutdownSignal(logger, async () => {
+      await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
+      await app.close();
+    });
     logger.log(`worker process running (queues on ${config.queue.redisUrl ? 'Redis' : 'PostgreSQL'})`);
   } catch (error) {
     console.error(error instanceof ConfigError || error instanceof DependencyUnavailableError ? error.message : error);

@@ -20,12 +20,21 @@ export class OperatorTokenGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (!this.expected) throw new NotFoundException(`Cannot ${request.method} ${request.url}`); // rendered as "No API endpoint at ..."
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-    // Digests compared in constant time: neither the token's content nor its length leaks through timing.
-    if (given !== undefined && timingSafeEqual(digest(given), this.expected)) return true;
+    if (bearerMatches(request.headers.authorization, this.expected)) return true;
     void context.switchToHttp().getResponse<FastifyReply>().header('www-authenticate', 'Bearer realm="operator"');
     throw new UnauthorizedException('This endpoint needs the operator token: send Authorization: Bearer <OPERATOR_TOKEN>.');
   }
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Whether an Authorization header carries the operator token (for endpoints outside Nest, e.g. the worker's /metrics). */
+export function carriesOperatorToken(authorization: string | undefined, token: string): boolean {
+  return bearerMatches(authorization, digest(token));
+}
+
+function bearerMatches(authorization: string | undefined, expected: Buffer): boolean {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  // Digests compared in constant time: neither the token's content nor its length leaks through timing.
+  return given !== undefined && timingSafeEqual(digest(given), expected);
+}

@@ -33,6 +33,8 @@ export interface AppConfig {
     workersInProcess: boolean;
     /** How often the outbox looks for work left behind (a crash, a queue outage). */
     outboxPollSeconds: number;
+    /** The worker process serves its own /metrics (job durations) on this port; absent: none. */
+    workerMetricsPort: number | undefined;
   };
   mail: {
     smtpUrl: string | undefined;
@@ -102,6 +104,11 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'REDIS_URL', default: '(none)', description: 'Redis for BullMQ and the socket.io adapter; without it queues use PostgreSQL' },
   { name: 'QUEUE_PREFIX', default: 'fieldmarket', description: 'Prefix of BullMQ keys (Redis) or queue names (PostgreSQL)' },
   { name: 'WORKERS_IN_PROCESS', default: 'true without REDIS_URL, else false', description: 'Run the job workers inside the web process' },
+  {
+    name: 'WORKER_METRICS_PORT',
+    default: '(none)',
+    description: 'Port the worker process serves its /metrics on (job durations), with the operator token',
+  },
   { name: 'OUTBOX_POLL_SECONDS', default: '5', description: 'How often the job outbox looks for work left behind by a crash or outage' },
   { name: 'SMTP_URL', default: '(none)', description: 'smtp:// or smtps:// URL; without it mail is written to the outbox' },
   { name: 'MAIL_FROM', default: 'Fieldmarket <no-reply@fieldmarket.co.uk>', description: 'Sender of outgoing mail' },
@@ -270,6 +277,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       prefix: read.string('QUEUE_PREFIX') ?? 'fieldmarket',
       workersInProcess: read.bool('WORKERS_IN_PROCESS', redisUrl === undefined),
       outboxPollSeconds: read.int('OUTBOX_POLL_SECONDS', 5, 1, 300),
+      workerMetricsPort: read.string('WORKER_METRICS_PORT') === undefined ? undefined : read.int('WORKER_METRICS_PORT', 9464, 1, 65535),
     },
     mail: {
       smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
