@@ -69,7 +69,8 @@ describe('the worker process', () => {
 
       // The jobs ran here, so their durations are on the worker's own /metrics, behind the operator token.
       const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
-      expect((await fetch(metrics)).status).toBe(401);
+      // It listens once the worker's modules have started, which may be after its first jobs ran.
+      expect(await eventually(async () => (await fetch(metrics)).status)).toBe(401);
       expect((await fetch(metrics, { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong-token' } })).status).toBe(401);
       const scraped = await fetch(metrics, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
       expect(scraped.status).toBe(200);
