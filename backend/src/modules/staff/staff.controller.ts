@@ -65,8 +65,8 @@ export class StaffController {
   @Post('inbox/:kind/:id/read')
   @HttpCode(204)
   @ApiErrorEnvelope(404, 'No such item')
-  async read(@Param('kind') kind: string, @Param('id') id: string, @Body() body: ReadRequest): Promise<void> {
-    await this.staff.setRead(kind, id, body.read);
+  async read(@CurrentUser() me: User, @Param('kind') kind: string, @Param('id') id: string, @Body() body: ReadRequest): Promise<void> {
+    await this.staff.setRead(me, kind, id, body.read);
   }
 
   @Post('inbox/:kind/:id/archive')

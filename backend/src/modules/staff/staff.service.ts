@@ -105,8 +105,9 @@ export class StaffService {
     };
   }
 
-  async setRead(kind: string, id: string, read: boolean): Promise<void> {
+  async setRead(me: User, kind: string, id: string, read: boolean): Promise<void> {
     this.found(await this.source(kind).setRead(id, read));
+    await this.record(this.em.fork(), me, read ? 'inbox.read' : 'inbox.unread', kind, id);
   }
 
   async setArchived(me: User, kind: string, id: string, archived: boolean): Promise<void> {

@@ -248,7 +248,12 @@ describe('staff: role, inbox, reports and moderation', () => {
       const audit = data<Array<{ action: string; target_id: string; staff_name: string }>>(
         await staff.browser.call('GET', '/api/staff/audit'),
       );
-      expect(audit.filter((a) => a.target_id === contactId).map((a) => a.action)).toEqual(['inbox.delete', 'inbox.archive']);
+      expect(audit.filter((a) => a.target_id === contactId).map((a) => a.action)).toEqual([
+        'inbox.delete',
+        'inbox.archive',
+        'inbox.unread',
+        'inbox.read',
+      ]);
       expect(audit.find((a) => a.target_id === reportId)).toMatchObject({ action: 'inbox.assign', staff_name: staff.person.name });
     });
 
@@ -334,7 +339,7 @@ describe('staff: role, inbox, reports and moderation', () => {
       await staff.browser.call('POST', `/api/staff/inbox/feedback/${bugId}/archive`, { archived: true });
       expect(await ids('?kind=feedback')).toEqual([ideaId]);
       expect(await ids('?kind=feedback&status=archived')).toEqual([bugId]);
-      expect((await detail()).audit.map((a) => a.action)).toEqual(['inbox.archive', 'inbox.reply', 'inbox.assign']);
+      expect((await detail()).audit.map((a) => a.action)).toEqual(['inbox.archive', 'inbox.reply', 'inbox.assign', 'inbox.read']);
 
       expect((await staff.browser.call('DELETE', `/api/staff/inbox/feedback/${bugId}`)).statusCode).toBe(204);
       expect((await staff.browser.call('GET', `/api/staff/inbox/feedback/${bugId}`)).statusCode).toBe(404);
@@ -342,7 +347,7 @@ describe('staff: role, inbox, reports and moderation', () => {
       const audit = data<Array<{ action: string; target_kind: string; target_id: string }>>(
         await staff.browser.call('GET', `/api/staff/audit?target_kind=feedback&target_id=${bugId}`),
       );
-      expect(audit.map((a) => a.action)).toEqual(['inbox.delete', 'inbox.archive', 'inbox.reply', 'inbox.assign']);
+      expect(audit.map((a) => a.action)).toEqual(['inbox.delete', 'inbox.archive', 'inbox.reply', 'inbox.assign', 'inbox.read']);
       await staff.browser.call('DELETE', `/api/staff/inbox/feedback/${ideaId}`);
     });
 
