@@ -61,4 +61,6 @@ export interface ClientToServerEvents {
 export interface SocketData {
   /** Set when the handshake carried a valid session. */
   userId?: string;
+  /** That session (its end closes the socket). */
+  sessionId?: string;
 }

@@ -6,7 +6,7 @@ import { LIVE_CHANNEL } from '../../contracts/notifications.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from '../../events/client-events.js';
-import { Realtime, userRoom } from './realtime.js';
+import { Realtime, sessionRoom, userRoom } from './realtime.js';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -45,7 +45,10 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
     server.use((socket, next) => {
       this.realtime.identify(socket.handshake).then(
         (identity) => {
-          if (identity) socket.data.userId = identity.userId;
+          if (identity) {
+            socket.data.userId = identity.userId;
+            socket.data.sessionId = identity.sessionId;
+          }
           next();
         },
         (error: unknown) => {
@@ -59,8 +62,8 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   async handleConnection(socket: RealtimeSocket): Promise<void> {
-    const { userId } = socket.data;
-    if (userId) await socket.join(userRoom(userId));
+    const { userId, sessionId } = socket.data;
+    if (userId && sessionId) await socket.join([userRoom(userId), sessionRoom(sessionId)]);
     socket.on('realtime:ping', (ack) => {
       if (typeof ack === 'function') ack({ receivedAt: new Date().toISOString() });
     });

@@ -15,10 +15,10 @@ import type { RealtimeBus } from './realtime-bus.js';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** Until the accounts module provides the real one: the handshake's `auth.userId` names the user. */
+/** A stand-in for the accounts module's: the handshake's `auth.userId` names the user (each socket a session of its own). */
 const trustHandshake = {
   authenticate: (handshake: { auth: Record<string, unknown> }) =>
-    Promise.resolve(typeof handshake.auth['userId'] === 'string' ? { userId: handshake.auth['userId'] } : null),
+    Promise.resolve(typeof handshake.auth['userId'] === 'string' ? { userId: handshake.auth['userId'], sessionId: randomUUID() } : null),
 };
 
 async function listen(t: TestApp): Promise<string> {

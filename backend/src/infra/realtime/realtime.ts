@@ -19,13 +19,21 @@ const withSeq = (payload: unknown, seq: number): unknown =>
 
 /** The room every socket of one signed-in user joins. */
 export const userRoom = (userId: string): string => `user:${userId}`;
+/** The room of the sockets opened with one session. */
+export const sessionRoom = (sessionId: string): string => `session:${sessionId}`;
 
 /**
  * Who is connecting: the accounts module registers one (reading the session cookie from the
  * handshake) through Realtime.authenticateWith. Until then every socket is anonymous.
  */
+/** Who a socket belongs to: the user, and the session it was opened with (ending the session closes it). */
+export interface SocketIdentity {
+  userId: string;
+  sessionId: string;
+}
+
 export interface RealtimeAuthenticator {
-  authenticate(handshake: Handshake): Promise<{ userId: string } | null>;
+  authenticate(handshake: Handshake): Promise<SocketIdentity | null>;
 }
 
 const anonymous: RealtimeAuthenticator = { authenticate: () => Promise.resolve(null) };
@@ -61,7 +69,7 @@ export class Realtime {
   }
 
   /** The handshake's user, or null for an anonymous socket. */
-  identify(handshake: Handshake): Promise<{ userId: string } | null> {
+  identify(handshake: Handshake): Promise<SocketIdentity | null> {
     return this.authenticator.authenticate(handshake);
   }
 
@@ -84,13 +92,14 @@ export class Realtime {
   }
 
   /**
-   * Closes every socket of the user in every web process (the adapter carries it): an account
-   * suspended or signed out everywhere must stop receiving its events. Call it from the web
-   * process, where the socket.io server is; elsewhere it does nothing.
+   * Closes the sockets opened with these sessions, in every web process (the adapter carries it):
+   * a session that ends (signed out, signed out elsewhere, password changed, account suspended or
+   * deleted) stops receiving its user's events at once. Does nothing where this process holds no
+   * socket.io server (the worker): sessions end in web requests.
    */
-  disconnectUser(userId: string): void {
-    const server = this.target as { in?: (room: string) => { disconnectSockets?: (close?: boolean) => void } } | undefined;
-    server?.in?.(userRoom(userId)).disconnectSockets?.(true);
+  disconnectSessions(sessionIds: string[]): void {
+    const server = this.target as { in?: (rooms: string[]) => { disconnectSockets?: (close?: boolean) => void } } | undefined;
+    if (sessionIds.length > 0) server?.in?.(sessionIds.map(sessionRoom)).disconnectSockets?.(true);
   }
 
   /** Called once, by the gateway (web process) or by the module (worker process). */

@@ -51,7 +51,7 @@ export class AuthModule implements OnModuleInit {
       authenticate: async (handshake) => {
         const token = fastifyCookie.parse(handshake.headers.cookie ?? '')[SESSION_COOKIE];
         const auth = await this.sessions.resolve(token);
-        return auth ? { userId: auth.user.id } : null;
+        return auth ? { userId: auth.user.id, sessionId: auth.session.id } : null;
       },
     });
   }

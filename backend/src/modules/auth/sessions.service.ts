@@ -6,6 +6,7 @@ import { clientKey } from '../../common/api-rate-limit.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { CLOCK, type Clock } from '../../infra/clock/clock.js';
+import { Realtime } from '../../infra/realtime/realtime.js';
 import { User } from '../users/user.entity.js';
 import { newToken, tokenHash } from './secrets.js';
 import { Session } from './session.entity.js';
@@ -37,6 +38,7 @@ export class Sessions {
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(Realtime) private readonly realtime: Realtime,
   ) {
     this.secureCookies = config.publicUrl.startsWith('https:');
   }
@@ -90,14 +92,25 @@ export class Sessions {
     return updated === 1 ? token : null;
   }
 
+  /** Ends the session; the live connections it opened close with it. */
   async end(sessionId: string): Promise<void> {
     await this.em.fork().nativeDelete(Session, { id: sessionId });
+    this.realtime.disconnectSessions([sessionId]);
   }
 
-  /** Ends every session of the user (but `except`), in `em` when given so it commits with the caller's change. */
+  /**
+   * Ends every session of the user (but `except`), in `em` when given so it commits with the
+   * caller's change, and closes the live connections they opened. (Closed before that commit, a
+   * socket retries after 2 s, by when its session is gone; were the change rolled back, it simply
+   * reconnects.)
+   */
   async endAll(userId: string, options: { except?: string; em?: EntityManager } = {}): Promise<number> {
     const em = options.em ?? this.em.fork();
-    return em.nativeDelete(Session, { user: userId, ...(options.except ? { id: { $ne: options.except } } : {}) });
+    const where = { user: userId, ...(options.except ? { id: { $ne: options.except } } : {}) };
+    const ending = await em.find(Session, where, { fields: ['id'] });
+    const ended = await em.nativeDelete(Session, where);
+    this.realtime.disconnectSessions(ending.map((session) => session.id));
+    return ended;
   }
 
   async list(userId: string): Promise<Session[]> {

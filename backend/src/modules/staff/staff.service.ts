@@ -2,7 +2,6 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { INBOX_KINDS, type InboxStatus, STAFF_TEXTS } from '../../contracts/staff.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
-import { Realtime } from '../../infra/realtime/realtime.js';
 import { Sessions } from '../auth/sessions.service.js';
 import { ListingModeration, type ListingModerationSummary } from '../listings/listing-moderation.js';
 import { AccountStanding, type AccountSummary } from '../users/account-standing.js';
@@ -38,7 +37,6 @@ export class StaffService {
     @Inject(ListingModeration) private readonly listings: ListingModeration,
     @Inject(AccountStanding) private readonly accounts: AccountStanding,
     @Inject(Sessions) private readonly sessions: Sessions,
-    @Inject(Realtime) private readonly realtime: Realtime,
   ) {}
 
   // ----- The inbox -----
@@ -212,8 +210,6 @@ export class StaffService {
       await this.sessions.endAll(id, { em: tx });
       await this.record(tx, me, 'user.suspend', 'user', id, `${reason} (${hidden} listing${hidden === 1 ? '' : 's'} hidden)`);
     });
-    // Their sessions are gone; so are the live connections those sessions opened.
-    this.realtime.disconnectUser(id);
     return this.account(id);
   }
 

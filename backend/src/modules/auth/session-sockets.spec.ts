@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
+import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { startTestApp, type TestApp } from '../../testing/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+const PUBLIC_URL = 'https://fieldmarket.example';
+
+describe('a session that ends closes the live connections it opened', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let url: string;
+  const sockets: ClientSocket[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', PUBLIC_URL });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await t.close();
+    await db.drop();
+  });
+
+  async function connect(browser: Browser): Promise<ClientSocket> {
+    const socket: ClientSocket = io(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      extraHeaders: { cookie: browser.cookies, origin: PUBLIC_URL },
+    });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('realtime:ready', ({ signedIn }) => (signedIn ? resolve() : reject(new Error('socket not signed in'))));
+      socket.once('connect_error', reject);
+    });
+    return socket;
+  }
+  const closed = (socket: ClientSocket) => new Promise<string>((resolve) => socket.once('disconnect', resolve));
+
+  /** The same person signed in on a second device (a session of its own). */
+  async function secondDevice(person: Awaited<ReturnType<typeof signedInPerson>>): Promise<Browser> {
+    const other = new Browser(t);
+    const signIn = await other.call('POST', '/api/auth/signin', { email: person.person.email, password: person.person.password });
+    expect(signIn.statusCode).toBe(200);
+    return other;
+  }
+
+  it('signing out elsewhere closes the other devices’ sockets and keeps this one’s', async () => {
+    const person = await signedInPerson(t, db);
+    const laptop = await connect(person.browser);
+    const phone = await connect(await secondDevice(person));
+    const phoneClosed = closed(phone);
+    let laptopClosed = false;
+    laptop.once('disconnect', () => (laptopClosed = true));
+
+    expect((await person.browser.call('DELETE', '/api/auth/sessions/others')).statusCode).toBe(200);
+    expect(await phoneClosed).toBe('io server disconnect');
+    // The laptop's socket still answers on its session.
+    await laptop.timeout(5_000).emitWithAck('realtime:ping');
+    expect(laptopClosed).toBe(false);
+  });
+
+  it('signing out closes that session’s sockets', async () => {
+    const person = await signedInPerson(t, db);
+    const socket = await connect(person.browser);
+    const socketClosed = closed(socket);
+    expect((await person.browser.call('POST', '/api/auth/signout', {})).statusCode).toBe(200);
+    expect(await socketClosed).toBe('io server disconnect');
+  });
+});
