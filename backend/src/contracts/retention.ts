@@ -16,11 +16,3 @@ export const RETENTION = {
   /** Backups are deleted within this long (an operator's duty; see docs/retention.md). */
   backupDays: 30,
 } as const;
-
-/** The privacy policy's retention statements, one sentence each, built from the periods above. */
-export const RETENTION_STATEMENTS = [
-  `Accounts that have not been used for ${RETENTION.inactiveAccountYears} years are deleted, with their listings, messages and other data; we e-mail a warning ${RETENTION.inactivityWarningDays} days before, and signing in keeps the account.`,
-  `Messages sent through the contact form and feedback are deleted ${RETENTION.contactMessageYears} years after they were sent.`,
-  `A newsletter sign-up that is not confirmed is deleted after ${RETENTION.newsletterUnconfirmedDays} days; after you unsubscribe, your address is deleted within ${RETENTION.newsletterUnsubscribedDays} days.`,
-  `Backups are deleted within ${RETENTION.backupDays} days.`,
-] as const;

@@ -20,6 +20,7 @@ export const RETENTION = {
   /** Contact messages and feedback are purged this long after they arrive. */
   messagesToUsYears: Math.max(KEPT.contactMessageYears, KEPT.feedbackYears),
   backupDays: KEPT.backupDays,
+  newsletterDays: Math.max(KEPT.newsletterUnconfirmedDays, KEPT.newsletterUnsubscribedDays),
   minimumAge: 13,
   governingLaw: 'England and Wales',
 } as const;

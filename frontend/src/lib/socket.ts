@@ -27,10 +27,6 @@ export function openSocket(): RealtimeSocket {
   return socket;
 }
 
-export function getRealtimeSocket(): RealtimeSocket | undefined {
-  return socket;
-}
-
 /** Round trip of the live channel in ms (the server answers 'realtime:ping' at once), or null when it is not connected. */
 export async function measureLatency(): Promise<number | null> {
   if (!socket?.connected) return null;

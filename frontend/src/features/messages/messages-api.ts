@@ -7,7 +7,6 @@ type Schemas = components['schemas'];
 export type Conversation = Schemas['ConversationView'];
 export type ChatMessage = Schemas['MessageView'];
 export type MessagePage = Schemas['MessagePage'];
-export type UnreadCounts = Schemas['UnreadCounts'];
 type Done = Schemas['MessageResponse'];
 
 const signal = timeoutSignal;
@@ -38,9 +37,6 @@ export const markRead = (conversationId: string, userId: string): Promise<ApiRes
     api.PUT('/api/messages/read/{conversationId}/{userId}', { params: { path: { conversationId, userId } }, signal: signal() }),
     'Failed to mark messages read',
   );
-
-export const unreadCounts = (userId: string): Promise<ApiResult<UnreadCounts>> =>
-  settle(api.GET('/api/messages/unread/{userId}', { params: { path: { userId } }, signal: signal() }), 'Failed to load unread counts');
 
 export const blockUser = (userId: string): Promise<ApiResult<Done>> =>
   settle(api.POST('/api/messages/blocks', { body: { userId }, signal: signal() }), 'Failed to block user');
