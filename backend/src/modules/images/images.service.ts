@@ -102,11 +102,17 @@ export class ImagesService {
   async imagesOf(listingIds: string[]): Promise<Map<string, ImageView[]>> {
     const views = new Map<string, ImageView[]>();
     if (listingIds.length === 0) return views;
-    const images = await this.em.fork().find(Image, { listingId: { $in: listingIds } }, { orderBy: { listingId: 'asc', position: 'asc' } });
-    for (const image of images) {
-      const list = views.get(image.listingId!) ?? [];
-      list.push(this.view(image));
-      views.set(image.listingId!, list);
+    // Plain SQL: every browse page asks this, and an entity find costs a millisecond of CPU for a page of cards.
+    const rows = await this.em
+      .getConnection()
+      .execute<Array<Pick<Image, 'id' | 'status' | 'width' | 'height' | 'variants'> & { listing_id: string }>>(
+        `select id, listing_id, status, width, height, variants from image where listing_id = any(array[?]::uuid[]) order by listing_id, position`,
+        [listingIds],
+      );
+    for (const row of rows) {
+      const list = views.get(row.listing_id) ?? [];
+      list.push(this.view(row));
+      views.set(row.listing_id, list);
     }
     return views;
   }
@@ -148,7 +154,7 @@ export class ImagesService {
     return { ...this.view(image), position: image.position };
   }
 
-  view(image: Image): ImageView {
+  view(image: Pick<Image, 'id' | 'status' | 'width' | 'height' | 'variants'>): ImageView {
     const ready = image.status === 'ready';
     const variants = ready
       ? image.variants.map((v) => ({

@@ -27,6 +27,13 @@ export interface ListingQuery {
   cursor?: string;
   limit: number;
   /**
+   * A word every match contains (a stem of `text`, as full text makes it): matches are then found
+   * through that word's postings (listing_term), newest first, instead of the GIN index.
+   */
+  lexeme?: string;
+  /** The text is that one word: its postings are exactly the matches, and the text filter is left out. */
+  lexemeOnly?: boolean;
+  /**
    * How the rows are found (see ListingSearchSql): `walk` the sort's index, `gather` every match
    * through the text or place index and sort them, or rank only the `newest` matches. Default walk.
    */
@@ -136,8 +143,11 @@ export class ListingSearchSql {
       if (range.min !== undefined) this.filters.push(fragment(`(l.attributes->>?)::numeric >= ?`, range.key, range.min));
       if (range.max !== undefined) this.filters.push(fragment(`(l.attributes->>?)::numeric <= ?`, range.key, range.max));
     }
+    if (query.lexeme) this.filters.push(fragment('t.lexeme = ?', query.lexeme));
     if (query.text) {
-      this.filters.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, query.text));
+      // (Repeating what the postings already say would make PostgreSQL count the word twice and expect one row.)
+      if (!(query.lexeme && query.lexemeOnly))
+        this.filters.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, query.text));
       this.rank = fragment(`round(ts_rank_cd(l.search_vector, websearch_to_tsquery('english', ?), 1)::numeric, 6)`, query.text);
     }
     if (query.near) {
@@ -167,11 +177,20 @@ export class ListingSearchSql {
       { expression: fragment(name), value, direction, cast },
       byId(direction),
     ];
+    // A walk through a word's postings follows their index: the same values, read from the posting.
+    const postings = this.query.lexeme !== undefined && (this.query.plan ?? 'walk') === 'walk';
+    const byPublication = (direction: 'asc' | 'desc'): SortKey[] =>
+      postings
+        ? [
+            { expression: fragment('t.published_at'), value: (r) => r.published_at, direction, cast: 'timestamptz' },
+            { expression: fragment('t.listing_id'), value: (r) => r.id, direction, cast: 'uuid' },
+          ]
+        : column('l.published_at', 'timestamptz', (r) => r.published_at, direction);
     switch (this.query.sort) {
       case 'newest':
-        return column('l.published_at', 'timestamptz', (r) => r.published_at, 'desc');
+        return byPublication('desc');
       case 'oldest':
-        return column('l.published_at', 'timestamptz', (r) => r.published_at, 'asc');
+        return byPublication('asc');
       case 'price-low':
         return column('l.price_pence', 'bigint', (r) => Number(r.price_pence), 'asc');
       case 'price-high':
@@ -210,22 +229,30 @@ export class ListingSearchSql {
     );
     const plan = this.query.plan ?? 'walk';
     if (plan === 'walk' && this.query.sort === 'nearest' && this.proximity) {
-      return prefixSelect(this.nearestEdge(filters), columns, whereOf([...filters, this.withinEdge()]), orderBy, this.query.limit + 1);
+      return prefixSelect(
+        this.nearestEdge(filters),
+        this.source(),
+        columns,
+        whereOf([...filters, this.withinEdge()]),
+        orderBy,
+        this.query.limit + 1,
+      );
     }
-    if (plan === 'walk') return prefixSelect(fragment(''), columns, whereOf(filters), orderBy, this.query.limit + 1);
+    if (plan === 'walk') return prefixSelect(fragment(''), this.source(), columns, whereOf(filters), orderBy, this.query.limit + 1);
     // The matches first, as a fence the planner cannot see through: found through the text or place index.
     const matches = whereOf(this.matchFilters());
     const candidates =
       plan === 'gather'
-        ? fragment(`select l.id from listing l join app_user u on u.id = l.seller_id where ${matches.sql}`, ...matches.params)
+        ? fragment(`select l.id from ${this.listings()} where ${matches.sql}`, ...matches.params)
         : fragment(
-            `select l.id from listing l join app_user u on u.id = l.seller_id where ${matches.sql} order by l.published_at desc, l.id desc limit ?`,
+            `select l.id from ${this.listings()} where ${matches.sql} order by ${this.newestOrder()} limit ?`,
             ...matches.params,
             RELEVANCE_WINDOW,
           );
     const keyset = filters.slice(this.filters.length);
     return prefixSelect(
       fragment(`with matches as materialized (${candidates.sql}) `, ...candidates.params),
+      'listing l',
       columns,
       keyset.length > 0 ? whereOf(keyset) : fragment('true'),
       orderBy,
@@ -245,8 +272,8 @@ export class ListingSearchSql {
     const proximity = this.proximity as Fragment;
     const where = whereOf(filters);
     return fragment(
-      `with edge as materialized (select max(p) as reach from (select ${proximity.sql} as p from listing l
-        join app_user u on u.id = l.seller_id where ${where.sql} order by ${proximity.sql} limit ?) nearest) `,
+      `with edge as materialized (select max(p) as reach from (select ${proximity.sql} as p from ${this.listings()}
+        where ${where.sql} order by ${proximity.sql} limit ?) nearest) `,
       ...proximity.params,
       ...where.params,
       ...proximity.params,
@@ -271,8 +298,8 @@ export class ListingSearchSql {
   windowEdge(): Fragment {
     const where = whereOf(this.matchFilters());
     return fragment(
-      `select l.published_at, l.id from listing l join app_user u on u.id = l.seller_id where ${where.sql}
-        order by l.published_at desc, l.id desc offset ? limit 1`,
+      `select l.published_at, l.id from ${this.listings()} where ${where.sql}
+        order by ${this.newestOrder()} offset ? limit 1`,
       ...where.params,
       RELEVANCE_WINDOW - 1,
     );
@@ -282,10 +309,28 @@ export class ListingSearchSql {
   count(cap: number): Fragment {
     const where = whereOf(this.matchFilters());
     return fragment(
-      `select count(*)::int as total from (select 1 from listing l join app_user u on u.id = l.seller_id where ${where.sql} limit ?) matches`,
+      `select count(*)::int as total from (select 1 from ${this.listings()} where ${where.sql} limit ?) matches`,
       ...where.params,
       cap + 1,
     );
+  }
+
+  /**
+   * The listings to find matches in: the seller joined only when a filter asks about them, so a
+   * count can be read from an index alone (with the join it read every row, or chose a table scan).
+   */
+  private listings(): string {
+    return this.query.verifiedSellersOnly ? `${this.source()} join app_user u on u.id = l.seller_id` : this.source();
+  }
+
+  /** Listings, or a word's postings joined to their listings (the word's filter is among the filters). */
+  private source(): string {
+    return this.query.lexeme ? 'listing_term t join listing l on l.id = t.listing_id' : 'listing l';
+  }
+
+  /** Newest first, in the order of the index that finds the matches. */
+  private newestOrder(): string {
+    return this.query.lexeme ? 't.published_at desc, t.listing_id desc' : 'l.published_at desc, l.id desc';
   }
 
   /** The filters, with the radius as a box too: for finding matches through the text or place index. */
@@ -326,9 +371,17 @@ const whereOf = (filters: Fragment[]): Fragment =>
     ' and ',
   );
 
-function prefixSelect(prefix: Fragment, columns: Fragment, where: Fragment, orderBy: Fragment, limit: number, joinMatches = ''): Fragment {
+function prefixSelect(
+  prefix: Fragment,
+  source: string,
+  columns: Fragment,
+  where: Fragment,
+  orderBy: Fragment,
+  limit: number,
+  joinMatches = '',
+): Fragment {
   return fragment(
-    `${prefix.sql}select ${columns.sql} from listing l ${joinMatches} join category c on c.id = l.category_id join app_user u on u.id = l.seller_id
+    `${prefix.sql}select ${columns.sql} from ${source} ${joinMatches} join category c on c.id = l.category_id join app_user u on u.id = l.seller_id
       where ${where.sql} order by ${orderBy.sql} limit ?`,
     ...prefix.params,
     ...columns.params,

@@ -105,8 +105,12 @@ export class ListingsService {
 
   private async searchNow(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
     let query = await this.planned(afterRelevanceWindow(await this.toQuery(request, rawQuery)));
-    let page = await this.page(query);
-    page = { ...page, nextCursor: await this.continuingCursor(query, page.nextCursor) };
+    // A first page counts its matches beside finding them (two connections), unless planning counted already.
+    const [found, counted] = await Promise.all([
+      this.page(query),
+      query.cursor || query.matches !== undefined ? undefined : this.count(query),
+    ]);
+    let page = { ...found, nextCursor: await this.continuingCursor(query, found.nextCursor) };
     let searchedFor: string | null = null;
     // Nothing for these words, on a first page: look for the words that were probably meant.
     if (query.text && !query.cursor && page.rows.length === 0) {
@@ -117,7 +121,7 @@ export class ListingsService {
         searchedFor = corrected;
       }
     }
-    const total = query.cursor ? null : (query.matches ?? (await this.count(query)));
+    const total = query.cursor ? null : (query.matches ?? counted ?? (await this.count(query)));
     return {
       listings: await this.cards(page.rows.slice(0, query.limit), query.near),
       next_cursor: page.nextCursor,
@@ -155,7 +159,8 @@ export class ListingsService {
     };
   }
 
-  private async page(query: ListingQuery): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
+  private async page(query: ListingQuery & { matches?: number }): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
+    if (query.matches === 0) return { rows: [], nextCursor: null };
     const sql = new ListingSearchSql(query);
     const { sql: text, params } = sql.page();
     const rows = await this.em.getConnection().execute<ListingRow[]>(text, params);
@@ -179,11 +184,36 @@ export class ListingsService {
    * Chooses how to find a search's rows (ListingSearchSql's plans): words and places are counted
    * first through their index, so a rare word or a remote place is gathered, never walked.
    */
-  private async planned(query: ListingQuery): Promise<ListingQuery & { matches?: number }> {
+  private async planned(asked: ListingQuery): Promise<ListingQuery & { matches?: number }> {
+    const query = { ...asked, lexeme: undefined, lexemeOnly: undefined, plan: undefined };
     if (!query.text && !query.radiusMiles) return query;
-    const matches = await this.count(query);
-    if (matches <= GATHER_LIMIT) return { ...query, plan: 'gather', matches };
-    return { ...query, plan: query.sort === 'relevance' ? 'newest' : 'walk', matches };
+    const words = query.text && onlyWords(query) ? await this.wordPostings(query.text) : undefined;
+    // A single word is counted from its postings alone; other searches through their index.
+    const matches = words?.length === 1 ? (words[0] as WordPostings).postings : await this.count(query);
+    const plan = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' ? 'newest' : 'walk';
+    // The rarest word's postings find the matches when they are needed newest first (or all of them).
+    const rarest = words?.reduce((a, b) => (b.postings < a.postings ? b : a));
+    const byPostings = rarest && (plan !== 'walk' || query.sort === 'newest' || query.sort === 'oldest');
+    return { ...query, plan, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: words?.length === 1 };
+  }
+
+  /**
+   * The words (stems) of a search that every match must contain, each with its postings counted up
+   * to TOTAL_CAP + 1 from the index alone; undefined when the words are not all required (`or`,
+   * `-word`) or there are none (only common words like "the").
+   */
+  private async wordPostings(text: string): Promise<WordPostings[] | undefined> {
+    // (No question mark in the SQL's text: the driver would take it for a parameter.)
+    const rows = await this.em.getConnection().execute<Array<{ conjunctive: boolean; lexeme: string | null; postings: number }>>(
+      `with q as (select websearch_to_tsquery('english', ?) as q),
+        words as (select distinct replace(m[1], '''''', '''') as lexeme from q, regexp_matches(q.q::text, '''(([^'']|'''')+)''', 'g') m)
+        select (select q::text from q) !~ '[|!]' as conjunctive, w.lexeme,
+          (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme limit ?) p) as postings
+        from (select 1) one left join words w on true`,
+      [text, TOTAL_CAP + 1],
+    );
+    if (!rows[0]?.conjunctive || rows.some((row) => row.lexeme === null)) return undefined;
+    return rows.map((row) => ({ lexeme: row.lexeme as string, postings: row.postings }));
   }
 
   private async count(query: ListingQuery): Promise<number> {
@@ -573,6 +603,35 @@ export class ListingsService {
       is_owner: viewerId === seller.id,
     };
   }
+}
+
+interface WordPostings {
+  lexeme: string;
+  /** Live listings containing the word, counted up to TOTAL_CAP + 1. */
+  postings: number;
+}
+
+/** A search by words alone, among live listings: its matches are the listings holding every word. */
+function onlyWords(query: ListingQuery): boolean {
+  const filters = [
+    query.categoryId,
+    query.rentSubcategory,
+    query.type,
+    query.minPricePence,
+    query.maxPricePence,
+    query.near,
+    query.postedWithinDays,
+    query.sellerId,
+    query.ids,
+    query.statuses,
+  ];
+  return (
+    filters.every((value) => value === undefined) &&
+    !query.verifiedSellersOnly &&
+    !query.featuredOnly &&
+    !query.withImagesOnly &&
+    (query.attributeRanges ?? []).length === 0
+  );
 }
 
 /** The `<key>_min` / `<key>_max` query parameters of the category's range fields. */

@@ -1,0 +1,70 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Word postings for search: one row per word (as full text stems it) of each live listing, with the
+ * listing's publication time, in a b-tree. A word's listings then come newest first straight from
+ * the index, and a word's matches are counted from the index alone; the GIN index can do neither
+ * (it hands out every match unordered, and a count reads each matching row). PostgreSQL keeps the
+ * rows with statement triggers on listing, so every writer (sellers, staff, jobs, bulk loads)
+ * keeps them right; an update that changes no words, status or publication time (a view, a save)
+ * rewrites nothing.
+ */
+export class Migration20261125170000_listing_terms extends Migration {
+  override name = 'Migration20261125170000_listing_terms';
+
+  override up(): void | Promise<void> {
+    this.addSql(`create table "listing_term" ("lexeme" text not null, "published_at" timestamptz not null, "listing_id" uuid not null);`);
+    // Filled before its key exists: building the index once is several times faster than keeping it row by row.
+    this.addSql(
+      `insert into listing_term (lexeme, published_at, listing_id)
+        select distinct unnest(tsvector_to_array(search_vector)), published_at, id from listing where status = 'live';`,
+    );
+    this.addSql(`alter table "listing_term" add primary key ("lexeme", "published_at", "listing_id");`);
+    this.addSql(`create function listing_term_sync() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'DELETE' then
+    delete from listing_term t using (
+      select o.id, o.published_at, unnest(tsvector_to_array(o.search_vector)) as lexeme from old_rows o where o.status = 'live'
+    ) gone where t.lexeme = gone.lexeme and t.published_at = gone.published_at and t.listing_id = gone.id;
+  elsif tg_op = 'UPDATE' then
+    delete from listing_term t using (
+      select o.id, o.published_at, unnest(tsvector_to_array(o.search_vector)) as lexeme
+      from old_rows o join new_rows n on n.id = o.id
+      where o.status = 'live'
+        and (n.status, n.published_at, n.search_vector) is distinct from (o.status, o.published_at, o.search_vector)
+    ) gone where t.lexeme = gone.lexeme and t.published_at = gone.published_at and t.listing_id = gone.id;
+    insert into listing_term (lexeme, published_at, listing_id)
+      select unnest(tsvector_to_array(n.search_vector)), n.published_at, n.id
+      from new_rows n join old_rows o on o.id = n.id
+      where n.status = 'live'
+        and (n.status, n.published_at, n.search_vector) is distinct from (o.status, o.published_at, o.search_vector)
+    on conflict do nothing;
+  else
+    insert into listing_term (lexeme, published_at, listing_id)
+      select unnest(tsvector_to_array(n.search_vector)), n.published_at, n.id from new_rows n where n.status = 'live'
+    on conflict do nothing;
+  end if;
+  return null;
+end $$;`);
+    this.addSql(
+      `create trigger listing_term_insert after insert on listing referencing new table as new_rows
+        for each statement execute function listing_term_sync();`,
+    );
+    this.addSql(
+      `create trigger listing_term_update after update on listing referencing old table as old_rows new table as new_rows
+        for each statement execute function listing_term_sync();`,
+    );
+    this.addSql(
+      `create trigger listing_term_delete after delete on listing referencing old table as old_rows
+        for each statement execute function listing_term_sync();`,
+    );
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`drop trigger if exists listing_term_insert on listing;`);
+    this.addSql(`drop trigger if exists listing_term_update on listing;`);
+    this.addSql(`drop trigger if exists listing_term_delete on listing;`);
+    this.addSql(`drop function if exists listing_term_sync();`);
+    this.addSql(`drop table if exists "listing_term";`);
+  }
+}
