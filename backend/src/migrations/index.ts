@@ -12,7 +12,8 @@ import { Migration20261122071432_inactivity_warning } from './Migration202611220
 import { Migration20261122071552_messaging } from './Migration20261122071552_messaging.js';
 import { Migration20261122071843_newsletter } from './Migration20261122071843_newsletter.js';
 import { Migration20261122081127_feedback_inbox } from './Migration20261122081127_feedback_inbox.js';
-import { Migration20261125170000_listing_terms } from './Migration20261125170000_listing_terms.js';
+import { Migration20261125163000_listing_terms } from './Migration20261125163000_listing_terms.js';
+import { Migration20261125163835_listing_geo_cells } from './Migration20261125163835_listing_geo_cells.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -29,5 +30,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122071552_messaging', class: Migration20261122071552_messaging },
   { name: 'Migration20261122071843_newsletter', class: Migration20261122071843_newsletter },
   { name: 'Migration20261122081127_feedback_inbox', class: Migration20261122081127_feedback_inbox },
-  { name: 'Migration20261125170000_listing_terms', class: Migration20261125170000_listing_terms },
+  { name: 'Migration20261125163000_listing_terms', class: Migration20261125163000_listing_terms },
+  { name: 'Migration20261125163835_listing_geo_cells', class: Migration20261125163835_listing_geo_cells },
 ];

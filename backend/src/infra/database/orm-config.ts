@@ -27,7 +27,8 @@ export function createOrmConfig(clientUrl: string, entities: EntityClass[] = [])
       allOrNothing: true,
       silent: true,
     },
-    schemaGenerator: { skipTables: UNMAPPED_TABLES },
+    // Triggers are written in migrations (listing_term's upkeep), not declared on entities.
+    schemaGenerator: { skipTables: UNMAPPED_TABLES, ignoreTriggers: true },
     pool: { min: 0, max: 10 },
     // Every query here reads or writes a few rows: compiling it (JIT) or starting parallel workers
     // costs more than it saves, and a misjudged row count could otherwise cost a page 10 ms.

@@ -173,6 +173,21 @@ describe('browse and search', () => {
     expect(await titles(`?location=${PLACES.taunton.id}&radius=50`)).toEqual(expect.arrayContaining(['Round baler']));
   });
 
+  it('keeps to the radius at its edge, for radii of every width', async () => {
+    const exeter = (await browse(`?location=${PLACES.taunton.id}&radius=50`)).listings.find((l) => l.title === 'Round baler');
+    const miles = exeter?.distance_miles as number;
+    expect(miles).toBeGreaterThan(25);
+    expect(await titles(`?location=${PLACES.taunton.id}&radius=${Math.floor(miles)}`)).not.toContain('Round baler');
+    expect(await titles(`?location=${PLACES.taunton.id}&radius=${Math.ceil(miles)}&sort=oldest`)).toContain('Round baler');
+    // 100 miles covers too many grid squares to walk one by one; 250, more than the grid is used for.
+    expect(await titles(`?location=${PLACES.taunton.id}&radius=100`)).not.toContain('Grazing land near York');
+    expect(await titles(`?location=${PLACES.taunton.id}&radius=100`)).toContain('Round baler');
+    expect(await titles(`?location=${PLACES.taunton.id}&radius=250`)).toEqual(
+      expect.arrayContaining(['Grazing land near York', 'Round baler', 'Livestock trailer']),
+    );
+    expect(await titles(`?location=${PLACES.york.id}&radius=5&sort=nearest`)).toEqual(['Grazing land near York']);
+  });
+
   it('pages with a cursor: no duplicates and no gaps while listings are added', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;

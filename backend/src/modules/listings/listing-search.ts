@@ -103,6 +103,75 @@ interface SortKey {
 const METRES_PER_MILE = 1609.344;
 
 /**
+ * The grid of `listing.geo_cell` (its generated column, Migration20261125163835_listing_geo_cells):
+ * squares of 0.125 degrees of latitude by 0.2 of longitude (about 8.6 by 8.5 miles in the UK), numbered row * 10000 + column.
+ */
+const GEO_CELL = { latitudeDegrees: 0.125, longitudeDegrees: 0.2 } as const;
+/** A radius covering more squares than this is walked as a whole, newest first (it holds many listings). */
+const MAX_WALKED_CELLS = 100;
+/** Past this many squares, a radius's matches are found through the place (GiST) index instead. */
+const MAX_CELLS = 2_500;
+
+/** The sphere earthdistance measures on (its earth()), so distances agree with the ones shown. */
+const EARTH_RADIUS_METRES = 6_378_168;
+
+interface Bounds {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+/**
+ * A box of latitudes and longitudes holding a circle, a little generously; undefined when it would
+ * cross a pole or the antimeridian.
+ */
+export function boundsAround(latitude: number, longitude: number, miles: number): Bounds | undefined {
+  // A degree of latitude is at least 68.7 miles; a degree of longitude shrinks with the cosine.
+  const dLat = (miles / 68.7) * 1.01;
+  const south = latitude - dLat;
+  const north = latitude + dLat;
+  if (south <= -89 || north >= 89) return undefined;
+  const dLon = (miles / (69.17 * Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180))) * 1.01;
+  const west = longitude - dLon;
+  const east = longitude + dLon;
+  if (west < -180 || east >= 180) return undefined;
+  return { south, north, west, east };
+}
+
+/** The grid squares a box touches; undefined when they are more than MAX_CELLS. */
+/**
+ * The grid squares within `miles` of a point, among those its box touches (a square in the box's
+ * corner may lie wholly outside the circle); undefined when the box touches more than MAX_CELLS.
+ */
+export function cellsWithin(latitude: number, longitude: number, miles: number, box: Bounds): number[] | undefined {
+  const { south, north, west, east } = box;
+  const { latitudeDegrees: height, longitudeDegrees: width } = GEO_CELL;
+  const row = (lat: number) => Math.floor((lat + 90) / height);
+  const column = (lon: number) => Math.floor((lon + 180) / width);
+  if ((row(north) - row(south) + 1) * (column(east) - column(west) + 1) > MAX_CELLS) return undefined;
+  const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high);
+  const cells: number[] = [];
+  for (let r = row(south); r <= row(north); r++) {
+    for (let c = column(west); c <= column(east); c++) {
+      // The square's point nearest the centre (its edges are lines of latitude and longitude).
+      const lat = clamp(latitude, r * height - 90, (r + 1) * height - 90);
+      const lon = clamp(longitude, c * width - 180, (c + 1) * width - 180);
+      if (metresBetween(latitude, longitude, lat, lon) <= miles * METRES_PER_MILE * 1.001 + 1) cells.push(r * 10000 + c);
+    }
+  }
+  return cells;
+}
+
+/** Great-circle distance on earthdistance's sphere: the same sum as the radius filter's SQL. */
+function metresBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const a =
+    Math.sin(radians(lat2 - lat1) / 2) ** 2 + Math.cos(radians(lat1)) * Math.cos(radians(lat2)) * Math.sin(radians(lon2 - lon1) / 2) ** 2;
+  return 2 * EARTH_RADIUS_METRES * Math.asin(Math.sqrt(a));
+}
+
+/**
  * The SQL of one page of listings: filters, the keyset after the cursor, and the order (the id
  * breaks ties). Values are always bound; only fixed SQL text is put together.
  *
@@ -119,8 +188,8 @@ export class ListingSearchSql {
   /** Straight-line distance through the earth, which the place index can order by (nearest first). */
   private readonly proximity: Fragment | undefined;
   private readonly rank: Fragment | undefined;
-  /** The radius as an indexable box, for the plans that find matches through the place index. */
-  private readonly placeBox: Fragment | undefined;
+  /** The grid squares within the radius (cellsWithin), when few enough to search square by square. */
+  private readonly cells: number[] | undefined;
 
   constructor(private readonly query: ListingQuery) {
     const statuses = query.statuses ?? ['live'];
@@ -163,9 +232,25 @@ export class ListingSearchSql {
         // The box finds the place's listings through the GiST index (counting and gathering); the
         // distance trims its corners. A walk leaves the box out: PostgreSQL underestimates how
         // many listings a box holds and, given it, reads them all instead of walking the sort's index.
-        this.placeBox = fragment(`earth_box(ll_to_earth(?, ?), ?) @> ll_to_earth(l.latitude, l.longitude)`, latitude, longitude, metres);
+        const bounds = boundsAround(latitude, longitude, query.radiusMiles);
+        this.cells = bounds && cellsWithin(latitude, longitude, query.radiusMiles, bounds);
+        // Plain arithmetic on the coordinates (the grid index holds them): a box first, then the
+        // great-circle distance on earthdistance's sphere. ll_to_earth per row cost 10 µs.
+        if (bounds) {
+          this.filters.push(
+            fragment('l.latitude between ? and ? and l.longitude between ? and ?', bounds.south, bounds.north, bounds.west, bounds.east),
+          );
+        }
         this.filters.push(
-          fragment(`earth_distance(ll_to_earth(?, ?), ll_to_earth(l.latitude, l.longitude)) <= ?`, latitude, longitude, metres),
+          fragment(
+            `2 * ? * asin(sqrt(power(sin(radians(l.latitude - ?) / 2), 2)
+              + cos(radians(?)) * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ?) / 2), 2))) <= ?`,
+            EARTH_RADIUS_METRES,
+            latitude,
+            latitude,
+            longitude,
+            metres,
+          ),
         );
       }
     }
@@ -229,35 +314,86 @@ export class ListingSearchSql {
     );
     const plan = this.query.plan ?? 'walk';
     if (plan === 'walk' && this.query.sort === 'nearest' && this.proximity) {
-      return prefixSelect(
-        this.nearestEdge(filters),
-        this.source(),
+      // Every listing within the page's reach (often a town's many at one spot), then the page of them.
+      const within = whereOf([...filters, this.withinEdge()]);
+      return this.pickedPage(
+        keys,
         columns,
-        whereOf([...filters, this.withinEdge()]),
+        fragment(
+          `select l.id, ${this.sortValues(keys).sql} from ${this.listings()} where ${within.sql}`,
+          ...this.sortValues(keys).params,
+          ...within.params,
+        ),
+        {
+          prefix: this.nearestEdge(filters),
+          keyset: false,
+        },
+      );
+    }
+    const walksCells = this.cells && this.cells.length <= MAX_WALKED_CELLS && !this.query.lexeme;
+    if (plan === 'walk' && walksCells && (this.query.sort === 'newest' || this.query.sort === 'oldest')) {
+      return prefixSelect(
+        this.cellWalk(filters, orderBy),
+        'listing l',
+        columns,
+        fragment('true'),
         orderBy,
         this.query.limit + 1,
+        'join near m on m.id = l.id',
       );
     }
     if (plan === 'walk') return prefixSelect(fragment(''), this.source(), columns, whereOf(filters), orderBy, this.query.limit + 1);
-    // The matches first, as a fence the planner cannot see through: found through the text or place index.
     const matches = whereOf(this.matchFilters());
+    const values = this.sortValues(keys);
     const candidates =
       plan === 'gather'
-        ? fragment(`select l.id from ${this.listings()} where ${matches.sql}`, ...matches.params)
+        ? fragment(`select l.id, ${values.sql} from ${this.listings()} where ${matches.sql}`, ...values.params, ...matches.params)
         : fragment(
-            `select l.id from ${this.listings()} where ${matches.sql} order by ${this.newestOrder()} limit ?`,
+            `select l.id, ${values.sql} from ${this.listings()} where ${matches.sql} order by ${this.newestOrder()} limit ?`,
+            ...values.params,
             ...matches.params,
             RELEVANCE_WINDOW,
           );
-    const keyset = filters.slice(this.filters.length);
+    return this.pickedPage(keys, columns, candidates, { prefix: fragment(''), keyset: true });
+  }
+
+  /** The sort's values of a row, named k0, k1... (pickedPage). */
+  private sortValues(keys: SortKey[]): Fragment {
+    return join(
+      keys.map((key, i) => fragment(`${key.expression.sql} as k${i}`, ...key.expression.params)),
+      ', ',
+    );
+  }
+
+  /**
+   * A page picked from candidate rows that carry their sort values (sortValues): the candidates
+   * come first, as a fence the planner cannot see through (found through the text, place or grid
+   * index), the page is picked from them (after the cursor, when `keyset`), and only its rows are
+   * joined to their category and seller. `prefix` opens the WITH list for CTEs the candidates use.
+   */
+  private pickedPage(keys: SortKey[], columns: Fragment, candidates: Fragment, options: { prefix: Fragment; keyset: boolean }): Fragment {
+    const picked = keys.map((key, i): SortKey => ({ ...key, expression: fragment(`m.k${i}`) }));
+    const keyset =
+      options.keyset && this.query.cursor
+        ? whereOf([keysetAfter(picked, decodeCursor(this.query.cursor, picked.length))])
+        : fragment('true');
+    const order = picked.map((key) => `${key.expression.sql} ${key.direction}`).join(', ');
+    const opening = options.prefix.sql ? `${options.prefix.sql}, ` : 'with ';
     return prefixSelect(
-      fragment(`with matches as materialized (${candidates.sql}) `, ...candidates.params),
+      fragment(
+        `${opening}matches as materialized (${candidates.sql}),
+          page as (select m.id, ${picked.map((key) => key.expression.sql).join(', ')} from matches m where ${keyset.sql} order by ${order} limit ?) `,
+        ...options.prefix.params,
+        ...candidates.params,
+        ...keyset.params,
+        this.query.limit + 1,
+      ),
       'listing l',
       columns,
-      keyset.length > 0 ? whereOf(keyset) : fragment('true'),
-      orderBy,
+      fragment('true'),
+      fragment(order),
       this.query.limit + 1,
-      'join matches m on m.id = l.id',
+      'join page m on m.id = l.id',
     );
   }
 
@@ -277,6 +413,27 @@ export class ListingSearchSql {
       ...proximity.params,
       ...where.params,
       ...proximity.params,
+      this.query.limit + 1,
+    );
+  }
+
+  /**
+   * Newest (or oldest) first within a radius, square by square: each square's page from the grid
+   * index (which holds the coordinates, so the distance needs no table row), then the squares'
+   * pages merged. A few hundred index entries however many listings the place has; walking the
+   * whole newest-first index met the radius's listings one in fifty.
+   */
+  private cellWalk(filters: Fragment[], orderBy: Fragment): Fragment {
+    const where = whereOf(filters);
+    const outerOrder = orderBy.sql.replaceAll('l.', 'x.');
+    return fragment(
+      `with near as materialized (select x.id from unnest(array[?]::integer[]) as g(cell) cross join lateral (
+        select l.id, l.published_at from ${this.listings()} where l.geo_cell = g.cell and ${where.sql} order by ${orderBy.sql} limit ?) x
+        order by ${outerOrder} limit ?) `,
+      this.cells,
+      ...where.params,
+      ...orderBy.params,
+      this.query.limit + 1,
       this.query.limit + 1,
     );
   }
@@ -333,9 +490,11 @@ export class ListingSearchSql {
     return this.query.lexeme ? 't.published_at desc, t.listing_id desc' : 'l.published_at desc, l.id desc';
   }
 
-  /** The filters, with the radius as a box too: for finding matches through the text or place index. */
+  /** The filters, with the radius's grid squares too: for finding matches through the text, place or grid index. */
   private matchFilters(): Fragment[] {
-    return this.placeBox ? [...this.filters, this.placeBox] : this.filters;
+    if (this.cells) return [...this.filters, fragment('l.geo_cell = any(array[?]::integer[])', this.cells)];
+    // A radius wider than the grid is used for holds listings enough to be met soon by any walk.
+    return this.filters;
   }
 
   nextCursor(rows: ListingRow[]): string | null {

@@ -24,6 +24,11 @@ import { User } from '../users/user.entity.js';
   expression: 'create index "listing_search_vector_index" on "listing" using gin ("search_vector")',
 })
 @Index({
+  name: 'listing_geo_cell_index',
+  expression:
+    'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude")',
+})
+@Index({
   name: 'listing_location_index',
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })
@@ -85,6 +90,20 @@ export class Listing {
 
   @Property({ type: 'double' })
   longitude!: number;
+
+  /**
+   * The grid square it lies in (about 8.6 miles a side in the UK), kept by
+   * PostgreSQL: a radius search walks each square's listings newest first, and counts them, from
+   * one index that also holds the coordinates (listing-search.ts).
+   */
+  @Property({
+    type: 'integer',
+    generated: `(floor((latitude + 90) / 0.125)::integer * 10000 + floor((longitude + 180) / 0.2)::integer) stored`,
+    lazy: true,
+    hidden: true,
+    nullable: true,
+  })
+  geoCell?: number;
 
   /** The category's own fields (contracts/listings.ts CATEGORY_FIELDS), validated on the way in. */
   @Property({ type: 'json' })

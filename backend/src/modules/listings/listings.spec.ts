@@ -205,6 +205,34 @@ describe('listings: posting and managing', () => {
     expect(await search()).toEqual([]);
   });
 
+  it('finds a listing by its words through its whole life: counted, edited, sold, renewed and deleted', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const words = async (q: string) =>
+      (await new Browser(t).call('GET', `/api/listings?q=${q}&sort=newest`)).json<{
+        data: { listings: Array<{ id: string }>; total: number };
+      }>().data;
+    const first = await post(browser, { title: 'Zetor Crystal tractor' });
+    const second = await post(browser, { title: 'Zetor Proxima tractor' });
+    expect(await words('zetor')).toMatchObject({ total: 2, listings: [{ id: second.id }, { id: first.id }] });
+
+    await browser.call('PUT', `/api/listings/${first.id}`, await listingBody(browser, { title: 'Zetor Major tractor' }));
+    expect((await words('crystal')).listings).toEqual([]);
+    expect(await words('major')).toMatchObject({ total: 1, listings: [{ id: first.id }] });
+
+    await browser.call('PATCH', `/api/listings/${first.id}/status`, { status: 'withdrawn' });
+    expect(await words('zetor')).toMatchObject({ total: 1, listings: [{ id: second.id }] });
+    // Renewed, it is the newest again.
+    await browser.call('PATCH', `/api/listings/${first.id}/status`, { status: 'live' });
+    expect(await words('zetor')).toMatchObject({ total: 2, listings: [{ id: first.id }, { id: second.id }] });
+    // A view changes no words: still found, once.
+    expect((await new Browser(t).call('GET', `/api/listings/${first.id}`)).statusCode).toBe(200);
+    expect((await words('zetors')).listings.map((l) => l.id)).toEqual([first.id, second.id]);
+
+    await browser.call('DELETE', `/api/listings/${second.id}`);
+    expect(await words('proxima')).toMatchObject({ total: 0, listings: [] });
+    expect(await db.query('select lexeme from listing_term where listing_id = $1', [second.id])).toEqual([]);
+  });
+
   it('deletes a listing with its photos; it is then not found', async () => {
     const { browser } = await signedInPerson(t, db);
     const [photo] = await uploadPhotos(browser, 1);

@@ -9,8 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
  * keeps them right; an update that changes no words, status or publication time (a view, a save)
  * rewrites nothing.
  */
-export class Migration20261125170000_listing_terms extends Migration {
-  override name = 'Migration20261125170000_listing_terms';
+export class Migration20261125163000_listing_terms extends Migration {
+  override name = 'Migration20261125163000_listing_terms';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "listing_term" ("lexeme" text not null, "published_at" timestamptz not null, "listing_id" uuid not null);`);
