@@ -139,6 +139,14 @@ describe('LeasedHits', () => {
     expect(trips).toEqual([5, 5, 5]);
   });
 
+  it('takes one lease for requests that arrive together, so a page loading several calls at once is not counted many times', async () => {
+    const { store, trips } = countingStore();
+    const hits = new LeasedHits(store, 60, 5);
+    const counts = await Promise.all(Array.from({ length: 12 }, () => hits.hit('203.0.113.5')));
+    expect(counts.map((hit) => hit.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(trips).toEqual([5, 5, 5]);
+  });
+
   it('takes a new lease when the window the store gave has ended', async () => {
     const { store, trips } = countingStore();
     let now = 0;

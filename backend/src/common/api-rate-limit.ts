@@ -53,6 +53,7 @@ const MAX_LEASES = 50_000;
  */
 export class LeasedHits {
   private readonly leases = new Map<string, { count: number; left: number; endsAt: number }>();
+  private readonly reserving = new Map<string, Promise<RateLimitHit>>();
 
   constructor(
     private readonly store: RateLimitStore,
@@ -62,13 +63,32 @@ export class LeasedHits {
   ) {}
 
   async hit(key: string): Promise<RateLimitHit> {
-    const at = this.now();
-    const lease = this.leases.get(key);
-    if (lease && lease.left > 0 && lease.endsAt > at) {
-      lease.left--;
-      lease.count++;
-      return { count: lease.count, resetSeconds: Math.max(1, Math.ceil((lease.endsAt - at) / 1000)) };
+    for (;;) {
+      const at = this.now();
+      const lease = this.leases.get(key);
+      if (lease && lease.left > 0 && lease.endsAt > at) {
+        lease.left--;
+        lease.count++;
+        return { count: lease.count, resetSeconds: Math.max(1, Math.ceil((lease.endsAt - at) / 1000)) };
+      }
+      // Requests arriving while a lease is being taken wait for it rather than each taking one:
+      // fifty at once would otherwise reserve fifty leases and spend one hit of each.
+      const pending = this.reserving.get(key);
+      if (pending && this.leaseSize > 1) {
+        await pending;
+        continue;
+      }
+      const reservation = this.reserve(key, at);
+      this.reserving.set(key, reservation);
+      try {
+        return await reservation;
+      } finally {
+        this.reserving.delete(key);
+      }
     }
+  }
+
+  private async reserve(key: string, at: number): Promise<RateLimitHit> {
     const reserved = await this.store.hit(key, this.windowSeconds, this.leaseSize);
     // The store counted the whole lease; this request is its first hit.
     const count = reserved.count - this.leaseSize + 1;
