@@ -4,7 +4,8 @@
 // migrates it, seeds `listings` (default 1,000,000) realistic listings from 2,000 sellers across the UK's
 // towns and villages, then starts the product on it and measures, per scenario, the latency of
 // `--requests` (default 200) sequential requests over loopback after a warm-up (p50 and p95) with answers
-// never reused (SEARCH_CACHE_MS=0), and the throughput of GET /api/listings, with and without reuse,
+// never reused (SEARCH_CACHE_MS=0): server time (from the product's own access log: request received to
+// response sent) and the time this client saw (fetch and JSON parsing on the same 2 cores included), and the throughput of GET /api/listings, with and without reuse,
 // against OPTIONS /api/health of the same process with wrk (2 threads, 50 connections, 10 s). The database is dropped at the end unless --keep; --reuse measures a database kept
 // by an earlier run (seeding a million takes minutes).
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,6 +35,8 @@ url.pathname = `/${name}`;
 const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-listings-'));
 const port = 3950;
 let product;
+/** Server time of each request, by request id, read from the product's access log. */
+const serverMs = new Map();
 
 const sql = async (target, text, params = []) => {
   const client = new pg.Client({ connectionString: target.toString() });
@@ -211,13 +214,24 @@ async function startProduct(settings = {}) {
     HOST: '127.0.0.1',
     DATA_DIR: scratch,
     FRONTEND_DIR: 'none',
-    LOG_LEVEL: 'warn',
+    // The access log (one line per request, with its milliseconds) gives the server time; as in production.
+    LOG_LEVEL: 'log',
     WORKERS_IN_PROCESS: 'true',
     API_RATE_LIMIT: '1000000',
     ...settings,
   };
   delete env.REDIS_URL;
-  product = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  product = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let partial = '';
+  product.stdout.setEncoding('utf8').on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('"context":"HTTP"')) continue;
+      const entry = JSON.parse(line);
+      if (entry.requestId && typeof entry.ms === 'number') serverMs.set(entry.requestId, entry.ms);
+    }
+  });
   for (;;) {
     if (product.exitCode !== null) throw new Error('the product exited');
     try {
@@ -241,17 +255,28 @@ async function latency(path) {
     const response = await fetch(`http://127.0.0.1:${port}${path}`);
     const body = await response.json();
     if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
-    return { ms: performance.now() - started, body };
+    return { ms: performance.now() - started, body, id: response.headers.get('x-request-id') };
   };
   for (let i = 0; i < 20; i++) await get();
   const times = [];
+  const ids = [];
   let last;
   for (let i = 0; i < requests; i++) {
-    const { ms, body } = await get();
+    const { ms, body, id } = await get();
     times.push(ms);
+    ids.push(id);
     last = body;
   }
-  return { p50: percentile(times, 50), p95: percentile(times, 95), results: last.data.listings.length, total: last.data.total };
+  // The access log is written just after each response: wait for its last lines.
+  for (let waited = 0; !ids.every((id) => serverMs.has(id)) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  const server = ids.map((id) => serverMs.get(id)).filter((ms) => ms !== undefined);
+  if (server.length !== ids.length) throw new Error(`${path}: ${ids.length - server.length} requests missing from the access log`);
+  return {
+    server: { p50: percentile(server, 50), p95: percentile(server, 95) },
+    client: { p50: percentile(times, 50), p95: percentile(times, 95) },
+    results: last.data.listings.length,
+    total: last.data.total,
+  };
 }
 
 function wrk(path, method) {
@@ -297,17 +322,27 @@ async function main() {
   const results = [];
   for (const [label, path] of scenarios) {
     const measured = await latency(path);
-    results.push({ scenario: label, 'p50 ms': measured.p50.toFixed(1), 'p95 ms': measured.p95.toFixed(1), results: measured.results });
+    results.push({
+      scenario: label,
+      'server p50 ms': measured.server.p50.toFixed(1),
+      'server p95 ms': measured.server.p95.toFixed(1),
+      'client p50 ms': measured.client.p50.toFixed(1),
+      'client p95 ms': measured.client.p95.toFixed(1),
+      results: measured.results,
+    });
   }
   console.table(results);
   if (spawnSync('wrk', ['-v']).error) {
     console.log('wrk is not installed (apt-get install -y wrk): no throughput figures');
     return;
   }
+  // Throughput without the access log, which health probes do not write either.
+  await stopProduct();
+  await startProduct({ SEARCH_CACHE_MS: '0', LOG_LEVEL: 'warn' });
   const uncached = wrk('/api/listings', 'GET');
   await stopProduct();
   // As configured by default: a repeated query's answer is reused for 2 s.
-  await startProduct();
+  await startProduct({ LOG_LEVEL: 'warn' });
   const hello = wrk('/api/health', 'OPTIONS');
   const cached = wrk('/api/listings', 'GET');
   console.table([

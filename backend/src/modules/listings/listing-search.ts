@@ -1,7 +1,13 @@
 import { BadRequestException } from '@nestjs/common';
 import { decodeCursor, encodeCursor } from '../../common/keyset-pagination.js';
 import type { CategorySlug } from '../../contracts/categories.js';
-import type { ListingSort, ListingStatus, ListingType, RentSubcategory } from '../../contracts/listings.js';
+import {
+  RADIUS_MILES_MAX,
+  type ListingSort,
+  type ListingStatus,
+  type ListingType,
+  type RentSubcategory,
+} from '../../contracts/listings.js';
 
 /** What a browse or search asks for, already validated (ListingSearchRequest). */
 export interface ListingQuery {
@@ -77,6 +83,26 @@ export interface ListingRow {
   distance_m: string | null;
   rank: string | null;
   proximity: number | null;
+}
+
+/** Whether the query asks for more than words and a place among live listings (a category, a price...). */
+export function narrowed(query: ListingQuery): boolean {
+  const filters = [
+    query.categoryId,
+    query.rentSubcategory,
+    query.type,
+    query.minPricePence,
+    query.maxPricePence,
+    query.postedWithinDays,
+    query.sellerId,
+    query.ids,
+    query.statuses,
+  ];
+  return (
+    filters.some((value) => value !== undefined) ||
+    Boolean(query.verifiedSellersOnly || query.featuredOnly || query.withImagesOnly) ||
+    (query.attributeRanges ?? []).length > 0
+  );
 }
 
 /** A piece of SQL with the values its `?` placeholders bind, in order. */
@@ -187,6 +213,10 @@ export class ListingSearchSql {
   private readonly distance: Fragment | undefined;
   /** Straight-line distance through the earth, which the place index can order by (nearest first). */
   private readonly proximity: Fragment | undefined;
+  /** Distance along the earth's surface, in metres: what a radius keeps to and nearest first sorts by. */
+  private readonly arc: Fragment | undefined;
+  /** The radius's filters (among `filters`). */
+  private readonly placeFilters: Fragment[] = [];
   private readonly rank: Fragment | undefined;
   /** The grid squares within the radius (cellsWithin), when few enough to search square by square. */
   private readonly cells: number[] | undefined;
@@ -227,31 +257,28 @@ export class ListingSearchSql {
         longitude,
       );
       this.proximity = fragment(`(ll_to_earth(l.latitude, l.longitude) <-> ll_to_earth(?, ?))`, latitude, longitude);
+      // Plain arithmetic on the coordinates (the grid index holds them): the great-circle distance on
+      // earthdistance's sphere. ll_to_earth per row cost 10 µs.
+      this.arc = fragment(
+        `(2 * ? * asin(sqrt(power(sin(radians(l.latitude - ?) / 2), 2)
+          + cos(radians(?)) * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ?) / 2), 2))))`,
+        EARTH_RADIUS_METRES,
+        latitude,
+        latitude,
+        longitude,
+      );
       if (query.radiusMiles) {
         const metres = query.radiusMiles * METRES_PER_MILE;
-        // The box finds the place's listings through the GiST index (counting and gathering); the
-        // distance trims its corners. A walk leaves the box out: PostgreSQL underestimates how
-        // many listings a box holds and, given it, reads them all instead of walking the sort's index.
         const bounds = boundsAround(latitude, longitude, query.radiusMiles);
         this.cells = bounds && cellsWithin(latitude, longitude, query.radiusMiles, bounds);
-        // Plain arithmetic on the coordinates (the grid index holds them): a box first, then the
-        // great-circle distance on earthdistance's sphere. ll_to_earth per row cost 10 µs.
+        // A box first (cheap comparisons), then the distance.
         if (bounds) {
-          this.filters.push(
+          this.placeFilters.push(
             fragment('l.latitude between ? and ? and l.longitude between ? and ?', bounds.south, bounds.north, bounds.west, bounds.east),
           );
         }
-        this.filters.push(
-          fragment(
-            `2 * ? * asin(sqrt(power(sin(radians(l.latitude - ?) / 2), 2)
-              + cos(radians(?)) * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ?) / 2), 2))) <= ?`,
-            EARTH_RADIUS_METRES,
-            latitude,
-            latitude,
-            longitude,
-            metres,
-          ),
-        );
+        this.placeFilters.push(fragment(`${this.arc.sql} <= ?`, ...this.arc.params, metres));
+        this.filters.push(...this.placeFilters);
       }
     }
   }
@@ -283,13 +310,26 @@ export class ListingSearchSql {
       case 'popular':
         return column('l.views', 'integer', (r) => r.views, 'desc');
       case 'nearest':
-        if (!this.distance) throw new BadRequestException('Sorting by distance needs a location.');
-        if (!this.proximity) throw new BadRequestException('Sorting by distance needs a location.');
-        return [{ expression: this.proximity, value: (r) => Number(r.proximity), direction: 'asc', cast: 'float8' }, byId('asc')];
+        if (!this.arc) throw new BadRequestException('Sorting by distance needs a location.');
+        return [{ expression: this.arc, value: (r) => Number(r.proximity), direction: 'asc', cast: 'float8' }, byId('asc')];
       case 'relevance':
         if (!this.rank) throw new BadRequestException('Sorting by relevance needs words to search for.');
         return [{ expression: this.rank, value: (r) => String(r.rank), direction: 'desc', cast: 'numeric' }, byId('desc')];
     }
+  }
+
+  /**
+   * Whether a walk's cost is bounded whatever the number of matches, so that it needs no count
+   * first: newest or oldest within a radius of few grid squares (each square walked for one page).
+   * (Nearest first is not: with few listings within the radius, the nearest-first scan of the place
+   * index would go on past it; given the box too, PostgreSQL sorts the whole box instead.)
+   */
+  boundedWalk(): boolean {
+    const { sort, radiusMiles, text } = this.query;
+    // Other filters could leave few matches among many rows walked.
+    if (!radiusMiles || text || narrowed(this.query)) return false;
+    if (sort === 'nearest') return true;
+    return (sort === 'newest' || sort === 'oldest') && this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS;
   }
 
   /** One page: a row more than the limit, to know whether another page follows. */
@@ -304,7 +344,7 @@ export class ListingSearchSql {
         fragment(SELECT),
         this.distance ? fragment(`${this.distance.sql} as distance_m`, ...this.distance.params) : fragment('null as distance_m'),
         this.rank ? fragment(`${this.rank.sql} as rank`, ...this.rank.params) : fragment('null as rank'),
-        this.proximity ? fragment(`${this.proximity.sql} as proximity`, ...this.proximity.params) : fragment('null as proximity'),
+        this.arc ? fragment(`${this.arc.sql} as proximity`, ...this.arc.params) : fragment('null as proximity'),
       ],
       ', ',
     );
@@ -401,19 +441,49 @@ export class ListingSearchSql {
    * Nearest first, in two steps. The place index hands out listings nearest first (a KNN scan),
    * but only when distance is the whole order, and the order also needs the id, for the many
    * listings of one farm or town at one distance. So the scan finds how far the page reaches (the
-   * distance of its last row), and the page is then every match within that reach, through the
-   * index as a box, sorted by distance and id: a few dozen rows however many listings there are.
+   * distance of its last row, or the radius if that is nearer), and the page is then every match
+   * within that reach, sorted by distance and id: a few dozen rows however many listings there are.
+   * The scan leaves the radius out, so it ends after a page of rows even where few listings lie
+   * within it (given the radius, PostgreSQL would go on to the ends of the earth looking for more).
+   * The reach's grid squares find the page's rows from the grid index (`reach_cells`).
    */
   private nearestEdge(filters: Fragment[]): Fragment {
     const proximity = this.proximity as Fragment;
-    const where = whereOf(filters);
-    return fragment(
-      `with edge as materialized (select max(p) as reach from (select ${proximity.sql} as p from ${this.listings()}
-        where ${where.sql} order by ${proximity.sql} limit ?) nearest) `,
-      ...proximity.params,
+    const arc = this.arc as Fragment;
+    const where = whereOf(filters.filter((filter) => !this.placeFilters.includes(filter)));
+    const radius = (this.query.radiusMiles ?? RADIUS_MILES_MAX) * METRES_PER_MILE;
+    const edge = fragment(
+      `with edge as materialized (select case when count(*) < ? then ? else least(max(a), ?) end as reach
+        from (select ${arc.sql} as a from ${this.listings()} where ${where.sql} order by ${proximity.sql} limit ?) nearest)`,
+      this.query.limit + 1,
+      radius,
+      radius,
+      ...arc.params,
       ...where.params,
       ...proximity.params,
       this.query.limit + 1,
+    );
+    if (!this.cells) return fragment(`${edge.sql} `, ...edge.params);
+    const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
+    const { latitudeDegrees: height, longitudeDegrees: width } = GEO_CELL;
+    // The reach's box, as boundsAround makes it, then its grid squares.
+    return fragment(
+      `${edge.sql},
+        reach_box as materialized (select ? - dlat as south, ? + dlat as north,
+            ? - dlat * 68.7 / (69.17 * cos(radians(least(89, abs(?) + dlat)))) as west,
+            ? + dlat * 68.7 / (69.17 * cos(radians(least(89, abs(?) + dlat)))) as east
+          from (select (select reach from edge) / ? / 68.7 * 1.01 as dlat) d),
+        reach_cells as materialized (select array(select r * 10000 + c from reach_box b,
+            generate_series(floor((b.south + 90) / ${height})::integer, floor((b.north + 90) / ${height})::integer) r,
+            generate_series(floor((b.west + 180) / ${width})::integer, floor((b.east + 180) / ${width})::integer) c) as list) `,
+      ...edge.params,
+      latitude,
+      latitude,
+      longitude,
+      latitude,
+      longitude,
+      latitude,
+      METRES_PER_MILE,
     );
   }
 
@@ -438,16 +508,19 @@ export class ListingSearchSql {
     );
   }
 
-  /** Within the page's reach: a box a little larger than it (the box measures along the earth, the reach through it), then exactly. */
+  /** Within the page's reach: its grid squares (or a box through the place index), then exactly. */
   private withinEdge(): Fragment {
-    const proximity = this.proximity as Fragment;
+    const arc = this.arc as Fragment;
+    if (this.cells) {
+      return fragment(`l.geo_cell = any((select list from reach_cells)::integer[]) and ${arc.sql} <= (select reach from edge)`, ...arc.params);
+    }
     const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
     return fragment(
       `earth_box(ll_to_earth(?, ?), (select reach from edge) * 1.001 + 1) @> ll_to_earth(l.latitude, l.longitude)
-        and ${proximity.sql} <= (select reach from edge)`,
+        and ${arc.sql} <= (select reach from edge)`,
       latitude,
       longitude,
-      ...proximity.params,
+      ...arc.params,
     );
   }
 

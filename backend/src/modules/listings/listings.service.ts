@@ -28,7 +28,7 @@ import { User } from '../users/user.entity.js';
 import type { ListingRequest, ListingSearchRequest } from './dto/listing.request.js';
 import type { FeaturedListings, ListingCard, ListingDetail, ListingPage, SavedListingEntry, SaveResult } from './dto/listing.response.js';
 import { ListingImages } from './listing-images.js';
-import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql } from './listing-search.js';
+import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql, narrowed } from './listing-search.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { SearchAnswers } from './search-answers.js';
@@ -187,6 +187,8 @@ export class ListingsService {
   private async planned(asked: ListingQuery): Promise<ListingQuery & { matches?: number }> {
     const query = { ...asked, lexeme: undefined, lexemeOnly: undefined, plan: undefined };
     if (!query.text && !query.radiusMiles) return query;
+    // Counted beside the page (searchNow), not first.
+    if (new ListingSearchSql(query).boundedWalk()) return { ...query, plan: 'walk' };
     const words = query.text && onlyWords(query) ? await this.wordPostings(query.text) : undefined;
     // A single word is counted from its postings alone; other searches through their index.
     const matches = words?.length === 1 ? (words[0] as WordPostings).postings : await this.count(query);
@@ -613,25 +615,7 @@ interface WordPostings {
 
 /** A search by words alone, among live listings: its matches are the listings holding every word. */
 function onlyWords(query: ListingQuery): boolean {
-  const filters = [
-    query.categoryId,
-    query.rentSubcategory,
-    query.type,
-    query.minPricePence,
-    query.maxPricePence,
-    query.near,
-    query.postedWithinDays,
-    query.sellerId,
-    query.ids,
-    query.statuses,
-  ];
-  return (
-    filters.every((value) => value === undefined) &&
-    !query.verifiedSellersOnly &&
-    !query.featuredOnly &&
-    !query.withImagesOnly &&
-    (query.attributeRanges ?? []).length === 0
-  );
+  return !narrowed(query) && !query.near;
 }
 
 /** The `<key>_min` / `<key>_max` query parameters of the category's range fields. */
