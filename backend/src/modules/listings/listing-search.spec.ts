@@ -309,6 +309,18 @@ describe('browse and search with more matches than are gathered', () => {
     expect(titles.slice(250, 253)).toEqual(['Hay bales lot 251', 'Hay bales lot 252', 'Hay bales lot 253']);
   });
 
+  it('counts and pages several words, every match once, phrases and exclusions too', async () => {
+    // "grass" is in the description of every listing but each third; "hay" and "meadow" are in all.
+    const both = await browse('?q=grass%20hay&sort=newest');
+    expect([both.total, both.total_is_lower_bound, both.listings[0]?.title]).toEqual([800, false, 'Hay bales lot 1']);
+    const titles = await everyPage('?q=meadow%20grass%20hay&sort=newest');
+    expect([titles.length, new Set(titles).size]).toEqual([800, 800]);
+    expect((await browse('?q=hay%20meadow')).total_is_lower_bound).toBe(true);
+    expect((await browse('?q=%22meadow%20grass%22')).total).toBe(800);
+    expect((await browse('?q=grass%20-barn')).total).toBe(0);
+    expect((await browse('?q=grass%20or%20haylage')).total).toBe(801);
+  });
+
   it('finds a rare word among common ones, sorted as asked', async () => {
     expect((await browse('?q=haylage&sort=price-high')).listings.map((l) => l.title)).toEqual(['Hay bales lot 600 with haylage']);
   });

@@ -512,7 +512,10 @@ export class ListingSearchSql {
   private withinEdge(): Fragment {
     const arc = this.arc as Fragment;
     if (this.cells) {
-      return fragment(`l.geo_cell = any((select list from reach_cells)::integer[]) and ${arc.sql} <= (select reach from edge)`, ...arc.params);
+      return fragment(
+        `l.geo_cell = any((select list from reach_cells)::integer[]) and ${arc.sql} <= (select reach from edge)`,
+        ...arc.params,
+      );
     }
     const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
     return fragment(
@@ -555,7 +558,11 @@ export class ListingSearchSql {
 
   /** Listings, or a word's postings joined to their listings (the word's filter is among the filters). */
   private source(): string {
-    return this.query.lexeme ? 'listing_term t join listing l on l.id = t.listing_id' : 'listing l';
+    // Each posting's listing looked up by its key, in the postings' order (a lateral join, which
+    // PostgreSQL cannot turn into a hash of every match when it misjudges how many there are).
+    return this.query.lexeme
+      ? 'listing_term t cross join lateral (select * from listing where listing.id = t.listing_id limit 1) l'
+      : 'listing l';
   }
 
   /** Newest first, in the order of the index that finds the matches. */
