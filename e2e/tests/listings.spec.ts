@@ -147,6 +147,10 @@ test.describe('browse', () => {
     await expect(visitor.locator('.listing-card')).toHaveCount(3);
     await expect(visitor.getByLabel('Location')).toHaveValue(/^Truro/);
     await expect(visitor.locator('.listing-card').first()).toContainText(/mile away|miles away/);
+    // A typed place with nearest first (a shared link, or a new place typed with that sort chosen) keeps the sort.
+    await visitor.goto(`/browse?q=${word}&place=Truro&radius=10&sort=nearest`);
+    await expect(visitor.getByLabel('Sort by')).toHaveValue('nearest');
+    await expect(visitor.locator('.listing-card')).toHaveCount(3);
     // Pages of two: the server's Next page link leads to the last one.
     await visitor.goto(`/browse?q=${word}&sort=oldest&limit=2`);
     await expect(visitor.locator('.listing-card')).toHaveCount(2);
