@@ -58,12 +58,20 @@ end $$;`);
       `create trigger listing_term_delete after delete on listing referencing old table as old_rows
         for each statement execute function listing_term_sync();`,
     );
+    this.addSql(`create function listing_term_clear() returns trigger language plpgsql as $$
+begin
+  truncate listing_term;
+  return null;
+end $$;`);
+    this.addSql(`create trigger listing_term_truncate after truncate on listing for each statement execute function listing_term_clear();`);
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop trigger if exists listing_term_insert on listing;`);
     this.addSql(`drop trigger if exists listing_term_update on listing;`);
     this.addSql(`drop trigger if exists listing_term_delete on listing;`);
+    this.addSql(`drop trigger if exists listing_term_truncate on listing;`);
+    this.addSql(`drop function if exists listing_term_clear();`);
     this.addSql(`drop function if exists listing_term_sync();`);
     this.addSql(`drop table if exists "listing_term";`);
   }

@@ -337,3 +337,31 @@ describe('browse and search with more matches than are gathered', () => {
     expect(new Set(tauntonNearest).size).toBe(1080);
   });
 });
+
+describe('word postings', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ queueSchema: false });
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('are written by whatever writes listings, and emptied with them', async () => {
+    const [seller] = await db.query<{ id: string }>(
+      `insert into app_user (id, email, full_name, provider, role, profile_visible, contact_visible, listings_visible,
+         email_notifications, push_notifications, created_at, updated_at, last_active_at)
+       values (gen_random_uuid(), 'postings@example.com', 'Posting Seller', 'password', 'user', true, true, true, true, true, now(), now(), now())
+       returning id`,
+    );
+    const id = await insertListing(db, { seller: (seller as { id: string }).id, title: 'Zetor Crystal tractor' });
+    const words = async () =>
+      (await db.query<{ lexeme: string }>('select lexeme from listing_term where listing_id = $1', [id])).map((r) => r.lexeme);
+    expect(await words()).toEqual(expect.arrayContaining(['zetor', 'crystal', 'tractor']));
+    await db.query(`update listing set views = views + 1 where id = $1`, [id]);
+    expect(await words()).toEqual(expect.arrayContaining(['zetor', 'crystal', 'tractor']));
+    await db.query(`truncate listing cascade`);
+    expect(await db.query('select 1 from listing_term')).toEqual([]);
+  });
+});
