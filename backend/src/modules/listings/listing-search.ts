@@ -135,9 +135,7 @@ const METRES_PER_MILE = 1609.344;
 const GEO_CELL = { latitudeDegrees: 0.125, longitudeDegrees: 0.2 } as const;
 /** A radius covering more squares than this is walked as a whole, newest first (it holds many listings). */
 const MAX_WALKED_CELLS = 100;
-/** Rows each grid square gives first when a radius is walked square by square (cellWalk). */
-const CELL_SAMPLE = 3;
-/** Past this many squares a radius is searched without the grid: it holds listings enough to be met soon by any walk. */
+/** Past this many squares, a radius's matches are found through the place (GiST) index instead. */
 const MAX_CELLS = 2_500;
 
 /** The sphere earthdistance measures on (its earth()), so distances agree with the ones shown. */
@@ -490,40 +488,23 @@ export class ListingSearchSql {
   }
 
   /**
-   * Newest (or oldest) first within a radius, square by square, from the grid index (which holds
-   * the coordinates, so the distance needs no table row). First each square's CELL_SAMPLE best;
-   * the page's worst row among those (`cutoff`) bounds the rest: only a square whose sample is all
-   * better than it can hold more of the page, and only those squares are read on, up to it. Then
-   * the rows found are merged. A few hundred index entries however many listings the place has
-   * (a page from every square read ten times as many; walking the whole newest-first index met
-   * the radius's listings one in fifty).
+   * Newest (or oldest) first within a radius, square by square: each square's page from the grid
+   * index (which holds the coordinates, so the distance needs no table row), then the squares'
+   * pages merged. A few hundred index entries however many listings the place has; walking the
+   * whole newest-first index met the radius's listings one in fifty.
    */
   private cellWalk(filters: Fragment[], orderBy: Fragment): Fragment {
     const where = whereOf(filters);
-    const pageSize = this.query.limit + 1;
-    const better = this.query.sort === 'oldest' ? '<' : '>';
-    const order = (alias: string) => orderBy.sql.replaceAll('l.', `${alias}.`);
-    const square = (cell: string, bound: string, limit: string) =>
-      `select l.id, l.published_at from ${this.listings()} where l.geo_cell = ${cell} and ${where.sql}${bound} order by ${orderBy.sql} limit ${limit}`;
+    const outerOrder = orderBy.sql.replaceAll('l.', 'x.');
     return fragment(
-      `with sample as materialized (select g.cell, x.id, x.published_at from unnest(array[?]::integer[]) as g(cell)
-          cross join lateral (${square('g.cell', '', '?')}) x),
-        cutoff as materialized (select s.published_at, s.id from sample s order by ${order('s')} offset ? limit 1),
-        more as materialized (select x.id, x.published_at from (select s.cell from sample s group by s.cell
-            having count(*) = ? and bool_and(not exists (select 1 from cutoff c) or (s.published_at, s.id) ${better} (select c.published_at, c.id from cutoff c))) full_cell
-          cross join lateral (${square('full_cell.cell', ` and (not exists (select 1 from cutoff c) or (l.published_at, l.id) ${better}= (select c.published_at, c.id from cutoff c))`, '?')}) x),
-        near as materialized (select x.id from (select id, published_at from sample union select id, published_at from more) x
-          order by ${order('x')} limit ?) `,
+      `with near as materialized (select x.id from unnest(array[?]::integer[]) as g(cell) cross join lateral (
+        select l.id, l.published_at from ${this.listings()} where l.geo_cell = g.cell and ${where.sql} order by ${orderBy.sql} limit ?) x
+        order by ${outerOrder} limit ?) `,
       this.cells,
       ...where.params,
       ...orderBy.params,
-      CELL_SAMPLE,
-      pageSize - 1,
-      CELL_SAMPLE,
-      ...where.params,
-      ...orderBy.params,
-      pageSize,
-      pageSize,
+      this.query.limit + 1,
+      this.query.limit + 1,
     );
   }
 
