@@ -135,7 +135,7 @@ const METRES_PER_MILE = 1609.344;
 const GEO_CELL = { latitudeDegrees: 0.125, longitudeDegrees: 0.2 } as const;
 /** A radius covering more squares than this is walked as a whole, newest first (it holds many listings). */
 const MAX_WALKED_CELLS = 100;
-/** Past this many squares, a radius's matches are found through the place (GiST) index instead. */
+/** Past this many squares a radius is searched without the grid: it holds listings enough to be met soon by any walk. */
 const MAX_CELLS = 2_500;
 
 /** The sphere earthdistance measures on (its earth()), so distances agree with the ones shown. */
@@ -251,11 +251,6 @@ export class ListingSearchSql {
     }
     if (query.near) {
       const { latitude, longitude } = query.near;
-      this.distance = fragment(
-        `round(earth_distance(ll_to_earth(?, ?), ll_to_earth(l.latitude, l.longitude))::numeric, 1)`,
-        latitude,
-        longitude,
-      );
       this.proximity = fragment(`(ll_to_earth(l.latitude, l.longitude) <-> ll_to_earth(?, ?))`, latitude, longitude);
       // Plain arithmetic on the coordinates (the grid index holds them): the great-circle distance on
       // earthdistance's sphere. ll_to_earth per row cost 10 µs.
@@ -267,6 +262,8 @@ export class ListingSearchSql {
         latitude,
         longitude,
       );
+      // What the cards show: the same sum, where earth_distance cost two ll_to_earth calls a row.
+      this.distance = fragment(`round(${this.arc.sql}::numeric, 1)`, ...this.arc.params);
       if (query.radiusMiles) {
         const metres = query.radiusMiles * METRES_PER_MILE;
         const bounds = boundsAround(latitude, longitude, query.radiusMiles);
