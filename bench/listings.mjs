@@ -3,7 +3,8 @@
 // Creates a database of its own on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // migrates it, seeds `listings` (default 1,000,000) realistic listings from 2,000 sellers across the UK's
 // towns and villages, then starts the product on it and measures, per scenario, the latency of
-// `--requests` (default 200) sequential requests over loopback after a warm-up (p50 and p95) with answers
+// `--requests` (default 200) sequential requests over loopback after a warm-up (p50 and p95), the scenarios
+// taken in turn with a baseline that reads no database, with answers
 // never reused (SEARCH_CACHE_MS=0): server time (from the product's own access log: request received to
 // response sent) and the time this client saw (fetch and JSON parsing on the same 2 cores included), and the throughput of GET /api/listings, with and without reuse,
 // against OPTIONS /api/health of the same process with wrk (2 threads, 50 connections, 10 s). The database is dropped at the end unless --keep; --reuse measures a database kept
@@ -249,33 +250,46 @@ async function stopProduct() {
   await new Promise((r) => product.once('exit', r));
 }
 
-async function latency(path) {
-  const get = async () => {
+/**
+ * Each scenario's latency, the scenarios taken in turn (one request of each, `requests` times) so
+ * that a busier moment of this shared machine weighs on all of them alike; with a baseline
+ * scenario of the same process that reads no database (OPTIONS /api/health, client time only).
+ */
+async function latencies(scenarios) {
+  const get = async (path, method = 'GET') => {
     const started = performance.now();
-    const response = await fetch(`http://127.0.0.1:${port}${path}`);
-    const body = await response.json();
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method });
+    const body = method === 'GET' ? await response.json() : undefined;
     if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
     return { ms: performance.now() - started, body, id: response.headers.get('x-request-id') };
   };
-  for (let i = 0; i < 20; i++) await get();
-  const times = [];
-  const ids = [];
-  let last;
-  for (let i = 0; i < requests; i++) {
-    const { ms, body, id } = await get();
-    times.push(ms);
-    ids.push(id);
-    last = body;
+  const runs = scenarios.map(() => ({ times: [], ids: [], last: undefined }));
+  const baseline = [];
+  for (let round = -20; round < requests; round++) {
+    for (const [i, [, path]] of scenarios.entries()) {
+      const { ms, body, id } = await get(path);
+      if (round < 0) continue; // warming up
+      runs[i].times.push(ms);
+      runs[i].ids.push(id);
+      runs[i].last = body;
+    }
+    const { ms } = await get('/api/health', 'OPTIONS');
+    if (round >= 0) baseline.push(ms);
   }
   // The access log is written just after each response: wait for its last lines.
+  const ids = runs.flatMap((run) => run.ids);
   for (let waited = 0; !ids.every((id) => serverMs.has(id)) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-  const server = ids.map((id) => serverMs.get(id)).filter((ms) => ms !== undefined);
-  if (server.length !== ids.length) throw new Error(`${path}: ${ids.length - server.length} requests missing from the access log`);
   return {
-    server: { p50: percentile(server, 50), p95: percentile(server, 95) },
-    client: { p50: percentile(times, 50), p95: percentile(times, 95) },
-    results: last.data.listings.length,
-    total: last.data.total,
+    baseline: { p50: percentile(baseline, 50), p95: percentile(baseline, 95) },
+    scenarios: runs.map((run, i) => {
+      const server = run.ids.map((id) => serverMs.get(id)).filter((ms) => ms !== undefined);
+      if (server.length !== run.ids.length) throw new Error(`${scenarios[i][1]}: requests missing from the access log`);
+      return {
+        server: { p50: percentile(server, 50), p95: percentile(server, 95) },
+        client: { p50: percentile(run.times, 50), p95: percentile(run.times, 95) },
+        results: run.last.data.listings.length,
+      };
+    }),
   };
 }
 
@@ -319,18 +333,20 @@ async function main() {
     ['page 1 by cursor', '/api/listings?limit=20'],
     ['page 1000 by cursor', `/api/listings?limit=20&cursor=${page1000}`],
   ];
-  const results = [];
-  for (const [label, path] of scenarios) {
-    const measured = await latency(path);
-    results.push({
-      scenario: label,
-      'server p50 ms': measured.server.p50.toFixed(1),
-      'server p95 ms': measured.server.p95.toFixed(1),
-      'client p50 ms': measured.client.p50.toFixed(1),
-      'client p95 ms': measured.client.p95.toFixed(1),
-      results: measured.results,
-    });
-  }
+  const measured = await latencies(scenarios);
+  const results = scenarios.map(([label], i) => ({
+    scenario: label,
+    'server p50 ms': measured.scenarios[i].server.p50.toFixed(1),
+    'server p95 ms': measured.scenarios[i].server.p95.toFixed(1),
+    'client p50 ms': measured.scenarios[i].client.p50.toFixed(1),
+    'client p95 ms': measured.scenarios[i].client.p95.toFixed(1),
+    results: measured.scenarios[i].results,
+  }));
+  results.push({
+    scenario: 'baseline: OPTIONS /api/health',
+    'client p50 ms': measured.baseline.p50.toFixed(1),
+    'client p95 ms': measured.baseline.p95.toFixed(1),
+  });
   console.table(results);
   if (spawnSync('wrk', ['-v']).error) {
     console.log('wrk is not installed (apt-get install -y wrk): no throughput figures');
