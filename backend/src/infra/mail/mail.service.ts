@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -98,13 +98,23 @@ export class MailService implements OnApplicationShutdown {
     await mkdir(dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const base = `${stamp}-${randomBytes(4).toString('hex')}`; // two mails may be written in the same millisecond
-    await writeFile(join(dir, `${base}.eml`), raw);
+    await writeWhole(join(dir, `${base}.eml`), raw);
     const replyTo = mail.replyTo && `${mail.replyTo.name} <${mail.replyTo.address}>`;
     const summary = { messageId, from: this.config.mail.from, ...mail, replyTo, date: new Date().toISOString() };
-    await writeFile(join(dir, `${base}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeWhole(join(dir, `${base}.json`), `${JSON.stringify(summary, null, 2)}\n`);
   }
 
   onApplicationShutdown(): void {
     this.transporter.close();
   }
+}
+
+/**
+ * Writes a file under a temporary name, then renames it into place: whoever reads the outbox (a
+ * person, a test) never sees a file half written (a test once read an empty .json summary).
+ */
+async function writeWhole(path: string, data: string | Buffer): Promise<void> {
+  const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
+  await writeFile(partial, data);
+  await rename(partial, path);
 }
