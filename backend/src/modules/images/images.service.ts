@@ -117,6 +117,16 @@ export class ImagesService {
     return views;
   }
 
+  /** Listings' port (ListingImages.column): the images of a listing, in order, as one JSON array. */
+  column(listingId: string): string {
+    return `(select coalesce(json_agg(json_build_object('id', i.id, 'status', i.status, 'width', i.width, 'height', i.height,
+      'variants', i.variants) order by i.position), '[]'::json) from image i where i.listing_id = ${listingId})`;
+  }
+
+  fromColumn(value: unknown): ImageView[] {
+    return (value as Array<Pick<Image, 'id' | 'status' | 'width' | 'height' | 'variants'>>).map((image) => this.view(image));
+  }
+
   /** Deletes a listing's images: in `em`'s transaction when given (files go only once it commits), else in one of its own. */
   async deleteFor(listingId: string, em?: EntityManager): Promise<void> {
     const run = async (tx: EntityManager) => {

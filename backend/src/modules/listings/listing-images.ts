@@ -10,6 +10,12 @@ export abstract class ListingImages {
   abstract attach(em: EntityManager, ownerId: string, listingId: string, imageIds: string[]): Promise<void>;
   /** Each listing's images, in order. */
   abstract imagesOf(listingIds: string[]): Promise<Map<string, ImageView[]>>;
+  /**
+   * SQL for a column of the images of the listing whose id is `listingId` (an SQL expression), so
+   * that a page of cards comes in one query; `fromColumn` reads a row's value of it.
+   */
+  abstract column(listingId: string): string;
+  abstract fromColumn(value: unknown): ImageView[];
   /** Removes the listing's images, in `em`'s transaction when given; their files go once it commits. */
   abstract deleteFor(listingId: string, em?: EntityManager): Promise<void>;
 }

@@ -83,6 +83,8 @@ export interface ListingRow {
   distance_m: string | null;
   rank: string | null;
   proximity: number | null;
+  /** The images module's column (ListingImages.column), when asked for. */
+  images?: unknown;
 }
 
 /** Whether the query asks for more than words and a place among live listings (a category, a price...). */
@@ -221,7 +223,11 @@ export class ListingSearchSql {
   /** The grid squares within the radius (cellsWithin), when few enough to search square by square. */
   private readonly cells: number[] | undefined;
 
-  constructor(private readonly query: ListingQuery) {
+  /** `imagesColumn`: SQL of a column to add to each row of a page (the images module's). */
+  constructor(
+    private readonly query: ListingQuery,
+    private readonly imagesColumn?: string,
+  ) {
     const statuses = query.statuses ?? ['live'];
     this.filters.push(fragment(`l.status in (${statuses.map(() => '?').join(', ')})`, ...statuses));
     if (query.sellerId) this.filters.push(fragment('l.seller_id = ?', query.sellerId));
@@ -342,6 +348,7 @@ export class ListingSearchSql {
         this.distance ? fragment(`${this.distance.sql} as distance_m`, ...this.distance.params) : fragment('null as distance_m'),
         this.rank ? fragment(`${this.rank.sql} as rank`, ...this.rank.params) : fragment('null as rank'),
         this.arc ? fragment(`${this.arc.sql} as proximity`, ...this.arc.params) : fragment('null as proximity'),
+        ...(this.imagesColumn ? [fragment(`${this.imagesColumn} as images`)] : []),
       ],
       ', ',
     );

@@ -130,7 +130,7 @@ export class ListingsService {
     }
     const total = query.cursor ? null : (query.matches ?? counted ?? (await this.count(query)));
     return {
-      listings: await this.cards(page.rows.slice(0, query.limit), query.near),
+      listings: this.cards(page.rows.slice(0, query.limit), query.near),
       next_cursor: page.nextCursor,
       total: total === null ? null : Math.min(total, TOTAL_CAP),
       total_is_lower_bound: total !== null && total > TOTAL_CAP,
@@ -168,7 +168,7 @@ export class ListingsService {
 
   private async page(query: ListingQuery & { matches?: number }): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
     if (query.matches === 0) return { rows: [], nextCursor: null };
-    const sql = new ListingSearchSql(query);
+    const sql = new ListingSearchSql(query, this.images.column('l.id'));
     const { sql: text, params } = sql.page();
     const rows = await this.em.getConnection().execute<ListingRow[]>(text, params);
     return { rows, nextCursor: sql.nextCursor(rows) };
@@ -299,9 +299,9 @@ export class ListingsService {
   /** Staff's featured listings; while there are none, the newest live listings with photos. */
   async featured(limit: number): Promise<FeaturedListings> {
     const featured = await this.page({ featuredOnly: true, sort: 'newest', limit });
-    if (featured.rows.length > 0) return { kind: 'featured', listings: await this.cards(featured.rows.slice(0, limit)) };
+    if (featured.rows.length > 0) return { kind: 'featured', listings: this.cards(featured.rows.slice(0, limit)) };
     const newest = await this.page({ withImagesOnly: true, sort: 'newest', limit });
-    return { kind: 'newest', listings: await this.cards(newest.rows.slice(0, limit)) };
+    return { kind: 'newest', listings: this.cards(newest.rows.slice(0, limit)) };
   }
 
   /** A seller's live listings, for their public page (only when they show them). */
@@ -321,7 +321,7 @@ export class ListingsService {
   private async sellerPage(sellerId: string, statuses: ListingStatus[], cursor?: string): Promise<ListingPage> {
     const page = await this.page({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor });
     return {
-      listings: await this.cards(page.rows.slice(0, PAGE_SIZE)),
+      listings: this.cards(page.rows.slice(0, PAGE_SIZE)),
       next_cursor: page.nextCursor,
       total: null,
       total_is_lower_bound: false,
@@ -586,8 +586,8 @@ export class ListingsService {
     return this.cards(rows);
   }
 
-  private async cards(rows: ListingRow[], near?: { latitude: number; longitude: number }): Promise<ListingCard[]> {
-    const images = await this.images.imagesOf(rows.map((r) => r.id));
+  /** Cards from a page's rows (their images came in the same query). */
+  private cards(rows: ListingRow[], near?: { latitude: number; longitude: number }): ListingCard[] {
     return rows.map((row) => ({
       id: row.id,
       title: row.title,
@@ -604,7 +604,7 @@ export class ListingsService {
       seller_id: row.seller_id,
       seller_name: row.seller_name,
       seller_verified: row.seller_verified,
-      images: images.get(row.id) ?? [],
+      images: this.images.fromColumn(row.images ?? []),
       featured: row.featured,
       views: row.views,
       saves_count: row.saves_count,

@@ -122,6 +122,13 @@ describe('listings: posting and managing', () => {
     expect(Math.round(days)).toBe(90);
     const visitor = await new Browser(t).call('GET', `/api/listings/${listing.id}`);
     expect(visitor.json()).toMatchObject({ data: { id: listing.id, is_owner: false, saved: false } });
+    // Its card in browse carries the same photos, in order, ready with their sizes.
+    const browse = await new Browser(t).call('GET', `/api/listings?q=5713&sort=newest`);
+    const card = browse.json<{ data: { listings: Array<{ id: string; images: Array<{ id: string; url: string | null }> }> } }>().data
+      .listings[0];
+    expect(card?.id).toBe(listing.id);
+    expect(card?.images.map((i) => i.id)).toEqual(images);
+    expect(card?.images.every((i) => i.url?.startsWith(`/media/images/${i.id}/`))).toBe(true);
   });
 
   it('puts a rental in Rentals, priced per period', async () => {
