@@ -328,6 +328,8 @@ describe('browse and search with more matches than are gathered', () => {
   it('finds the few listings near a remote place nearest first, and the many near a busy one', async () => {
     const york = await everyPage(`?location=${PLACES.york.id}&radius=10&sort=nearest`);
     expect(york).toHaveLength(120);
+    expect(await browse(`?location=${PLACES.york.id}&radius=10`)).toMatchObject({ total: 120, total_is_lower_bound: false });
+    expect(await browse(`?location=${PLACES.taunton.id}&radius=10`)).toMatchObject({ total: 1000, total_is_lower_bound: true });
     const taunton = await everyPage(`?location=${PLACES.taunton.id}&radius=10&sort=newest`);
     expect(taunton).toHaveLength(1080);
     expect(new Set(taunton).size).toBe(1080);

@@ -169,8 +169,9 @@ export function boundsAround(latitude: number, longitude: number, miles: number)
 
 /** The grid squares a box touches; undefined when they are more than MAX_CELLS. */
 /**
- * The grid squares within `miles` of a point, among those its box touches (a square in the box's
- * corner may lie wholly outside the circle); undefined when the box touches more than MAX_CELLS.
+ * The grid squares within `miles` of a point, nearest first, among those its box touches (a square
+ * in the box's corner may lie wholly outside the circle); undefined when the box touches more than
+ * MAX_CELLS.
  */
 export function cellsWithin(latitude: number, longitude: number, miles: number, box: Bounds): number[] | undefined {
   const { south, north, west, east } = box;
@@ -179,16 +180,17 @@ export function cellsWithin(latitude: number, longitude: number, miles: number, 
   const column = (lon: number) => Math.floor((lon + 180) / width);
   if ((row(north) - row(south) + 1) * (column(east) - column(west) + 1) > MAX_CELLS) return undefined;
   const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high);
-  const cells: number[] = [];
+  const cells: Array<{ cell: number; metres: number }> = [];
   for (let r = row(south); r <= row(north); r++) {
     for (let c = column(west); c <= column(east); c++) {
       // The square's point nearest the centre (its edges are lines of latitude and longitude).
       const lat = clamp(latitude, r * height - 90, (r + 1) * height - 90);
       const lon = clamp(longitude, c * width - 180, (c + 1) * width - 180);
-      if (metresBetween(latitude, longitude, lat, lon) <= miles * METRES_PER_MILE * 1.001 + 1) cells.push(r * 10000 + c);
+      const metres = metresBetween(latitude, longitude, lat, lon);
+      if (metres <= miles * METRES_PER_MILE * 1.001 + 1) cells.push({ cell: r * 10000 + c, metres });
     }
   }
-  return cells;
+  return cells.sort((a, b) => a.metres - b.metres).map(({ cell }) => cell);
 }
 
 /** Great-circle distance on earthdistance's sphere: the same sum as the radius filter's SQL. */
@@ -544,6 +546,18 @@ export class ListingSearchSql {
 
   /** Matches counted up to `cap` + 1 (a browse shows "1,000+" beyond), for the first page only. */
   count(cap: number): Fragment {
+    if (this.cells && !this.query.text) {
+      // Square by square, nearest first: the squares wholly inside the radius reach the cap soonest
+      // (an index scan of all the squares at once takes them in numeric order).
+      const where = whereOf(this.filters);
+      return fragment(
+        `select count(*)::int as total from (select 1 from unnest(array[?]::integer[]) as g(cell)
+          cross join lateral (select 1 from ${this.listings()} where l.geo_cell = g.cell and ${where.sql}) x limit ?) matches`,
+        this.cells,
+        ...where.params,
+        cap + 1,
+      );
+    }
     const where = whereOf(this.matchFilters());
     return fragment(
       `select count(*)::int as total from (select 1 from ${this.listings()} where ${where.sql} limit ?) matches`,
