@@ -7,6 +7,7 @@ import { Geocoder, GeonamesGeocoder } from '../../infra/geocoding/geocoder.js';
 import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
+import { ListingWords } from './listing-words.js';
 import { Listing } from './listing.entity.js';
 import { ListingsLifecycle } from './listings-lifecycle.js';
 import { ListingsController, PlacesController, SellerListingsController } from './listings.controller.js';
@@ -21,6 +22,7 @@ import { SearchAnswers } from './search-answers.js';
   providers: [
     ListingsService,
     ListingViews,
+    ListingWords,
     ListingsLifecycle,
     ListingModeration,
     SearchAnswers,

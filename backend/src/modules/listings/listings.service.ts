@@ -30,6 +30,7 @@ import type { FeaturedListings, ListingCard, ListingDetail, ListingPage, SavedLi
 import { ListingImages } from './listing-images.js';
 import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql, narrowed } from './listing-search.js';
 import { Listing } from './listing.entity.js';
+import { ListingWords, rememberTitleWords } from './listing-words.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { SearchAnswers } from './search-answers.js';
 import { ListingViews } from './listing-views.js';
@@ -37,10 +38,6 @@ import { ListingViews } from './listing-views.js';
 /** Listings one seller may post in a day. */
 export const POSTS_PER_DAY = 20;
 const TOTAL_CAP = 1_000;
-/** Postings of a search's rarest word checked at most when counting several words (countByPostings). */
-const POSTINGS_PROBED = 2_000;
-/** How long the shares of the commonest words (from PostgreSQL's statistics) are kept. */
-const WORD_SHARES_MS = 10 * 60_000;
 const DEFAULT_RADIUS_MILES = 25;
 
 /** Marks a relevance cursor that has gone past the ranked window (continuingCursor). */
@@ -84,9 +81,6 @@ export interface Viewer {
 
 @Injectable()
 export class ListingsService {
-  /** The commonest words' shares of all postings (rarestFirst), as last read. */
-  private wordShares?: { at: number; shares: Map<string, number> };
-
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(Geocoder) private readonly geocoder: Geocoder,
@@ -95,6 +89,7 @@ export class ListingsService {
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(ListingViews) private readonly views: ListingViews,
     @Inject(SearchAnswers) private readonly answers: SearchAnswers,
+    @Inject(ListingWords) private readonly words: ListingWords,
   ) {}
 
   // ----- Browse and search -----
@@ -121,7 +116,7 @@ export class ListingsService {
     let searchedFor: string | null = null;
     // Nothing for these words, on a first page: look for the words that were probably meant.
     if (query.text && !query.cursor && page.rows.length === 0) {
-      const corrected = await this.correctSpelling(query.text);
+      const corrected = await this.words.corrected(query.text);
       if (corrected && corrected !== query.text) {
         query = await this.planned({ ...query, text: corrected });
         page = await this.page(query);
@@ -196,104 +191,24 @@ export class ListingsService {
     if (!query.text && !query.radiusMiles) return query;
     // Counted beside the page (searchNow), not first.
     if (new ListingSearchSql(query).boundedWalk()) return { ...query, plan: 'walk' };
-    const search = query.text && onlyWords(query) ? await this.wordPostings(query.text) : undefined;
-    const words = search?.words;
+    const search = query.text && onlyWords(query) ? await this.words.required(query.text, TOTAL_CAP) : undefined;
     // A single word is counted from its postings alone, several words from the rarest one's postings
     // (when that is conclusive); other searches through their index.
     const matches =
-      words?.length === 1
-        ? (words[0] as WordPostings).postings
-        : ((words && !search?.phrase ? await this.countByPostings(words) : undefined) ?? (await this.count(query)));
+      search?.words.length === 1
+        ? search.words[0].postings
+        : ((search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ?? (await this.count(query)));
     const plan = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' ? 'newest' : 'walk';
     // The rarest word's postings find the matches when they are needed newest first (or all of them).
-    const rarest = words && (await this.rarestFirst(words))[0];
+    const rarest = search?.words[0];
     const byPostings = rarest && (plan !== 'walk' || query.sort === 'newest' || query.sort === 'oldest');
-    return { ...query, plan, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: words?.length === 1 };
-  }
-
-  /**
-   * The words (stems) of a search that every match must contain, each with its postings counted up
-   * to TOTAL_CAP + 1 from the index alone; undefined when the words are not all required (`or`,
-   * `-word`) or there are none (only common words like "the").
-   */
-  private async wordPostings(text: string): Promise<{ words: WordPostings[]; phrase: boolean } | undefined> {
-    // (No question mark in the SQL's text: the driver would take it for a parameter.)
-    const rows = await this.em
-      .getConnection()
-      .execute<Array<{ conjunctive: boolean; phrase: boolean; lexeme: string | null; postings: number }>>(
-        `with q as (select websearch_to_tsquery('english', ?) as q),
-        words as (select distinct replace(m[1], '''''', '''') as lexeme from q, regexp_matches(q.q::text, '''(([^'']|'''')+)''', 'g') m)
-        select (select q::text from q) !~ '[|!]' as conjunctive, (select q::text from q) ~ '<' as phrase, w.lexeme,
-          (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme limit ?) p) as postings
-        from (select 1) one left join words w on true`,
-        [text, TOTAL_CAP + 1],
-      );
-    if (!rows[0]?.conjunctive || rows.some((row) => row.lexeme === null)) return undefined;
-    return { words: rows.map((row) => ({ lexeme: row.lexeme as string, postings: row.postings })), phrase: rows[0].phrase };
-  }
-
-  /**
-   * The words, rarest first: by their postings (counted only up to TOTAL_CAP + 1), then by their
-   * share of all postings where PostgreSQL's statistics know it (its hundred commonest words); a
-   * word it does not list is rarer than those.
-   */
-  private async rarestFirst(words: WordPostings[]): Promise<WordPostings[]> {
-    if (!this.wordShares || Date.now() - this.wordShares.at > WORD_SHARES_MS) {
-      const rows = await this.em.getConnection().execute<Array<{ lexeme: string; share: number }>>(
-        `select m.lexeme, m.share from pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) as m(lexeme, share)
-          where s.tablename = 'listing_term' and s.attname = 'lexeme'`,
-      );
-      this.wordShares = { at: Date.now(), shares: new Map(rows.map((row) => [row.lexeme, Number(row.share)])) };
-    }
-    const { shares } = this.wordShares;
-    return [...words].sort((a, b) => a.postings - b.postings || (shares.get(a.lexeme) ?? 0) - (shares.get(b.lexeme) ?? 0));
-  }
-
-  /**
-   * The listings holding every one of these words, counted up to TOTAL_CAP + 1 through the rarest
-   * word's postings, newest first, each checked for the others' postings in the same index (no
-   * table row is read). At most POSTINGS_PROBED are checked: undefined when that leaves the count
-   * unknown (a rare pair of common words), for the text index to count instead.
-   */
-  private async countByPostings(words: WordPostings[]): Promise<number | undefined> {
-    const [rarest, ...others] = (await this.rarestFirst(words)) as [WordPostings, ...WordPostings[]];
-    const probes = others
-      // A probe per posting (a subquery with a limit: PostgreSQL would rather hash every posting of the other word).
-      .map(
-        () =>
-          '(select true from listing_term o where o.lexeme = ? and o.published_at = t.published_at and o.listing_id = t.listing_id limit 1)',
-      )
-      .join(' and ');
-    const [row] = await this.em.getConnection().execute<Array<{ matches: number }>>(
-      `select count(*)::int as matches from (select 1 from (select t.listing_id, t.published_at from listing_term t where t.lexeme = ?
-        order by t.published_at desc, t.listing_id desc limit ?) t where ${probes} limit ?) m`,
-      [rarest.lexeme, POSTINGS_PROBED, ...others.map((word) => word.lexeme), TOTAL_CAP + 1],
-    );
-    const matches = row?.matches ?? 0;
-    // Enough to say "1,000+", or every posting of the rarest word was checked.
-    return matches > TOTAL_CAP || rarest.postings <= TOTAL_CAP ? matches : undefined;
+    return { ...query, plan, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
   }
 
   private async count(query: ListingQuery): Promise<number> {
     const { sql, params } = new ListingSearchSql({ ...query, cursor: undefined }).count(TOTAL_CAP);
     const [row] = await this.em.getConnection().execute<Array<{ total: number }>>(sql, params);
     return row?.total ?? 0;
-  }
-
-  /** The closest known word for each word searched (from listing titles), when it is close enough. */
-  private async correctSpelling(text: string): Promise<string | undefined> {
-    const typed = text.toLowerCase();
-    const words = [...new Set(typed.match(/[a-z]{3,}/g) ?? [])];
-    if (words.length === 0) return undefined;
-    const rows = await this.em.getConnection().execute<Array<{ typed: string; word: string | null }>>(
-      `select w as typed, (select word from listing_search_word where word % w order by similarity(word, w) desc, word limit 1) as word
-        from unnest(array[?]::text[]) w`,
-      [words],
-    );
-    const corrections = new Map(rows.map((row) => [row.typed, row.word ?? row.typed]));
-    if (words.every((word) => corrections.get(word) === word)) return undefined;
-    // The search as typed with each misspelt word replaced: quotes, "or" and "-word" keep their meaning.
-    return typed.replace(/[a-z]{3,}/g, (word) => corrections.get(word) ?? word);
   }
 
   /** Staff's featured listings; while there are none, the newest live listings with photos. */
@@ -385,7 +300,7 @@ export class ListingsService {
       tx.persist(listing);
       await tx.flush();
       await this.images.attach(tx, seller.id, listing.id, request.images);
-      await rememberWords(tx, listing.title);
+      await rememberTitleWords(tx, listing.title);
       this.events.publish(tx, 'listing.published', { listingId: listing.id });
       return listing.id;
     });
@@ -402,7 +317,7 @@ export class ListingsService {
       );
       tx.assign(listing, fields);
       await this.images.attach(tx, seller.id, listing.id, request.images);
-      await rememberWords(tx, listing.title);
+      await rememberTitleWords(tx, listing.title);
       this.events.publish(tx, 'listing.updated', { listingId: id, changed: changed.map(String) });
     });
     return this.ownDetail(id, seller.id);
@@ -661,12 +576,6 @@ export class ListingsService {
   }
 }
 
-interface WordPostings {
-  lexeme: string;
-  /** Live listings containing the word, counted up to TOTAL_CAP + 1. */
-  postings: number;
-}
-
 /** A search by words alone, among live listings: its matches are the listings holding every word. */
 function onlyWords(query: ListingQuery): boolean {
   return !narrowed(query) && !query.near;
@@ -692,20 +601,6 @@ function attributeRanges(category: CategorySlug | undefined, subcategory: RentSu
   }
   if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
   return ranges;
-}
-
-/** Words of titles, kept for spelling suggestions ("tracter" → "tractor"). */
-async function rememberWords(tx: EntityManager, title: string): Promise<void> {
-  const words = [...new Set(title.toLowerCase().match(/[a-z]{3,30}/g) ?? [])];
-  if (words.length === 0) return;
-  await tx
-    .getConnection()
-    .execute(
-      `insert into listing_search_word (word) values ${words.map(() => '(?)').join(', ')} on conflict do nothing`,
-      words,
-      'run',
-      tx.getTransactionContext(),
-    );
 }
 
 function daysAfter(date: Date, days: number): Date {

@@ -1,0 +1,130 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Inject, Injectable } from '@nestjs/common';
+
+/** A word every match of a search must hold (a stem, as full text makes it), with its live listings counted. */
+export interface RequiredWord {
+  lexeme: string;
+  /** Live listings holding the word, counted up to the cap asked for. */
+  postings: number;
+}
+
+/** The words of a search that every match must hold, rarest first; `phrase` when they must also stand together. */
+export interface RequiredWords {
+  words: [RequiredWord, ...RequiredWord[]];
+  phrase: boolean;
+}
+
+/** Postings of a search's rarest word checked at most when counting several words (countTogether). */
+const POSTINGS_PROBED = 2_000;
+/** How long the shares of the commonest words (from PostgreSQL's statistics) are kept. */
+const WORD_SHARES_MS = 10 * 60_000;
+
+/**
+ * What search knows of words, read through the word postings (`listing_term`, kept by triggers on
+ * listing) and the words of titles (`listing_search_word`, for spelling): which words a search
+ * requires and how common each is, how many listings hold several together, and what a misspelt
+ * search probably meant.
+ */
+@Injectable()
+export class ListingWords {
+  /** The commonest words' shares of all postings (PostgreSQL's statistics), as last read. */
+  private shares?: { at: number; byWord: Map<string, number> };
+
+  constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
+
+  /**
+   * The words a search requires, each counted from its postings (index alone) up to `cap` + 1,
+   * rarest first; undefined when not every word is required (`or`, `-word`) or there is none
+   * (only common words like "the").
+   */
+  async required(text: string, cap: number): Promise<RequiredWords | undefined> {
+    // (No question mark in the SQL's text: the driver would take it for a parameter.)
+    const rows = await this.em
+      .getConnection()
+      .execute<Array<{ conjunctive: boolean; phrase: boolean; lexeme: string | null; postings: number }>>(
+        `with q as (select websearch_to_tsquery('english', ?) as q),
+        words as (select distinct replace(m[1], '''''', '''') as lexeme from q, regexp_matches(q.q::text, '''(([^'']|'''')+)''', 'g') m)
+        select (select q::text from q) !~ '[|!]' as conjunctive, (select q::text from q) ~ '<' as phrase, w.lexeme,
+          (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme limit ?) p) as postings
+        from (select 1) one left join words w on true`,
+        [text, cap + 1],
+      );
+    if (!rows[0]?.conjunctive || rows.some((row) => row.lexeme === null)) return undefined;
+    const words = rows.map((row) => ({ lexeme: row.lexeme as string, postings: row.postings }));
+    return { words: (await this.rarestFirst(words)) as RequiredWords['words'], phrase: rows[0].phrase };
+  }
+
+  /**
+   * The listings holding every one of these words (rarest first, as `required` gives them), counted
+   * up to `cap` + 1 through the rarest word's postings, newest first, each checked for the others'
+   * postings in the same index (no table row is read). At most POSTINGS_PROBED are checked:
+   * undefined when that leaves the count unknown (a rare pair of common words).
+   */
+  async countTogether([rarest, ...others]: RequiredWords['words'], cap: number): Promise<number | undefined> {
+    const probes = others
+      // A probe per posting (a subquery with a limit: PostgreSQL would rather hash every posting of the other word).
+      .map(
+        () =>
+          '(select true from listing_term o where o.lexeme = ? and o.published_at = t.published_at and o.listing_id = t.listing_id limit 1)',
+      )
+      .join(' and ');
+    const [row] = await this.em.getConnection().execute<Array<{ matches: number }>>(
+      `select count(*)::int as matches from (select 1 from (select t.listing_id, t.published_at from listing_term t where t.lexeme = ?
+        order by t.published_at desc, t.listing_id desc limit ?) t where ${probes || 'true'} limit ?) m`,
+      [rarest.lexeme, POSTINGS_PROBED, ...others.map((word) => word.lexeme), cap + 1],
+    );
+    const matches = row?.matches ?? 0;
+    // Enough to say "1,000+", or every posting of the rarest word was checked.
+    return matches > cap || rarest.postings <= cap ? matches : undefined;
+  }
+
+  /**
+   * The search as typed with each misspelt word replaced by the closest word of a listing title
+   * (quotes, "or" and "-word" keep their meaning); undefined when no word was misspelt.
+   */
+  async corrected(text: string): Promise<string | undefined> {
+    const typed = text.toLowerCase();
+    const words = [...new Set(typed.match(/[a-z]{3,}/g) ?? [])];
+    if (words.length === 0) return undefined;
+    const rows = await this.em.getConnection().execute<Array<{ typed: string; word: string | null }>>(
+      `select w as typed, (select word from listing_search_word where word % w order by similarity(word, w) desc, word limit 1) as word
+        from unnest(array[?]::text[]) w`,
+      [words],
+    );
+    const corrections = new Map(rows.map((row) => [row.typed, row.word ?? row.typed]));
+    if (words.every((word) => corrections.get(word) === word)) return undefined;
+    return typed.replace(/[a-z]{3,}/g, (word) => corrections.get(word) ?? word);
+  }
+
+  /**
+   * Rarest first: by postings (counted only up to a cap), then by share of all postings where
+   * PostgreSQL's statistics know it (its hundred commonest words); a word they do not list is
+   * rarer than those. A single word needs no statistics.
+   */
+  private async rarestFirst(words: RequiredWord[]): Promise<RequiredWord[]> {
+    if (words.length < 2) return words;
+    if (!this.shares || Date.now() - this.shares.at > WORD_SHARES_MS) {
+      const rows = await this.em.getConnection().execute<Array<{ lexeme: string; share: number }>>(
+        `select m.lexeme, m.share from pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) as m(lexeme, share)
+          where s.tablename = 'listing_term' and s.attname = 'lexeme'`,
+      );
+      this.shares = { at: Date.now(), byWord: new Map(rows.map((row) => [row.lexeme, Number(row.share)])) };
+    }
+    const { byWord } = this.shares;
+    return [...words].sort((a, b) => a.postings - b.postings || (byWord.get(a.lexeme) ?? 0) - (byWord.get(b.lexeme) ?? 0));
+  }
+}
+
+/** Words of a title, kept for spelling suggestions ("tracter" → "tractor"), in the listing's transaction. */
+export async function rememberTitleWords(tx: EntityManager, title: string): Promise<void> {
+  const words = [...new Set(title.toLowerCase().match(/[a-z]{3,30}/g) ?? [])];
+  if (words.length === 0) return;
+  await tx
+    .getConnection()
+    .execute(
+      `insert into listing_search_word (word) values ${words.map(() => '(?)').join(', ')} on conflict do nothing`,
+      words,
+      'run',
+      tx.getTransactionContext(),
+    );
+}
