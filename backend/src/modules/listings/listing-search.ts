@@ -1,4 +1,14 @@
 import { BadRequestException } from '@nestjs/common';
+import {
+  boundsAround,
+  cellsWithin,
+  EARTH_RADIUS_METRES,
+  GEO_CELL,
+  MARGIN,
+  MAX_WALKED_CELLS,
+  METRES_PER_MILE,
+  MILES_PER_DEGREE,
+} from './geo-grid.js';
 import { decodeCursor, encodeCursor } from '../../common/keyset-pagination.js';
 import type { CategorySlug } from '../../contracts/categories.js';
 import {
@@ -126,79 +136,6 @@ interface SortKey {
   value: (row: ListingRow) => string | number;
   direction: 'asc' | 'desc';
   cast: string;
-}
-
-const METRES_PER_MILE = 1609.344;
-
-/**
- * The grid of `listing.geo_cell` (its generated column, Migration20261125163835_listing_geo_cells):
- * squares of 0.125 degrees of latitude by 0.2 of longitude (about 8.6 by 8.5 miles in the UK), numbered row * 10000 + column.
- */
-const GEO_CELL = { latitudeDegrees: 0.125, longitudeDegrees: 0.2 } as const;
-/** A radius covering more squares than this is walked as a whole, newest first (it holds many listings). */
-const MAX_WALKED_CELLS = 100;
-/** Past this many squares a radius is searched without the grid: it holds listings enough to be met soon by any walk. */
-const MAX_CELLS = 2_500;
-
-/** The sphere earthdistance measures on (its earth()), so distances agree with the ones shown. */
-const EARTH_RADIUS_METRES = 6_378_168;
-
-interface Bounds {
-  south: number;
-  north: number;
-  west: number;
-  east: number;
-}
-
-/**
- * A box of latitudes and longitudes holding a circle, a little generously; undefined when it would
- * cross a pole or the antimeridian.
- */
-export function boundsAround(latitude: number, longitude: number, miles: number): Bounds | undefined {
-  // A degree of latitude is at least 68.7 miles; a degree of longitude shrinks with the cosine.
-  const dLat = (miles / 68.7) * 1.01;
-  const south = latitude - dLat;
-  const north = latitude + dLat;
-  if (south <= -89 || north >= 89) return undefined;
-  const dLon = (miles / (69.17 * Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180))) * 1.01;
-  const west = longitude - dLon;
-  const east = longitude + dLon;
-  if (west < -180 || east >= 180) return undefined;
-  return { south, north, west, east };
-}
-
-/** The grid squares a box touches; undefined when they are more than MAX_CELLS. */
-/**
- * The grid squares within `miles` of a point, nearest first, among those its box touches (a square
- * in the box's corner may lie wholly outside the circle); undefined when the box touches more than
- * MAX_CELLS.
- */
-export function cellsWithin(latitude: number, longitude: number, miles: number, box: Bounds): number[] | undefined {
-  const { south, north, west, east } = box;
-  const { latitudeDegrees: height, longitudeDegrees: width } = GEO_CELL;
-  const row = (lat: number) => Math.floor((lat + 90) / height);
-  const column = (lon: number) => Math.floor((lon + 180) / width);
-  if ((row(north) - row(south) + 1) * (column(east) - column(west) + 1) > MAX_CELLS) return undefined;
-  const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high);
-  const cells: Array<{ cell: number; metres: number }> = [];
-  for (let r = row(south); r <= row(north); r++) {
-    for (let c = column(west); c <= column(east); c++) {
-      // The square's point nearest the centre (its edges are lines of latitude and longitude).
-      const lat = clamp(latitude, r * height - 90, (r + 1) * height - 90);
-      const lon = clamp(longitude, c * width - 180, (c + 1) * width - 180);
-      const metres = metresBetween(latitude, longitude, lat, lon);
-      if (metres <= miles * METRES_PER_MILE * 1.001 + 1) cells.push({ cell: r * 10000 + c, metres });
-    }
-  }
-  return cells.sort((a, b) => a.metres - b.metres).map(({ cell }) => cell);
-}
-
-/** Great-circle distance on earthdistance's sphere: the same sum as the radius filter's SQL. */
-function metresBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const radians = (degrees: number) => (degrees * Math.PI) / 180;
-  const a =
-    Math.sin(radians(lat2 - lat1) / 2) ** 2 + Math.cos(radians(lat1)) * Math.cos(radians(lat2)) * Math.sin(radians(lon2 - lon1) / 2) ** 2;
-  return 2 * EARTH_RADIUS_METRES * Math.asin(Math.sqrt(a));
 }
 
 /**
@@ -472,14 +409,15 @@ export class ListingSearchSql {
     if (!this.cells) return fragment(`${edge.sql} `, ...edge.params);
     const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
     const { latitudeDegrees: height, longitudeDegrees: width } = GEO_CELL;
+    const { latitude: perLatitude, longitudeAtEquator: perLongitude } = MILES_PER_DEGREE;
     // The reach's box, as boundsAround makes it, then its grid squares.
     return fragment(
       `${edge.sql},
         reach_box as materialized (select ? - dlat as south, ? + dlat as north,
-            ? - dlat * 68.7 / (69.17 * cos(radians(least(89, abs(?) + dlat)))) as west,
-            ? + dlat * 68.7 / (69.17 * cos(radians(least(89, abs(?) + dlat)))) as east
-          from (select (select reach from edge) / ? / 68.7 * 1.01 as dlat) d),
-        reach_cells as materialized (select array(select r * 10000 + c from reach_box b,
+            ? - dlat * ${perLatitude} / (${perLongitude} * cos(radians(least(89, abs(?) + dlat)))) as west,
+            ? + dlat * ${perLatitude} / (${perLongitude} * cos(radians(least(89, abs(?) + dlat)))) as east
+          from (select (select reach from edge) / ? / ${perLatitude} * ${MARGIN} as dlat) d),
+        reach_cells as materialized (select array(select r * ${GEO_CELL.rowStride} + c from reach_box b,
             generate_series(floor((b.south + 90) / ${height})::integer, floor((b.north + 90) / ${height})::integer) r,
             generate_series(floor((b.west + 180) / ${width})::integer, floor((b.east + 180) / ${width})::integer) c) as list) `,
       ...edge.params,
@@ -501,11 +439,11 @@ export class ListingSearchSql {
    */
   private cellWalk(filters: Fragment[], orderBy: Fragment): Fragment {
     const where = whereOf(filters);
-    const outerOrder = orderBy.sql.replaceAll('l.', 'x.');
+    const direction = this.query.sort === 'oldest' ? 'asc' : 'desc';
     return fragment(
       `with near as materialized (select x.id from unnest(array[?]::integer[]) as g(cell) cross join lateral (
         select l.id, l.published_at from ${this.listings()} where l.geo_cell = g.cell and ${where.sql} order by ${orderBy.sql} limit ?) x
-        order by ${outerOrder} limit ?) `,
+        order by x.published_at ${direction}, x.id ${direction} limit ?) `,
       this.cells,
       ...where.params,
       ...orderBy.params,

@@ -5,6 +5,7 @@ import type { ListingStatus, ListingType, PriceUnit, RentSubcategory, VatOption 
 import { LISTING_STATUSES } from '../../contracts/listings.js';
 import { Category } from '../categories/category.entity.js';
 import { User } from '../users/user.entity.js';
+import { geoCellSql } from './geo-grid.js';
 
 /**
  * Something for sale or rent. Browse reads listings with plain SQL (listing-search.ts) over the
@@ -92,13 +93,12 @@ export class Listing {
   longitude!: number;
 
   /**
-   * The grid square it lies in (about 8.6 miles a side in the UK), kept by
-   * PostgreSQL: a radius search walks each square's listings newest first, and counts them, from
+   * The grid square it lies in (geo-grid.ts: about 8.6 miles a side in the UK), kept by PostgreSQL: a radius search walks each square's listings newest first, and counts them, from
    * one index that also holds the coordinates (listing-search.ts).
    */
   @Property({
     type: 'integer',
-    generated: `(floor((latitude + 90) / 0.125)::integer * 10000 + floor((longitude + 180) / 0.2)::integer) stored`,
+    generated: `(${geoCellSql('latitude', 'longitude')}) stored`,
     lazy: true,
     hidden: true,
     nullable: true,
