@@ -71,10 +71,11 @@ export class LeasedHits {
         lease.count++;
         return { count: lease.count, resetSeconds: Math.max(1, Math.ceil((lease.endsAt - at) / 1000)) };
       }
+      if (this.leaseSize === 1) return this.reserve(key, at);
       // Requests arriving while a lease is being taken wait for it rather than each taking one:
       // fifty at once would otherwise reserve fifty leases and spend one hit of each.
       const pending = this.reserving.get(key);
-      if (pending && this.leaseSize > 1) {
+      if (pending) {
         await pending;
         continue;
       }
