@@ -2,13 +2,16 @@
 //   node bench/listings.mjs [listings] [--requests N] [--keep] [--reuse DATABASE]
 // Creates a database of its own on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // migrates it, seeds `listings` (default 1,000,000) realistic listings from 2,000 sellers across the UK's
-// towns and villages, then starts the product on it and measures, per scenario, the latency of
-// `--requests` (default 200) sequential requests over loopback after a warm-up (p50 and p95), the scenarios
-// taken in turn with a baseline that reads no database, with answers
-// never reused (SEARCH_CACHE_MS=0): server time (from the product's own access log: request received to
-// response sent) and the time this client saw (fetch and JSON parsing on the same 2 cores included), and the throughput of GET /api/listings, with and without reuse,
-// against OPTIONS /api/health of the same process with wrk (2 threads, 50 connections, 10 s). The database is dropped at the end unless --keep; --reuse measures a database kept
-// by an earlier run (seeding a million takes minutes).
+// towns and villages, then starts the product on it and measures:
+// - each scenario's latency over `--requests` (default 200) rounds after 20 warm-up rounds, a round being one
+//   request of each scenario in turn and one of a baseline that reads no database (OPTIONS /api/health),
+//   with answers never reused (SEARCH_CACHE_MS=0): p50 and p95 of the server time (the product's own
+//   access log: request received to response sent) and of the time this client saw (fetch and JSON
+//   parsing on the same cores included);
+// - the throughput of GET /api/listings, with and without reuse, against OPTIONS /api/health of the same
+//   process, with wrk (2 threads, 50 connections, 10 s).
+// The database is dropped at the end unless --keep; --reuse measures a database kept by an earlier run
+// (seeding a million takes about 8 minutes).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
