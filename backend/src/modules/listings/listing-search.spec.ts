@@ -316,6 +316,8 @@ describe('browse and search with more matches than are gathered', () => {
     const titles = await everyPage('?q=meadow%20grass%20hay&sort=newest');
     expect([titles.length, new Set(titles).size]).toEqual([800, 800]);
     expect((await browse('?q=hay%20meadow')).total_is_lower_bound).toBe(true);
+    // The one "haylage" listing is among each third, which say nothing of grass.
+    expect(await browse('?q=haylage%20grass')).toMatchObject({ total: 0, listings: [] });
     expect((await browse('?q=%22meadow%20grass%22')).total).toBe(800);
     expect((await browse('?q=grass%20-barn')).total).toBe(0);
     expect((await browse('?q=grass%20or%20haylage')).total).toBe(801);
