@@ -80,6 +80,23 @@ export function cellsWithin(latitude: number, longitude: number, miles: number, 
   return cells.sort((a, b) => a.metres - b.metres).map(({ cell }) => cell);
 }
 
+/**
+ * A box's rows of grid squares, each as the range of square numbers between its west and east
+ * edges, the row nearest `latitude` first: for a radius too wide to list its squares.
+ */
+export function rowsWithin(latitude: number, box: Bounds): Array<{ low: number; high: number }> {
+  const { latitudeDegrees: height, longitudeDegrees: width, rowStride } = GEO_CELL;
+  const row = (lat: number) => Math.floor((lat + 90) / height);
+  const west = Math.floor((box.west + 180) / width);
+  const east = Math.floor((box.east + 180) / width);
+  const rows: number[] = [];
+  for (let r = row(box.south); r <= row(box.north); r++) rows.push(r);
+  const centre = row(latitude);
+  return rows
+    .sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre))
+    .map((r) => ({ low: r * rowStride + west, high: r * rowStride + east }));
+}
+
 /** Great-circle distance on earthdistance's sphere: the same sum as the radius filter's SQL. */
 function metresBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const radians = (degrees: number) => (degrees * Math.PI) / 180;

@@ -186,6 +186,14 @@ describe('browse and search', () => {
       expect.arrayContaining(['Grazing land near York', 'Round baler', 'Livestock trailer']),
     );
     expect(await titles(`?location=${PLACES.york.id}&radius=5&sort=nearest`)).toEqual(['Grazing land near York']);
+    // Counted square by square (100 miles), and row of squares by row (250): every listing found, no more.
+    for (const radius of [100, 250]) {
+      const all = await browse(`?location=${PLACES.taunton.id}&radius=${radius}&limit=50`);
+      expect([all.total, all.total_is_lower_bound]).toEqual([all.listings.length, false]);
+    }
+    expect((await browse(`?location=${PLACES.taunton.id}&radius=250&limit=50`)).total).toBeGreaterThan(
+      (await browse(`?location=${PLACES.taunton.id}&radius=100&limit=50`)).total as number,
+    );
   });
 
   it('pages with a cursor: no duplicates and no gaps while listings are added', async () => {
