@@ -18,7 +18,7 @@ import {
   type ChatMessage,
   type Conversation,
 } from './messages-api';
-import { applyNewMessage, clearUnread, markMessagesRead, mergeMessage, prependPage } from './messages-logic';
+import { applyNewMessage, clearUnread, keepReadTicks, markMessagesRead, mergeMessage, prependPage } from './messages-logic';
 import './messages.css';
 import './messages-bell.css';
 
@@ -61,7 +61,8 @@ function MessagesPage() {
     const result = await loadMessages(id);
     if (openRef.current !== id) return;
     if (result.ok) {
-      setMessages(result.data.messages);
+      const fetched = result.data.messages;
+      setMessages((shown) => keepReadTicks(shown, fetched));
       setOlderCursor(result.data.next_cursor);
     } else {
       console.error(result.error);

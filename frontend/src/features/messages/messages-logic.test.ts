@@ -7,6 +7,7 @@ import {
   clearUnread,
   filterConversations,
   initialOf,
+  keepReadTicks,
   markMessagesRead,
   mergeMessage,
   prependPage,
@@ -105,6 +106,18 @@ describe('the chat', () => {
   it('ticks the user’s messages the other party read', () => {
     const shown = [message('1', '2026-11-21T10:00:00.000Z', ME), message('2', '2026-11-21T10:01:00.000Z', ME)];
     expect(markMessagesRead(shown, ['2']).map((m) => m.read)).toEqual([false, true]);
+  });
+
+  it('never takes a read tick back: a copy fetched before the other party read it stays read', () => {
+    // The chat reloads a second after a send; the reply may be read (and the tick shown) meanwhile.
+    const read = markMessagesRead([message('1', '2026-11-21T10:00:00.000Z', ME)], ['1']);
+    expect(mergeMessage(read, message('1', '2026-11-21T10:00:00.000Z', ME)).map((m) => m.read)).toEqual([true]);
+    const reloaded = [message('1', '2026-11-21T10:00:00.000Z', ME), message('2', '2026-11-21T10:01:00.000Z')];
+    expect(keepReadTicks(read, reloaded).map((m) => [m.id, m.read])).toEqual([
+      ['1', true],
+      ['2', false],
+    ]);
+    expect(keepReadTicks(null, reloaded)).toEqual(reloaded);
   });
 });
 

@@ -25,10 +25,21 @@ export function initialOf(name: string | undefined | null): string {
   return name.trim().charAt(0).toUpperCase() || '?';
 }
 
-/** Adds a message or replaces the one with its id, keeping the list oldest to newest. */
+/** Adds a message or replaces the one with its id, keeping the list oldest to newest (and a read tick once shown). */
 export function mergeMessage(messages: readonly ChatMessage[], message: ChatMessage): ChatMessage[] {
   const others = messages.filter((m) => m.id !== message.id);
-  return [...others, message].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  const [merged] = keepReadTicks(messages, [message]);
+  return [...others, merged as ChatMessage].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Fetched messages with the read ticks already shown kept: a message once read stays read, so a
+ * copy fetched just before the other party read it (the reload a second after a send) cannot
+ * take the tick back.
+ */
+export function keepReadTicks(shown: readonly ChatMessage[] | null, fetched: readonly ChatMessage[]): ChatMessage[] {
+  const read = new Set((shown ?? []).filter((m) => m.read).map((m) => m.id));
+  return fetched.map((m) => (!m.read && read.has(m.id) ? { ...m, read: true } : m));
 }
 
 /** Merges an older page in front of what is shown (a message in both is kept once). */
