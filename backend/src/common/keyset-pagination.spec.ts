@@ -5,12 +5,19 @@ import { appEntities } from '../app.module.js';
 import { createOrmConfig } from '../infra/database/orm-config.js';
 import { ContactMessage } from '../modules/contact/contact-message.entity.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { decodeCursor, encodeCursor, findKeysetPage, INVALID_CURSOR_MESSAGE, type SortKey } from './keyset-pagination.js';
+import {
+  decodeCursor,
+  decodeTypedCursor,
+  encodeCursor,
+  findKeysetPage,
+  INVALID_CURSOR_MESSAGE,
+  type SortKey,
+} from './keyset-pagination.js';
 
 // Any entity with a timestamp and an id shows the behaviour; contact messages are at hand.
 const NEWEST_FIRST: Array<SortKey<ContactMessage>> = [
-  { field: 'createdAt', direction: 'desc' },
-  { field: 'id', direction: 'desc' },
+  { field: 'createdAt', direction: 'desc', type: 'timestamptz' },
+  { field: 'id', direction: 'desc', type: 'uuid' },
 ];
 
 describe('keyset pagination', () => {
@@ -87,5 +94,36 @@ describe('keyset pagination', () => {
   ])('refuses a cursor that is %s with a 400 a user understands', (_label, cursor) => {
     expect(() => decodeCursor(cursor, 2)).toThrow(BadRequestException);
     expect(() => decodeCursor(cursor, 2)).toThrow(INVALID_CURSOR_MESSAGE);
+  });
+
+  const ID = '0b7c4f9e-3d2a-4c1b-9f8e-7a6b5c4d3e2f';
+
+  it.each([
+    ['a time that is a word PostgreSQL knows', ['yesterday', ID]],
+    ['a day that does not exist', ['2026-02-30 10:00:00+00', ID]],
+    ['a time zone beyond any', ['2026-02-03 10:00:00+99', ID]],
+    ['a year before any row', ['0000-01-01 00:00:00+00', ID]],
+    ['an id that is not one', ['2026-02-03 10:00:00+00', 'x']],
+    ['a number where a time belongs', [1_700_000_000, ID]],
+  ])('refuses a cursor whose values are of the wrong kind (%s) with the same 400, before any query', (_label, values) => {
+    expect(() => decodeTypedCursor(encodeCursor(values), ['timestamptz', 'uuid'])).toThrow(INVALID_CURSOR_MESSAGE);
+  });
+
+  it('accepts the values of every kind a page ends on', () => {
+    const values = ['2026-11-25 19:40:12.123456+00', '2026-11-25T19:40:12.123Z', ID, 4_500_000, 12, 1.5, '0.060793'];
+    expect(
+      decodeTypedCursor(encodeCursor(values), ['timestamptz', 'timestamptz', 'uuid', 'bigint', 'integer', 'float8', 'numeric']),
+    ).toEqual(values);
+  });
+
+  it('refuses a forged cursor of a right length with a 400, not an error of the database', async () => {
+    await expect(
+      findKeysetPage(
+        orm.em.fork(),
+        ContactMessage,
+        {},
+        { sort: NEWEST_FIRST, limit: 3, cursor: encodeCursor(['2026-13-45 10:00:00+00', ID]) },
+      ),
+    ).rejects.toThrow(INVALID_CURSOR_MESSAGE);
   });
 });

@@ -13,6 +13,7 @@ import { BadRequestException } from '@nestjs/common';
 export interface SortKey<T> {
   field: keyof T & string;
   direction: 'asc' | 'desc';
+  type: CursorType;
 }
 
 export interface KeysetPage<T> {
@@ -46,6 +47,35 @@ export function decodeCursor(cursor: string, arity: number): CursorValue[] {
   return values as CursorValue[];
 }
 
+/** The SQL type of a sorted value, as a cursor carries it. */
+export type CursorType = 'uuid' | 'timestamptz' | 'bigint' | 'integer' | 'float8' | 'numeric';
+
+/** What each cast of a sort's value accepts from a cursor (else PostgreSQL would refuse it, or read "yesterday" as a time). */
+const CURSOR_VALUE: Record<CursorType, (value: unknown) => boolean> = {
+  uuid: (v) => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+  timestamptz: (v) => typeof v === 'string' && isTimestamp(v),
+  bigint: (v) => Number.isSafeInteger(v),
+  integer: (v) => Number.isInteger(v) && Math.abs(v as number) <= 2 ** 31,
+  float8: (v) => typeof v === 'number' && Number.isFinite(v),
+  numeric: (v) => typeof v === 'string' && /^-?\d{1,20}(\.\d{1,20})?$/.test(v),
+};
+
+/** A time as PostgreSQL prints one, with a day that exists (no 30 February) and a time of day within it. */
+function isTimestamp(text: string): boolean {
+  const parts = /^(\d{4})-(\d\d)-(\d\d)[ T]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?(Z|[+-](0\d|1[0-5])(:?[0-5]\d)?)$/.exec(text);
+  if (!parts) return false;
+  const [year, month, day] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1970 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The values of a cursor for a sort on values of these types, in order; a 400 for a cursor of another sort, or forged. */
+export function decodeTypedCursor(cursor: string, types: readonly CursorType[]): CursorValue[] {
+  const values = decodeCursor(cursor, types.length);
+  if (!types.every((type, i) => CURSOR_VALUE[type](values[i]))) throw new BadRequestException(INVALID_CURSOR_MESSAGE);
+  return values;
+}
+
 /** Rows strictly after `after` in the order `sort`: (a > x) or (a = x and b > y) or ... */
 export function keysetFilter<T>(sort: ReadonlyArray<SortKey<T>>, after: readonly CursorValue[]): FilterQuery<T> {
   const branches = sort.map((key, index) => {
@@ -65,7 +95,20 @@ export async function findKeysetPage<T extends object>(
   options: { sort: ReadonlyArray<SortKey<T>>; limit: number; cursor?: string | undefined },
 ): Promise<KeysetPage<T>> {
   const { sort, limit, cursor } = options;
-  const filter = cursor ? ({ $and: [where, keysetFilter(sort, decodeCursor(cursor, sort.length))] } as FilterQuery<T>) : where;
+  const filter = cursor
+    ? ({
+        $and: [
+          where,
+          keysetFilter(
+            sort,
+            decodeTypedCursor(
+              cursor,
+              sort.map((key) => key.type),
+            ),
+          ),
+        ],
+      } as FilterQuery<T>)
+    : where;
   const orderBy = Object.fromEntries(sort.map((key) => [key.field, key.direction]));
   const rows = (await em.find(entity, filter, { orderBy: orderBy as never, limit: limit + 1 })) as T[];
   const items = rows.slice(0, limit);

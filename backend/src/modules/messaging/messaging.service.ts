@@ -123,8 +123,8 @@ export class MessagingService {
       { conversation: conversation.id, ...(cleared ? { createdAt: { $gt: cleared } } : {}) },
       {
         sort: [
-          { field: 'createdAt', direction: 'desc' },
-          { field: 'id', direction: 'desc' },
+          { field: 'createdAt', direction: 'desc', type: 'timestamptz' },
+          { field: 'id', direction: 'desc', type: 'uuid' },
         ],
         limit,
         cursor: before,
