@@ -1,5 +1,5 @@
 // Listings at scale, run as a whole program against the built product:
-//   node bench/listings.mjs [listings] [--requests N] [--keep] [--reuse DATABASE]
+//   node bench/listings.mjs [listings] [--requests N] [--keep] [--reuse DATABASE] [--main backend/dist/main.js]
 // Creates a database of its own on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // migrates it, seeds `listings` (default 1,000,000) realistic listings from 2,000 sellers across the UK's
 // towns and villages, then starts the product on it and measures:
@@ -30,6 +30,8 @@ const total = Number(args.find((arg, i) => /^\d+$/.test(arg) && args[i - 1] !== 
 const requests = Number(option('--requests', 200));
 const reuse = option('--reuse', undefined);
 const keep = args.includes('--keep') || reuse !== undefined;
+// Another build of the product to measure (an earlier commit's, for a comparison in the same session).
+const productMain = option('--main', 'backend/dist/main.js');
 const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const name = reuse ?? `fm_bench_listings_${process.pid}`;
 const admin = new URL(server);
@@ -186,12 +188,12 @@ async function seed() {
        from (
          select i, i % 6 as k,
            case i % 6
-             when 0 then (${words(EQUIPMENT_MAKES)})[1 + i % ${EQUIPMENT_MAKES.length}] || ' ' || (${words(EQUIPMENT_ITEMS)})[1 + (i / 6) % ${EQUIPMENT_ITEMS.length}]
+             when 0 then (${words(EQUIPMENT_MAKES)})[1 + (i / 6) % ${EQUIPMENT_MAKES.length}] || ' ' || (${words(EQUIPMENT_ITEMS)})[1 + (i / 72) % ${EQUIPMENT_ITEMS.length}]
              when 1 then (1 + i % 40) || ' ' || (${words(BREEDS)})[1 + (i / 6) % ${BREEDS.length}] || ' ' || (${words(STOCK)})[1 + (i / 7) % ${STOCK.length}]
              when 2 then (2 + i % 300) || ' ' || (${words(LAND)})[1 + (i / 6) % ${LAND.length}]
              when 3 then (${words(SEEDS)})[1 + (i / 6) % ${SEEDS.length}]
              when 4 then (${words(SERVICES)})[1 + (i / 6) % ${SERVICES.length}]
-             else (${words(EQUIPMENT_MAKES)})[1 + i % ${EQUIPMENT_MAKES.length}] || ' ' || (${words(EQUIPMENT_ITEMS)})[1 + (i / 6) % ${EQUIPMENT_ITEMS.length}] || ' for hire'
+             else (${words(EQUIPMENT_MAKES)})[1 + (i / 6) % ${EQUIPMENT_MAKES.length}] || ' ' || (${words(EQUIPMENT_ITEMS)})[1 + (i / 72) % ${EQUIPMENT_ITEMS.length}] || ' for hire'
            end || case when i % 100003 = 0 then ' Zetor Crystal' else '' end as title
          from generate_series(1, ${total}) i
        ) g
@@ -225,7 +227,7 @@ async function startProduct(settings = {}) {
     ...settings,
   };
   delete env.REDIS_URL;
-  product = spawn(process.execPath, ['backend/dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  product = spawn(process.execPath, [productMain], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let partial = '';
   product.stdout.setEncoding('utf8').on('data', (chunk) => {
     const lines = (partial + chunk).split('\n');
