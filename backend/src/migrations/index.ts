@@ -14,6 +14,7 @@ import { Migration20261122071843_newsletter } from './Migration20261122071843_ne
 import { Migration20261122081127_feedback_inbox } from './Migration20261122081127_feedback_inbox.js';
 import { Migration20261125163000_listing_terms } from './Migration20261125163000_listing_terms.js';
 import { Migration20261125163835_listing_geo_cells } from './Migration20261125163835_listing_geo_cells.js';
+import { Migration20261125200000_listing_term_rank } from './Migration20261125200000_listing_term_rank.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122081127_feedback_inbox', class: Migration20261122081127_feedback_inbox },
   { name: 'Migration20261125163000_listing_terms', class: Migration20261125163000_listing_terms },
   { name: 'Migration20261125163835_listing_geo_cells', class: Migration20261125163835_listing_geo_cells },
+  { name: 'Migration20261125200000_listing_term_rank', class: Migration20261125200000_listing_term_rank },
 ];

@@ -81,6 +81,23 @@ export function cellsWithin(latitude: number, longitude: number, miles: number, 
 }
 
 /**
+ * Of these squares, the ones lying wholly within `miles` of a point: each of their corners is (the
+ * farthest point of a square bounded by parallels and meridians is one of its corners), with a
+ * little to spare against rounding.
+ */
+export function cellsWhollyWithin(latitude: number, longitude: number, miles: number, cells: readonly number[]): number[] {
+  const { latitudeDegrees: height, longitudeDegrees: width, rowStride } = GEO_CELL;
+  const reach = miles * METRES_PER_MILE * 0.999;
+  return cells.filter((cell) => {
+    const south = Math.floor(cell / rowStride) * height - 90;
+    const west = (cell % rowStride) * width - 180;
+    return [south, south + height].every((lat) =>
+      [west, west + width].every((lon) => metresBetween(latitude, longitude, lat, lon) <= reach),
+    );
+  });
+}
+
+/**
  * A box's rows of grid squares, each as the range of square numbers between its west and east
  * edges, the row nearest `latitude` first: for a radius too wide to list its squares.
  */

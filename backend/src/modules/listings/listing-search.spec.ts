@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { insertListing, PLACES } from '../../testing/listings.js';
+import { boundsAround, cellsWhollyWithin, cellsWithin, GEO_CELL, type Bounds } from './geo-grid.js';
 import { startTestApp, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 
@@ -227,8 +228,15 @@ describe('browse and search', () => {
     expect(response.json()).toMatchObject({ success: false, fields });
   });
 
-  it('refuses a forged cursor', async () => {
-    const response = await new Browser(t).call('GET', `/api/listings?cursor=${Buffer.from('["x"]').toString('base64url')}`);
+  it.each([
+    ['', '["x"]'],
+    ['', '["yesterday","00000000-0000-0000-0000-000000000000"]'],
+    ['', '["2026-11-01T00:00:00Z","not-an-id"]'],
+    ['q=tractor&', '["very","2026-11-01T00:00:00Z","00000000-0000-0000-0000-000000000000"]'],
+    ['q=tractor&', '["past-window","2026-11-01T00:00:00Z",7]'],
+    ['sort=price-low&', '["1e400","00000000-0000-0000-0000-000000000000"]'],
+  ])('refuses a forged cursor: ?%scursor=%s', async (query, values) => {
+    const response = await new Browser(t).call('GET', `/api/listings?${query}cursor=${Buffer.from(values).toString('base64url')}`);
     expect([response.statusCode, response.json<{ error: string }>().error]).toEqual([
       400,
       'This page link is no longer valid. Start again from the first page.',
@@ -302,17 +310,22 @@ describe('browse and search with more matches than are gathered', () => {
     expect((await browse('?q=hay')).total_is_lower_bound).toBe(true);
   });
 
-  it('ranks the newest matches of a common word by relevance: more mentions first', async () => {
-    const page = await browse('?q=hay&limit=50');
-    const mentions = page.listings.map((l) => (Number(l.title.replace(/\D/g, '')) % 3 === 0 ? 'many' : 'one'));
-    expect(mentions.slice(0, 10)).toEqual(Array(10).fill('many'));
-    expect(page.next_cursor).not.toBeNull();
+  it('ranks every match of a common word by relevance: more mentions first, the newest first among equals', async () => {
+    const lots = (await everyPage('?q=hay')).map((title) => Number(/lot (\d+)/.exec(title)?.[1]));
+    expect([lots.length, new Set(lots).size]).toEqual([1200, 1200]);
+    // Each third says "hay" four times, and the oldest of them (lot 1,200) comes before the newest of the others.
+    const many = Array.from({ length: 400 }, (_, i) => 3 * (i + 1));
+    const once = Array.from({ length: 1200 }, (_, i) => i + 1).filter((lot) => lot % 3 !== 0);
+    expect(lots.slice(0, 400).sort((a, b) => a - b)).toEqual(many);
+    expect(lots.slice(0, 3)).toEqual([3, 6, 9]);
+    expect(lots.slice(400)).toEqual(once);
   });
 
-  it('goes on past the ranked matches of a common word, newest first, so every match is reached once', async () => {
-    const titles = await everyPage('?q=hay');
+  it('goes on past the ranked matches of several common words, newest first, so every match is reached once', async () => {
+    const titles = await everyPage('?q=hay%20meadow');
     expect(titles).toHaveLength(1200);
     expect(new Set(titles).size).toBe(1200);
+    expect(titles.slice(0, 3)).toEqual(['Hay bales lot 3', 'Hay bales lot 6', 'Hay bales lot 9']);
     // The ranked window holds the newest 250; the rest follow newest first.
     expect(titles.slice(250, 253)).toEqual(['Hay bales lot 251', 'Hay bales lot 252', 'Hay bales lot 253']);
   });
@@ -348,6 +361,50 @@ describe('browse and search with more matches than are gathered', () => {
     expect(tauntonNearest).toHaveLength(1080);
     expect(new Set(tauntonNearest).size).toBe(1080);
   });
+
+  it('finds the newest and the oldest within a radius in squares at its edge, and none beyond it', async () => {
+    const { latitude, longitude } = PLACES.taunton;
+    // Due north of Taunton: 23 miles is within 25, in a square reaching past 25 miles; 26 miles is beyond.
+    const north = (miles: number) => latitude + miles / 69.05;
+    const cell = (lat: number) =>
+      Math.floor((lat + 90) / GEO_CELL.latitudeDegrees) * GEO_CELL.rowStride + Math.floor((longitude + 180) / GEO_CELL.longitudeDegrees);
+    const squares = cellsWithin(latitude, longitude, 25, boundsAround(latitude, longitude, 25) as Bounds) as number[];
+    const whole = cellsWhollyWithin(latitude, longitude, 25, squares);
+    expect([whole.includes(cell(latitude)), squares.includes(cell(north(23))), whole.includes(cell(north(23)))]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const seller = (await db.query<{ id: string }>(`select id from app_user limit 1`))[0]?.id as string;
+    const add = async (title: string, miles: number, minutes: number, publishedAt = new Date(Date.now() + minutes * 60_000)) => {
+      const id = await insertListing(db, { seller, title, publishedAt });
+      await db.query(`update listing set latitude = $2, longitude = $3 where id = $1`, [id, north(miles), longitude]);
+    };
+    for (const [i, minutes] of [1, 2, 3].entries()) await add(`Edge newest ${i}`, 23, minutes);
+    // And one between the second and third listings of Taunton itself.
+    const [between] = await db.query<{ at: Date }>(
+      `select to_timestamp(avg(extract(epoch from published_at))) as at from listing where title in ('Hay bales lot 2', 'Hay bales lot 3')`,
+    );
+    await add('Edge between', 23, 0, between?.at);
+    for (const minutes of [4, 5]) await add(`Beyond newest`, 26, minutes);
+    for (const [i, minutes] of [-5000, -5001].entries()) await add(`Edge oldest ${i}`, 23, minutes);
+    for (const minutes of [-5002, -5003]) await add(`Beyond oldest`, 26, minutes);
+    const near = `?location=${PLACES.taunton.id}&radius=25&limit=7`;
+    expect((await browse(`${near}&sort=newest`)).listings.map((l) => l.title)).toEqual([
+      'Edge newest 2',
+      'Edge newest 1',
+      'Edge newest 0',
+      'Hay bales lot 1',
+      'Hay bales lot 2',
+      'Edge between',
+      'Hay bales lot 3',
+    ]);
+    expect((await browse(`${near}&sort=oldest`)).listings.map((l) => l.title).slice(0, 3)).toEqual([
+      'Edge oldest 1',
+      'Edge oldest 0',
+      'Hay bales lot 1199',
+    ]);
+  });
 });
 
 describe('word postings', () => {
@@ -373,7 +430,29 @@ describe('word postings', () => {
     expect(await words()).toEqual(expect.arrayContaining(['zetor', 'crystal', 'tractor']));
     await db.query(`update listing set views = views + 1 where id = $1`, [id]);
     expect(await words()).toEqual(expect.arrayContaining(['zetor', 'crystal', 'tractor']));
+    // Each posting's rank is the listing's rank in a search for that word alone.
+    const ranks = await db.query<{ lexeme: string; stored: string; searched: string }>(
+      `select t.lexeme, t.rank::text as stored,
+         round(ts_rank_cd(l.search_vector, websearch_to_tsquery('english', t.lexeme), 1)::numeric, 6)::text as searched
+       from listing_term t join listing l on l.id = t.listing_id where l.id = $1`,
+      [id],
+    );
+    expect(ranks.length).toBeGreaterThanOrEqual(3);
+    for (const row of ranks) expect(row.stored).toBe(row.searched);
+    expect(Number(ranks.find((row) => row.lexeme === 'zetor')?.stored)).toBeGreaterThan(0);
     await db.query(`truncate listing cascade`);
     expect(await db.query('select 1 from listing_term')).toEqual([]);
+  });
+
+  it('rank words that hold the characters of query operators as plain words', async () => {
+    const words = [`o'brien`, 'back\\slash', 'x:*', '&|!<->', `''`];
+    // A listing's words as a tsvector holds them, each at its position.
+    const vector = words.map((word, i) => `'${word.replaceAll('\\', '\\\\').replaceAll("'", "''")}':${i + 1}`).join(' ');
+    const rows = await db.query<{ lexeme: string; rank: string }>(
+      `select w as lexeme, listing_term_rank($2::tsvector, w)::text as rank from unnest($1::text[]) w`,
+      [words, vector],
+    );
+    expect(rows.map((row) => row.lexeme)).toEqual(words);
+    for (const row of rows) expect(Number(row.rank)).toBeGreaterThan(0);
   });
 });

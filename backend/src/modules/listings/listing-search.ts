@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import {
   boundsAround,
+  cellsWhollyWithin,
   cellsWithin,
   EARTH_RADIUS_METRES,
   GEO_CELL,
@@ -11,7 +12,7 @@ import {
   rowsWithin,
   type Bounds,
 } from './geo-grid.js';
-import { decodeCursor, encodeCursor } from '../../common/keyset-pagination.js';
+import { decodeTypedCursor, encodeCursor, type CursorType } from '../../common/keyset-pagination.js';
 import type { CategorySlug } from '../../contracts/categories.js';
 import {
   RADIUS_MILES_MAX,
@@ -63,7 +64,8 @@ export type SearchPlan = 'walk' | 'gather' | 'newest';
 /** Matches gathered at most (through the text or place index) and sorted. */
 export const GATHER_LIMIT = 1_000;
 /**
- * With more matches than that, relevance ranks the newest this many. Finding them walks the
+ * With more matches than that, relevance ranks the newest this many of several words (one word is
+ * ranked whole, from its postings' index of rank). Finding them walks the
  * newest-first index past every listing that does not match: for a word in one listing in
  * thirty, 250 matches cost some 7,500 rows read (1,000 cost 30,000 and 160 ms at a million).
  */
@@ -137,7 +139,7 @@ interface SortKey {
   /** The row's value of it, for the next cursor. */
   value: (row: ListingRow) => string | number;
   direction: 'asc' | 'desc';
-  cast: string;
+  cast: CursorType;
 }
 
 /**
@@ -148,8 +150,9 @@ interface SortKey {
  * typo) or a remote place it guesses high, walks the newest-first index hoping to meet matches
  * soon, and reads all million rows (seconds). The service counts the matches first (bounded,
  * through the text or place index, milliseconds) and picks: few matches are gathered through that
- * index and sorted (`gather`); many are met soon by walking the sort's index (`walk`); ranking by
- * relevance ranks the newest RELEVANCE_WINDOW matches rather than every one (`newest`).
+ * index and sorted (`gather`); many are met soon by walking the sort's index (`walk`); ranking
+ * several words by relevance ranks the newest RELEVANCE_WINDOW matches rather than every one
+ * (`newest`). One word is walked from its postings' index, in rank or publication order.
  */
 export class ListingSearchSql {
   private readonly filters: Fragment[] = [];
@@ -196,7 +199,10 @@ export class ListingSearchSql {
       // (Repeating what the postings already say would make PostgreSQL count the word twice and expect one row.)
       if (!(query.lexeme && query.lexemeOnly))
         this.filters.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, query.text));
-      this.rank = fragment(`round(ts_rank_cd(l.search_vector, websearch_to_tsquery('english', ?), 1)::numeric, 6)`, query.text);
+      // One word's postings carry the listing's rank for that word (listing_term_rank: the same sum).
+      this.rank = this.rankedByPostings()
+        ? fragment('t.rank')
+        : fragment(`round(ts_rank_cd(l.search_vector, websearch_to_tsquery('english', ?), 1)::numeric, 6)`, query.text);
     }
     if (query.near) {
       const { latitude, longitude } = query.near;
@@ -230,9 +236,18 @@ export class ListingSearchSql {
     }
   }
 
+  /**
+   * Whether a one-word search is ranked straight from that word's postings, by their index of rank
+   * and publication: every match ranked, a page read from the index's top.
+   */
+  private rankedByPostings(): boolean {
+    const { lexeme, lexemeOnly, sort, plan } = this.query;
+    return lexeme !== undefined && Boolean(lexemeOnly) && sort === 'relevance' && (plan ?? 'walk') === 'walk';
+  }
+
   private sortKeys(): SortKey[] {
     const byId = (direction: 'asc' | 'desc'): SortKey => ({ expression: fragment('l.id'), value: (r) => r.id, direction, cast: 'uuid' });
-    const column = (name: string, cast: string, value: SortKey['value'], direction: 'asc' | 'desc'): SortKey[] => [
+    const column = (name: string, cast: CursorType, value: SortKey['value'], direction: 'asc' | 'desc'): SortKey[] => [
       { expression: fragment(name), value, direction, cast },
       byId(direction),
     ];
@@ -260,8 +275,9 @@ export class ListingSearchSql {
         if (!this.arc) throw new BadRequestException('Sorting by distance needs a location.');
         return [{ expression: this.arc, value: (r) => Number(r.proximity), direction: 'asc', cast: 'float8' }, byId('asc')];
       case 'relevance':
+        // Most relevant first, the newest first among equals.
         if (!this.rank) throw new BadRequestException('Sorting by relevance needs words to search for.');
-        return [{ expression: this.rank, value: (r) => String(r.rank), direction: 'desc', cast: 'numeric' }, byId('desc')];
+        return [{ expression: this.rank, value: (r) => String(r.rank), direction: 'desc', cast: 'numeric' }, ...byPublication('desc')];
     }
   }
 
@@ -284,7 +300,15 @@ export class ListingSearchSql {
     const keys = this.sortKeys();
     const filters = [...this.filters];
     if (this.query.cursor) {
-      filters.push(keysetAfter(keys, decodeCursor(this.query.cursor, keys.length)));
+      filters.push(
+        keysetAfter(
+          keys,
+          decodeTypedCursor(
+            this.query.cursor,
+            keys.map((key) => key.cast),
+          ),
+        ),
+      );
     }
     const columns = join(
       [
@@ -363,7 +387,15 @@ export class ListingSearchSql {
     const picked = keys.map((key, i): SortKey => ({ ...key, expression: fragment(`m.k${i}`) }));
     const keyset =
       options.keyset && this.query.cursor
-        ? whereOf([keysetAfter(picked, decodeCursor(this.query.cursor, picked.length))])
+        ? whereOf([
+            keysetAfter(
+              picked,
+              decodeTypedCursor(
+                this.query.cursor,
+                picked.map((key) => key.cast),
+              ),
+            ),
+          ])
         : fragment('true');
     const order = picked.map((key) => `${key.expression.sql} ${key.direction}`).join(', ');
     const opening = options.prefix.sql ? `${options.prefix.sql}, ` : 'with ';
@@ -441,19 +473,41 @@ export class ListingSearchSql {
    * index (which holds the coordinates, so the distance needs no table row), then the squares'
    * pages merged. A few hundred index entries however many listings the place has; walking the
    * whole newest-first index met the radius's listings one in fifty.
+   *
+   * The squares wholly inside the circle go first (`bar`): the page's last listing among them is a
+   * bar no listing of the page can fall behind, so every square is then read only up to it (at the
+   * circle's edge, a square's first page could be many entries away past the listings outside).
    */
   private cellWalk(filters: Fragment[], orderBy: Fragment): Fragment {
     const where = whereOf(filters);
-    const direction = this.query.sort === 'oldest' ? 'asc' : 'desc';
+    const [direction, last, beyond, within] =
+      this.query.sort === 'oldest' ? ['asc', 'max', 'infinity', '<='] : ['desc', 'min', '-infinity', '>='];
+    const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
+    const inside = cellsWhollyWithin(latitude, longitude, this.query.radiusMiles as number, this.cells as number[]);
+    const pageOf = (cells: number[], bar: string) =>
+      fragment(
+        `select x.id, x.published_at from unnest(array[?]::integer[]) as g(cell) cross join lateral (
+          select l.id, l.published_at from ${this.listings()} where l.geo_cell = g.cell and ${where.sql}${bar} order by ${orderBy.sql} limit ?) x
+          order by x.published_at ${direction}, x.id ${direction} limit ?`,
+        cells,
+        ...where.params,
+        ...orderBy.params,
+        this.query.limit + 1,
+        this.query.limit + 1,
+      );
+    if (inside.length === 0) {
+      const page = pageOf(this.cells as number[], '');
+      return fragment(`with near as materialized (${page.sql}) `, ...page.params);
+    }
+    const first = pageOf(inside, '');
+    const whole = pageOf(this.cells as number[], ` and l.published_at ${within} (select at from bar)`);
     return fragment(
-      `with near as materialized (select x.id from unnest(array[?]::integer[]) as g(cell) cross join lateral (
-        select l.id, l.published_at from ${this.listings()} where l.geo_cell = g.cell and ${where.sql} order by ${orderBy.sql} limit ?) x
-        order by x.published_at ${direction}, x.id ${direction} limit ?) `,
-      this.cells,
-      ...where.params,
-      ...orderBy.params,
-      this.query.limit + 1,
-      this.query.limit + 1,
+      `with bar as materialized (select case when count(*) <= ? then '${beyond}'::timestamptz else ${last}(p.published_at) end as at
+          from (${first.sql}) p),
+        near as materialized (${whole.sql}) `,
+      this.query.limit,
+      ...first.params,
+      ...whole.params,
     );
   }
 

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
-import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../common/keyset-pagination.js';
+import { decodeCursor, encodeCursor } from '../../common/keyset-pagination.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
   categoryFieldError,
@@ -50,9 +50,10 @@ function afterRelevanceWindow(query: ListingQuery): ListingQuery & { pastWindow?
   try {
     values = decodeCursor(query.cursor, 3);
   } catch {
-    return query; // a ranked page's cursor (checked where it is used)
+    return query; // checked where it is used
   }
-  if (values[0] !== PAST_WINDOW) throw new BadRequestException(INVALID_CURSOR_MESSAGE);
+  // Otherwise a ranked page's cursor: rank, publication, id.
+  if (values[0] !== PAST_WINDOW) return query;
   return { ...query, sort: 'newest', cursor: encodeCursor(values.slice(1)), pastWindow: true };
 }
 
@@ -170,7 +171,8 @@ export class ListingsService {
   }
 
   /**
-   * Relevance ranks a common word's newest RELEVANCE_WINDOW matches; Load More then goes on with
+   * Relevance ranks the newest RELEVANCE_WINDOW matches of several common words (one word is ranked
+   * whole, from its postings); Load More then goes on with
    * the older matches, newest first, so every match can be reached. Their cursor says so
    * (`afterRelevanceWindow` reads it back).
    */
@@ -198,9 +200,13 @@ export class ListingsService {
       search?.words.length === 1
         ? search.words[0].postings
         : ((search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ?? (await this.count(query)));
+    const rarest = search?.words[0];
+    // One word is ranked from its postings' own index of rank, however many listings hold it.
+    if (rarest && search.words.length === 1 && query.sort === 'relevance') {
+      return { ...query, plan: 'walk', matches, lexeme: rarest.lexeme, lexemeOnly: true };
+    }
     const plan = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' ? 'newest' : 'walk';
     // The rarest word's postings find the matches when they are needed newest first (or all of them).
-    const rarest = search?.words[0];
     const byPostings = rarest && (plan !== 'walk' || query.sort === 'newest' || query.sort === 'oldest');
     return { ...query, plan, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
   }
