@@ -295,6 +295,26 @@ export class ListingSearchSql {
     return (sort === 'newest' || sort === 'oldest') && this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS;
   }
 
+  /**
+   * Whether the page's SQL fixes its own plan, whatever its values (PreparedQueries): nearest
+   * first, a radius walked square by square, or a word's postings walked in their index's order.
+   */
+  pagePlanFixed(): boolean {
+    if ((this.query.plan ?? 'walk') !== 'walk') return false;
+    if (this.query.sort === 'nearest') return this.proximity !== undefined;
+    if (this.query.lexeme !== undefined) return this.query.sort === 'newest' || this.query.sort === 'oldest' || this.rankedByPostings();
+    return this.walksCells() && (this.query.sort === 'newest' || this.query.sort === 'oldest');
+  }
+
+  /** Whether the count's SQL fixes its own plan: a radius counted square by square, or row by row. */
+  countPlanFixed(): boolean {
+    return Boolean(this.cells || this.bounds) && !this.query.text;
+  }
+
+  private walksCells(): boolean {
+    return this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS && !this.query.lexeme;
+  }
+
   /** One page: a row more than the limit, to know whether another page follows. */
   page(): Fragment {
     const keys = this.sortKeys();
@@ -342,8 +362,7 @@ export class ListingSearchSql {
         },
       );
     }
-    const walksCells = this.cells && this.cells.length <= MAX_WALKED_CELLS && !this.query.lexeme;
-    if (plan === 'walk' && walksCells && (this.query.sort === 'newest' || this.query.sort === 'oldest')) {
+    if (plan === 'walk' && this.walksCells() && (this.query.sort === 'newest' || this.query.sort === 'oldest')) {
       return prefixSelect(
         this.cellWalk(filters, orderBy),
         'listing l',
@@ -451,8 +470,8 @@ export class ListingSearchSql {
     return fragment(
       `${edge.sql},
         reach_box as materialized (select ? - dlat as south, ? + dlat as north,
-            ? - dlat * ${perLatitude} / (${perLongitude} * cos(radians(least(89, abs(?) + dlat)))) as west,
-            ? + dlat * ${perLatitude} / (${perLongitude} * cos(radians(least(89, abs(?) + dlat)))) as east
+            ? - dlat * ${perLatitude} / (${perLongitude} * cos(radians(least(89, abs(?::float8) + dlat)))) as west,
+            ? + dlat * ${perLatitude} / (${perLongitude} * cos(radians(least(89, abs(?::float8) + dlat)))) as east
           from (select (select reach from edge) / ? / ${perLatitude} * ${MARGIN} as dlat) d),
         reach_cells as materialized (select array(select r * ${GEO_CELL.rowStride} + c from reach_box b,
             generate_series(floor((b.south + 90) / ${height})::integer, floor((b.north + 90) / ${height})::integer) r,
@@ -547,7 +566,7 @@ export class ListingSearchSql {
     // wholly inside the radius reach the cap soonest. (Through the grid index at once, squares come
     // in numeric order, from the south: round Lerwick, 555,000 entries read for 500 miles.) The
     // `offset 0` keeps each square's lookup apart, so PostgreSQL cannot turn the order round.
-    if ((this.cells || this.bounds) && !this.query.text) {
+    if (this.countPlanFixed()) {
       const where = whereOf(this.filters);
       const [squares, match] = this.cells
         ? [fragment('unnest(array[?]::integer[]) as g(cell)', this.cells), 'l.geo_cell = g.cell']

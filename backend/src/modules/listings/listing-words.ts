@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
+import { PreparedQueries } from '../../infra/database/prepared-queries.js';
 
 /** A word every match of a search must hold (a stem, as full text makes it), with its live listings counted. */
 export interface RequiredWord {
@@ -30,7 +31,10 @@ export class ListingWords {
   /** The commonest words' shares of all postings (PostgreSQL's statistics), as last read. */
   private shares?: { at: number; byWord: Map<string, number> };
 
-  constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+  ) {}
 
   /**
    * The words a search requires, each counted from its postings (index alone) up to `cap` + 1,
@@ -39,16 +43,15 @@ export class ListingWords {
    */
   async required(text: string, cap: number): Promise<RequiredWords | undefined> {
     // (No question mark in the SQL's text: the driver would take it for a parameter.)
-    const rows = await this.em
-      .getConnection()
-      .execute<Array<{ conjunctive: boolean; phrase: boolean; lexeme: string | null; postings: number }>>(
-        `with q as (select websearch_to_tsquery('english', ?) as q),
+    // Prepared: its plan (each word's postings counted from their index) does not depend on the words.
+    const rows = await this.prepared.all<{ conjunctive: boolean; phrase: boolean; lexeme: string | null; postings: number }>(
+      `with q as (select websearch_to_tsquery('english', ?) as q),
         words as (select distinct replace(m[1], '''''', '''') as lexeme from q, regexp_matches(q.q::text, '''(([^'']|'''')+)''', 'g') m)
         select (select q::text from q) !~ '[|!]' as conjunctive, (select q::text from q) ~ '<' as phrase, w.lexeme,
           (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme limit ?) p) as postings
         from (select 1) one left join words w on true`,
-        [text, cap + 1],
-      );
+      [text, cap + 1],
+    );
     if (!rows[0]?.conjunctive || rows.some((row) => row.lexeme === null)) return undefined;
     const words = rows.map((row) => ({ lexeme: row.lexeme as string, postings: row.postings }));
     return { words: (await this.rarestFirst(words)) as RequiredWords['words'], phrase: rows[0].phrase };

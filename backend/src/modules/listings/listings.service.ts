@@ -34,6 +34,7 @@ import { ListingWords, rememberTitleWords } from './listing-words.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { SearchAnswers } from './search-answers.js';
 import { ListingViews } from './listing-views.js';
+import { PreparedQueries } from '../../infra/database/prepared-queries.js';
 
 /** Listings one seller may post in a day. */
 export const POSTS_PER_DAY = 20;
@@ -91,6 +92,7 @@ export class ListingsService {
     @Inject(ListingViews) private readonly views: ListingViews,
     @Inject(SearchAnswers) private readonly answers: SearchAnswers,
     @Inject(ListingWords) private readonly words: ListingWords,
+    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
   ) {}
 
   // ----- Browse and search -----
@@ -165,8 +167,7 @@ export class ListingsService {
   private async page(query: ListingQuery & { matches?: number }): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
     if (query.matches === 0) return { rows: [], nextCursor: null };
     const sql = new ListingSearchSql(query, this.images.column('l.id'));
-    const { sql: text, params } = sql.page();
-    const rows = await this.em.getConnection().execute<ListingRow[]>(text, params);
+    const rows = await this.rows<ListingRow>(sql.page(), sql.pagePlanFixed());
     return { rows, nextCursor: sql.nextCursor(rows) };
   }
 
@@ -212,9 +213,14 @@ export class ListingsService {
   }
 
   private async count(query: ListingQuery): Promise<number> {
-    const { sql, params } = new ListingSearchSql({ ...query, cursor: undefined }).count(TOTAL_CAP);
-    const [row] = await this.em.getConnection().execute<Array<{ total: number }>>(sql, params);
+    const sql = new ListingSearchSql({ ...query, cursor: undefined });
+    const [row] = await this.rows<{ total: number }>(sql.count(TOTAL_CAP), sql.countPlanFixed());
     return row?.total ?? 0;
+  }
+
+  /** A search's rows: prepared, with a generic plan, when its SQL fixes its own plan (PreparedQueries). */
+  private rows<T>(query: { sql: string; params: unknown[] }, planFixed: boolean): Promise<T[]> {
+    return planFixed ? this.prepared.all<T>(query.sql, query.params) : this.em.getConnection().execute<T[]>(query.sql, query.params);
   }
 
   /** Staff's featured listings; while there are none, the newest live listings with photos. */
