@@ -501,8 +501,7 @@ export class ListingSearchSql {
     const where = whereOf(filters);
     const [direction, last, beyond, within] =
       this.query.sort === 'oldest' ? ['asc', 'max', 'infinity', '<='] : ['desc', 'min', '-infinity', '>='];
-    const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
-    const inside = cellsWhollyWithin(latitude, longitude, this.query.radiusMiles as number, this.cells as number[]);
+    const inside = this.cellsInside();
     const pageOf = (cells: number[], bar: string) =>
       fragment(
         `select x.id, x.published_at from unnest(array[?]::integer[]) as g(cell) cross join lateral (
@@ -528,6 +527,13 @@ export class ListingSearchSql {
       ...first.params,
       ...whole.params,
     );
+  }
+
+  /** The radius's grid squares lying wholly inside its circle, nearest first. */
+  private cellsInside(): number[] {
+    if (!this.cells || !this.query.near || !this.query.radiusMiles) return [];
+    const { latitude, longitude } = this.query.near;
+    return cellsWhollyWithin(latitude, longitude, this.query.radiusMiles, this.cells);
   }
 
   /** Within the page's reach: its grid squares (or a box through the place index), then exactly. */
@@ -566,18 +572,37 @@ export class ListingSearchSql {
     // wholly inside the radius reach the cap soonest. (Through the grid index at once, squares come
     // in numeric order, from the south: round Lerwick, 555,000 entries read for 500 miles.) The
     // `offset 0` keeps each square's lookup apart, so PostgreSQL cannot turn the order round.
+    // The squares wholly inside need no test of distance: they come first, without it.
     if (this.countPlanFixed()) {
-      const where = whereOf(this.filters);
-      const [squares, match] = this.cells
-        ? [fragment('unnest(array[?]::integer[]) as g(cell)', this.cells), 'l.geo_cell = g.cell']
-        : this.squareRows();
-      return fragment(
-        `select count(*)::int as total from (select 1 from ${squares.sql}
-          cross join lateral (select 1 from ${this.listings()} where ${match} and ${where.sql} offset 0) x limit ?) matches`,
-        ...squares.params,
-        ...where.params,
-        cap + 1,
-      );
+      const lookup = ([squares, match]: [Fragment, string], filters: Fragment[]) => {
+        const where = whereOf(filters);
+        return fragment(
+          `(select 1 from ${squares.sql} cross join lateral (select 1 from ${this.listings()} where ${match} and ${where.sql} offset 0) x)`,
+          ...squares.params,
+          ...where.params,
+        );
+      };
+      const squares = (cells: number[]): [Fragment, string] => [
+        fragment('unnest(array[?]::integer[]) as g(cell)', cells),
+        'l.geo_cell = g.cell',
+      ];
+      const inside = this.cellsInside();
+      const edge = (this.cells ?? []).filter((cell) => !inside.includes(cell));
+      const lookups = this.cells
+        ? [
+            ...(inside.length > 0
+              ? [
+                  lookup(
+                    squares(inside),
+                    this.filters.filter((f) => !this.placeFilters.includes(f)),
+                  ),
+                ]
+              : []),
+            ...(edge.length > 0 ? [lookup(squares(edge), this.filters)] : []),
+          ]
+        : [lookup(this.squareRows(), this.filters)];
+      const union = join(lookups, ' union all ');
+      return fragment(`select count(*)::int as total from (${union.sql} limit ?) matches`, ...union.params, cap + 1);
     }
     const where = whereOf(this.matchFilters());
     return fragment(
