@@ -209,12 +209,14 @@ export class ListingSearchSql {
       this.proximity = fragment(`(ll_to_earth(l.latitude, l.longitude) <-> ll_to_earth(?, ?))`, latitude, longitude);
       // Plain arithmetic on the coordinates (the grid index holds them): the great-circle distance on
       // earthdistance's sphere. ll_to_earth per row cost 10 µs.
+      // What depends only on the centre is worked out here: a prepared statement's generic plan
+      // would work it out again for every row.
       this.arc = fragment(
-        `(2 * ? * asin(sqrt(power(sin(radians(l.latitude - ?) / 2), 2)
-          + cos(radians(?)) * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ?) / 2), 2))))`,
-        EARTH_RADIUS_METRES,
+        `(?::float8 * asin(sqrt(power(sin(radians(l.latitude - ?::float8) / 2), 2)
+          + ?::float8 * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ?::float8) / 2), 2))))`,
+        2 * EARTH_RADIUS_METRES,
         latitude,
-        latitude,
+        Math.cos((latitude * Math.PI) / 180),
         longitude,
       );
       // What the cards show: the same sum, where earth_distance cost two ll_to_earth calls a row.

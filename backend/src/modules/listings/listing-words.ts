@@ -89,7 +89,8 @@ export class ListingWords {
     const typed = text.toLowerCase();
     const words = [...new Set(typed.match(/[a-z]{3,}/g) ?? [])];
     if (words.length === 0) return undefined;
-    const rows = await this.em.getConnection().execute<Array<{ typed: string; word: string | null }>>(
+    // Prepared (each typed word looked up in the trigram index, whatever the words).
+    const rows = await this.prepared.all<{ typed: string; word: string | null }>(
       `select w as typed, (select word from listing_search_word where word % w order by similarity(word, w) desc, word limit 1) as word
         from unnest(array[?]::text[]) w`,
       [words],
