@@ -44,6 +44,8 @@ interface IndexedPlace extends Place {
 export class GeonamesGeocoder extends Geocoder {
   private readonly logger = new Logger('Places');
   private places: Promise<IndexedPlace[]> | undefined;
+  /** The same places by id: a search names its place by id on every request. */
+  private byIds: Promise<Map<string, IndexedPlace>> | undefined;
 
   async search(query: string, limit: number): Promise<Place[]> {
     const key = normalise(query);
@@ -56,7 +58,8 @@ export class GeonamesGeocoder extends Geocoder {
   }
 
   async byId(id: string): Promise<Place | undefined> {
-    const place = (await this.load()).find((p) => p.id === id);
+    this.byIds ??= this.load().then((places) => new Map(places.map((place) => [place.id, place])));
+    const place = (await this.byIds).get(id);
     return place && toPlace(place);
   }
 
