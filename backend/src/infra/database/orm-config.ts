@@ -27,8 +27,8 @@ export function createOrmConfig(clientUrl: string, entities: EntityClass[] = [])
       allOrNothing: true,
       silent: true,
     },
-    // Triggers are written in migrations (listing_term's upkeep), not declared on entities.
-    schemaGenerator: { skipTables: UNMAPPED_TABLES, ignoreTriggers: true },
+    // Triggers and functions are written in migrations (listing_term's upkeep and rank), not declared on entities.
+    schemaGenerator: { skipTables: UNMAPPED_TABLES, ignoreTriggers: true, ignoreRoutines: true },
     pool: { min: 0, max: 10 },
     // Every query here reads or writes a few rows: compiling it (JIT) or starting parallel workers
     // costs more than it saves, and a misjudged row count could otherwise cost a page 10 ms.
