@@ -3,7 +3,8 @@ import { Logger } from '@nestjs/common';
 import { prepareDatabase } from './bootstrap/database.js';
 import { DependencyUnavailableError, waitForServices } from './bootstrap/dependencies.js';
 import { createLogger } from './bootstrap/logger.js';
-import { onShutdownSignal } from './bootstrap/shutdown.js';
+import { drainRequests } from './bootstrap/http-connections.js';
+import { onShutdownSignal, REQUEST_DRAIN_MS } from './bootstrap/shutdown.js';
 import { createWebApp } from './bootstrap/web-app.js';
 import { ConfigError, loadConfig } from './config/env.js';
 
@@ -17,7 +18,9 @@ async function main(): Promise<void> {
   const app = await createWebApp(config, database.url);
   await app.listen({ port: config.port, host: config.host });
   onShutdownSignal(logger, async () => {
-    await app.close(); // finishes in-flight requests and jobs
+    // Requests being answered finish first: closing the app closes the database they use.
+    await drainRequests(app.getHttpAdapter().getInstance(), REQUEST_DRAIN_MS);
+    await app.close(); // finishes jobs in flight
     await database.embedded?.stop();
   });
   const workers = config.queue.workersInProcess ? 'workers in this process' : 'workers in their own process';

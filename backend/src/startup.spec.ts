@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +80,51 @@ describe('shutting down while Redis is gone', () => {
     } finally {
       web.child.kill('SIGKILL');
       redis.kill('SIGKILL');
+      await db.drop();
+    }
+  });
+});
+
+describe('stopping while answering', () => {
+  it('finishes a request being answered, and tells one arriving meanwhile to come back', async () => {
+    const db = await createTestDatabase();
+    const webPort = await freePort();
+    const web = await run(BUILT.web, { DATABASE_URL: db.url, PORT: String(webPort) });
+    try {
+      await eventually(() => expect(web.output()).toContain('Fieldmarket is running'), 30_000);
+      const body = JSON.stringify({ name: 'Ann', email: 'ann@example.co.uk', subject: 'Shutdown', message: 'Sent as the process stops' });
+      // The headers first: the server's "100 Continue" says it has the request, then the body once it is stopping.
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port: webPort,
+        method: 'POST',
+        path: '/api/contact',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+      });
+      const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        request.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        });
+        request.on('error', reject);
+      });
+      await new Promise<void>((resolve) => request.once('continue', resolve));
+      web.child.kill('SIGTERM');
+      await eventually(() => expect(web.output()).toContain('finishing 1 request in flight'), 10_000);
+      const late = await fetch(`http://127.0.0.1:${webPort}/api/health`);
+      expect([late.status, late.headers.get('retry-after'), await late.json()]).toEqual([
+        503,
+        '5',
+        { success: false, error: 'Fieldmarket is restarting. Please try again in a moment.' },
+      ]);
+      request.end(body);
+      expect((await answered).status).toBe(201);
+      expect(await web.exited).toBe(0);
+      expect(await db.query(`select subject from contact_message`)).toEqual([{ subject: 'Shutdown' }]);
+      expect(web.output()).not.toContain('destroyed');
+    } finally {
+      web.child.kill('SIGKILL');
       await db.drop();
     }
   });

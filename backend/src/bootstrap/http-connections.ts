@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppConfig } from '../config/env.js';
 
 /** How often Node checks connections against the header and request timeouts (its default is 30 s). */
@@ -29,4 +30,59 @@ export function logClientAborts(fastify: FastifyInstance): void {
   fastify.addHook('onRequestAbort', async (request) => {
     logger.debug(`${request.method} ${request.url.split('?')[0]} [${request.id}]: the client closed the connection before the answer`);
   });
+}
+
+/** What a request arriving while the process stops is told (with 503 and Retry-After). */
+export const RESTARTING_MESSAGE = 'Fieldmarket is restarting. Please try again in a moment.';
+
+const drains = new WeakMap<FastifyInstance, (timeoutMs: number) => Promise<void>>();
+
+/**
+ * Counts the requests being answered (socket.io's own aside: its long polls last until it closes),
+ * so that a stopping process can finish them before the database and queues close (drainRequests).
+ * Nest closes its modules, the ORM among them, before the HTTP server: a request still running
+ * then failed with "driver has already been destroyed".
+ */
+export function trackRequestsInFlight(fastify: FastifyInstance): void {
+  const logger = new Logger('HTTP');
+  let inFlight = 0;
+  let draining = false;
+  let idle: (() => void) | undefined;
+  fastify.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.url?.startsWith('/socket.io/')) return;
+    inFlight++;
+    response.once('close', () => {
+      inFlight--;
+      if (inFlight === 0) idle?.();
+    });
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!draining) return;
+    void reply.code(503).header('retry-after', '5').header('connection', 'close');
+    return request.url.startsWith('/api/')
+      ? reply.send({ success: false, error: RESTARTING_MESSAGE })
+      : reply.type('text/plain; charset=utf-8').send(RESTARTING_MESSAGE);
+  });
+  drains.set(fastify, async (timeoutMs) => {
+    draining = true;
+    if (inFlight === 0) return;
+    logger.log(`finishing ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      idle = resolve;
+      timer = setTimeout(() => {
+        logger.warn(`${inFlight} request${inFlight === 1 ? '' : 's'} still in flight after ${timeoutMs / 1000} s: closing anyway`);
+        resolve();
+      }, timeoutMs);
+    });
+    clearTimeout(timer);
+  });
+}
+
+/**
+ * Answers new requests with 503 (Retry-After) and waits, up to `timeoutMs`, for those being
+ * answered to finish: for a stopping process, before it closes what they use.
+ */
+export async function drainRequests(fastify: FastifyInstance, timeoutMs: number): Promise<void> {
+  await drains.get(fastify)?.(timeoutMs);
 }

@@ -7,6 +7,9 @@ import { flushLogs } from './logger.js';
  */
 export const SHUTDOWN_GRACE_MS = 20_000;
 
+/** How long requests being answered are given to finish (drainRequests), well inside the grace period. */
+export const REQUEST_DRAIN_MS = 10_000;
+
 /** Runs `close` once on SIGTERM or SIGINT, then exits once the log is written; a second signal exits at once. */
 export function onShutdownSignal(logger: Logger, close: () => Promise<void>): void {
   let closing = false;

@@ -19,7 +19,7 @@ import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
 import { registerSecurityHeaders } from '../web/security-headers.js';
 import { protectApi } from './api-protection.js';
-import { httpTimeouts, logClientAborts } from './http-connections.js';
+import { httpTimeouts, logClientAborts, trackRequestsInFlight } from './http-connections.js';
 import { logApiRequests } from './access-log.js';
 import { createLogger } from './logger.js';
 import { requestIdOf, sendRequestIds } from './request-id.js';
@@ -46,6 +46,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
 
   const fastify = app.getHttpAdapter().getInstance();
+  trackRequestsInFlight(fastify);
   envelopeApiResults(fastify);
   app.get(Metrics).observeHttp(fastify);
   provideRequestContexts(fastify, app.get(MikroORM));
