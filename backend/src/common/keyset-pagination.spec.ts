@@ -109,6 +109,11 @@ describe('keyset pagination', () => {
     expect(() => decodeTypedCursor(encodeCursor(values), ['timestamptz', 'uuid'])).toThrow(INVALID_CURSOR_MESSAGE);
   });
 
+  it('refuses a whole number past what PostgreSQL holds in an integer, and takes the last one it holds', () => {
+    expect(() => decodeTypedCursor(encodeCursor([2 ** 31, ID]), ['integer', 'uuid'])).toThrow(INVALID_CURSOR_MESSAGE);
+    expect(decodeTypedCursor(encodeCursor([2 ** 31 - 1, ID]), ['integer', 'uuid'])).toEqual([2 ** 31 - 1, ID]);
+  });
+
   it('accepts the values of every kind a page ends on', () => {
     const values = ['2026-11-25 19:40:12.123456+00', '2026-11-25T19:40:12.123Z', ID, 4_500_000, 12, 1.5, '0.060793'];
     expect(

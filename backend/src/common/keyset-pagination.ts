@@ -55,7 +55,7 @@ const CURSOR_VALUE: Record<CursorType, (value: unknown) => boolean> = {
   uuid: (v) => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
   timestamptz: (v) => typeof v === 'string' && isTimestamp(v),
   bigint: (v) => Number.isSafeInteger(v),
-  integer: (v) => Number.isInteger(v) && Math.abs(v as number) <= 2 ** 31,
+  integer: (v) => Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) < 2 ** 31,
   float8: (v) => typeof v === 'number' && Number.isFinite(v),
   numeric: (v) => typeof v === 'string' && /^-?\d{1,20}(\.\d{1,20})?$/.test(v),
 };
@@ -95,20 +95,9 @@ export async function findKeysetPage<T extends object>(
   options: { sort: ReadonlyArray<SortKey<T>>; limit: number; cursor?: string | undefined },
 ): Promise<KeysetPage<T>> {
   const { sort, limit, cursor } = options;
-  const filter = cursor
-    ? ({
-        $and: [
-          where,
-          keysetFilter(
-            sort,
-            decodeTypedCursor(
-              cursor,
-              sort.map((key) => key.type),
-            ),
-          ),
-        ],
-      } as FilterQuery<T>)
-    : where;
+  const types = sort.map((key) => key.type);
+  const after = cursor ? decodeTypedCursor(cursor, types) : undefined;
+  const filter = after ? ({ $and: [where, keysetFilter(sort, after)] } as FilterQuery<T>) : where;
   const orderBy = Object.fromEntries(sort.map((key) => [key.field, key.direction]));
   const rows = (await em.find(entity, filter, { orderBy: orderBy as never, limit: limit + 1 })) as T[];
   const items = rows.slice(0, limit);

@@ -235,6 +235,7 @@ describe('browse and search', () => {
     ['q=tractor&', '["very","2026-11-01T00:00:00Z","00000000-0000-0000-0000-000000000000"]'],
     ['q=tractor&', '["past-window","2026-11-01T00:00:00Z",7]'],
     ['sort=price-low&', '["1e400","00000000-0000-0000-0000-000000000000"]'],
+    ['sort=popular&', '[2147483648,"00000000-0000-0000-0000-000000000000"]'],
   ])('refuses a forged cursor: ?%scursor=%s', async (query, values) => {
     const response = await new Browser(t).call('GET', `/api/listings?${query}cursor=${Buffer.from(values).toString('base64url')}`);
     expect([response.statusCode, response.json<{ error: string }>().error]).toEqual([

@@ -246,6 +246,13 @@ describe('messaging', () => {
       expect(third.next_cursor).toBeNull();
       const bad = await buyer.browser.call('GET', `/api/messages/conversations/${conversation.id}/messages?before=garbage!`);
       expect(bad.statusCode).toBe(400);
+      // A cursor of the right shape whose time does not exist (PostgreSQL would have refused it with a 500).
+      const forged = Buffer.from(JSON.stringify(['2026-02-30 10:00:00+00', conversation.id])).toString('base64url');
+      const impossible = await buyer.browser.call('GET', `/api/messages/conversations/${conversation.id}/messages?before=${forged}`);
+      expect([impossible.statusCode, impossible.json<{ error: string }>().error]).toEqual([
+        400,
+        'This page link is no longer valid. Start again from the first page.',
+      ]);
     });
   });
 
