@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { termSync } from './listing-term-sync.js';
 
 /**
  * Word postings for search: one row per word (as full text stems it) of each live listing, with the
@@ -20,32 +21,7 @@ export class Migration20261125163000_listing_terms extends Migration {
         select distinct unnest(tsvector_to_array(search_vector)), published_at, id from listing where status = 'live';`,
     );
     this.addSql(`alter table "listing_term" add primary key ("lexeme", "published_at", "listing_id");`);
-    this.addSql(`create function listing_term_sync() returns trigger language plpgsql as $$
-begin
-  if tg_op = 'DELETE' then
-    delete from listing_term t using (
-      select o.id, o.published_at, unnest(tsvector_to_array(o.search_vector)) as lexeme from old_rows o where o.status = 'live'
-    ) gone where t.lexeme = gone.lexeme and t.published_at = gone.published_at and t.listing_id = gone.id;
-  elsif tg_op = 'UPDATE' then
-    delete from listing_term t using (
-      select o.id, o.published_at, unnest(tsvector_to_array(o.search_vector)) as lexeme
-      from old_rows o join new_rows n on n.id = o.id
-      where o.status = 'live'
-        and (n.status, n.published_at, n.search_vector) is distinct from (o.status, o.published_at, o.search_vector)
-    ) gone where t.lexeme = gone.lexeme and t.published_at = gone.published_at and t.listing_id = gone.id;
-    insert into listing_term (lexeme, published_at, listing_id)
-      select unnest(tsvector_to_array(n.search_vector)), n.published_at, n.id
-      from new_rows n join old_rows o on o.id = n.id
-      where n.status = 'live'
-        and (n.status, n.published_at, n.search_vector) is distinct from (o.status, o.published_at, o.search_vector)
-    on conflict do nothing;
-  else
-    insert into listing_term (lexeme, published_at, listing_id)
-      select unnest(tsvector_to_array(n.search_vector)), n.published_at, n.id from new_rows n where n.status = 'live'
-    on conflict do nothing;
-  end if;
-  return null;
-end $$;`);
+    this.addSql(termSync(false));
     this.addSql(
       `create trigger listing_term_insert after insert on listing referencing new table as new_rows
         for each statement execute function listing_term_sync();`,

@@ -1,39 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-
-/**
- * listing_term's upkeep (listing_term_sync, as Migration20261125163000_listing_terms made it), with
- * or without each posting's rank.
- */
-function termSync(withRank: boolean): string {
-  const [columns, rank] = withRank ? [', rank', ', listing_term_rank(n.search_vector, w.lexeme)'] : ['', ''];
-  return `create or replace function listing_term_sync() returns trigger language plpgsql as $$
-begin
-  if tg_op = 'DELETE' then
-    delete from listing_term t using (
-      select o.id, o.published_at, unnest(tsvector_to_array(o.search_vector)) as lexeme from old_rows o where o.status = 'live'
-    ) gone where t.lexeme = gone.lexeme and t.published_at = gone.published_at and t.listing_id = gone.id;
-  elsif tg_op = 'UPDATE' then
-    delete from listing_term t using (
-      select o.id, o.published_at, unnest(tsvector_to_array(o.search_vector)) as lexeme
-      from old_rows o join new_rows n on n.id = o.id
-      where o.status = 'live'
-        and (n.status, n.published_at, n.search_vector) is distinct from (o.status, o.published_at, o.search_vector)
-    ) gone where t.lexeme = gone.lexeme and t.published_at = gone.published_at and t.listing_id = gone.id;
-    insert into listing_term (lexeme, published_at, listing_id${columns})
-      select w.lexeme, n.published_at, n.id${rank}
-      from new_rows n join old_rows o on o.id = n.id cross join unnest(tsvector_to_array(n.search_vector)) w(lexeme)
-      where n.status = 'live'
-        and (n.status, n.published_at, n.search_vector) is distinct from (o.status, o.published_at, o.search_vector)
-    on conflict do nothing;
-  else
-    insert into listing_term (lexeme, published_at, listing_id${columns})
-      select w.lexeme, n.published_at, n.id${rank}
-      from new_rows n cross join unnest(tsvector_to_array(n.search_vector)) w(lexeme) where n.status = 'live'
-    on conflict do nothing;
-  end if;
-  return null;
-end $$;`;
-}
+import { termSync } from './listing-term-sync.js';
 
 /**
  * Each posting carries its listing's relevance to that one word (ts_rank_cd, as a search for the
