@@ -20,15 +20,15 @@ export const VARIANT_FORMATS = ['webp', 'avif'] as const;
 const DISPLAY_WIDTH = 640;
 const CONTENT_TYPES = { webp: 'image/webp', avif: 'image/avif' } as const;
 
+/** What an image's view is made of (view). */
+type ImageFields = Pick<Image, 'id' | 'status' | 'width' | 'height' | 'variants'>;
+
 /**
  * Photos: uploads (checked by content, stored privately, processed by a job), and the port the
  * listings module uses to put them on a listing, show them and delete them. Files of deleted rows
  * are removed by the `image.files-orphaned` subscriber, published in the deleting transaction, so a
  * rolled-back transaction never loses a file.
  */
-/** What an image's view is made of (view). */
-type ImageFields = Pick<Image, 'id' | 'status' | 'width' | 'height' | 'variants'>;
-
 @Injectable()
 export class ImagesService {
   constructor(

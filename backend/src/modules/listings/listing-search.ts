@@ -322,15 +322,7 @@ export class ListingSearchSql {
     const keys = this.sortKeys();
     const filters = [...this.filters];
     if (this.query.cursor) {
-      filters.push(
-        keysetAfter(
-          keys,
-          decodeTypedCursor(
-            this.query.cursor,
-            keys.map((key) => key.cast),
-          ),
-        ),
-      );
+      filters.push(this.afterCursor(keys));
     }
     const columns = join(
       [
@@ -390,6 +382,12 @@ export class ListingSearchSql {
     return this.pickedPage(keys, columns, candidates, { prefix: fragment(''), keyset: true });
   }
 
+  /** The rows after the query's cursor in the order of `keys`, its values checked for their kinds first. */
+  private afterCursor(keys: SortKey[]): Fragment {
+    const casts = keys.map((key) => key.cast);
+    return keysetAfter(keys, decodeTypedCursor(this.query.cursor as string, casts));
+  }
+
   /** The sort's values of a row, named k0, k1... (pickedPage). */
   private sortValues(keys: SortKey[]): Fragment {
     return join(
@@ -406,18 +404,7 @@ export class ListingSearchSql {
    */
   private pickedPage(keys: SortKey[], columns: Fragment, candidates: Fragment, options: { prefix: Fragment; keyset: boolean }): Fragment {
     const picked = keys.map((key, i): SortKey => ({ ...key, expression: fragment(`m.k${i}`) }));
-    const keyset =
-      options.keyset && this.query.cursor
-        ? whereOf([
-            keysetAfter(
-              picked,
-              decodeTypedCursor(
-                this.query.cursor,
-                picked.map((key) => key.cast),
-              ),
-            ),
-          ])
-        : fragment('true');
+    const keyset = options.keyset && this.query.cursor ? whereOf([this.afterCursor(picked)]) : fragment('true');
     const order = picked.map((key) => `${key.expression.sql} ${key.direction}`).join(', ');
     const opening = options.prefix.sql ? `${options.prefix.sql}, ` : 'with ';
     return prefixSelect(
@@ -589,19 +576,12 @@ export class ListingSearchSql {
         'l.geo_cell = g.cell',
       ];
       const inside = this.cellsInside();
-      const edge = (this.cells ?? []).filter((cell) => !inside.includes(cell));
+      const groups: Array<[number[], Fragment[]]> = [
+        [inside, this.filters.filter((f) => !this.placeFilters.includes(f))],
+        [(this.cells ?? []).filter((cell) => !inside.includes(cell)), this.filters],
+      ];
       const lookups = this.cells
-        ? [
-            ...(inside.length > 0
-              ? [
-                  lookup(
-                    squares(inside),
-                    this.filters.filter((f) => !this.placeFilters.includes(f)),
-                  ),
-                ]
-              : []),
-            ...(edge.length > 0 ? [lookup(squares(edge), this.filters)] : []),
-          ]
+        ? groups.filter(([cells]) => cells.length > 0).map(([cells, filters]) => lookup(squares(cells), filters))
         : [lookup(this.squareRows(), this.filters)];
       const union = join(lookups, ' union all ');
       return fragment(`select count(*)::int as total from (${union.sql} limit ?) matches`, ...union.params, cap + 1);
