@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const app = await createWebApp(config, database.url);
   await app.listen({ port: config.port, host: config.host });
   onShutdownSignal(logger, async () => {
-    // Requests being answered finish first: closing the app closes the database they use.
+    // Requests being answered finish first, new ones told to come back (drainRequests).
     await drainRequests(app.getHttpAdapter().getInstance(), REQUEST_DRAIN_MS);
     await app.close(); // finishes jobs in flight
     await database.embedded?.stop();

@@ -39,9 +39,10 @@ const drains = new WeakMap<FastifyInstance, (timeoutMs: number) => Promise<void>
 
 /**
  * Counts the requests being answered (socket.io's own aside: its long polls last until it closes),
- * so that a stopping process can finish them before the database and queues close (drainRequests).
- * Nest closes its modules, the ORM among them, before the HTTP server: a request still running
- * then failed with "driver has already been destroyed".
+ * for drainRequests. Closing the app also lets them finish (Nest closes the HTTP server before the
+ * ORM, and Fastify waits for them), but it stops listening at once: a request arriving meanwhile
+ * had its connection refused. Draining first keeps the port open until they are done, so such a
+ * request is told to come back (503, Retry-After), and the log says what the process waits for.
  */
 export function trackRequestsInFlight(fastify: FastifyInstance): void {
   const logger = new Logger('HTTP');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
 
 /** Distinct statements prepared at most; past this, a new one runs unprepared (each connection keeps every one it prepared). */
@@ -24,6 +24,7 @@ const MAX_STATEMENTS = 500;
 export class PreparedQueries implements OnApplicationShutdown {
   private pool?: Promise<pg.Pool>;
   private readonly names = new Map<string, string>();
+  private readonly logger = new Logger('Database');
 
   constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
 
@@ -55,7 +56,8 @@ export class PreparedQueries implements OnApplicationShutdown {
       const options = [orm.options.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
       // (The password is kept out of the options' own keys.)
       const pool = new pg.Pool({ ...orm.options, password: orm.options.password, options, idleTimeoutMillis: 30_000 });
-      pool.on('error', () => undefined); // an idle connection dropped by the server: the next query opens another
+      // An idle connection dropped by the server (unheard, it would end the process): the next query opens another.
+      pool.on('error', (error) => this.logger.warn(`PostgreSQL pool error (prepared queries): ${error.message}`));
       return pool;
     })();
     return this.pool;
