@@ -155,7 +155,10 @@ function postgresEmitter(
     await pool.query('select pg_notify($1, $2)', [channel, header]);
   };
   const publish = async (rooms: string[], event: string, payload: unknown): Promise<void> =>
-    send({ type: BROADCAST, data: { packet: { type: EVENT_PACKET, data: [event, payload], nsp: '/' }, opts: { rooms, except: [], flags: {} } } });
+    send({
+      type: BROADCAST,
+      data: { packet: { type: EVENT_PACKET, data: [event, payload], nsp: '/' }, opts: { rooms, except: [], flags: {} } },
+    });
   const logFailure = (error: unknown) => new Logger('Realtime').warn(`could not publish a socket.io event: ${String(error)}`);
   return {
     to: (room) => ({ emit: (event, payload) => void publish([room], event, payload).catch(logFailure) }),

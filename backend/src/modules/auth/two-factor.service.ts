@@ -179,7 +179,9 @@ export class TwoFactor implements OnModuleInit {
     if (pending) await this.countCodeAttempt(pending.user.id, request.ip);
     const outcome = await this.em.transactional(async (tx) => {
       // Only the challenge is locked: the code's single use rests on acceptCode's conditional update.
-      const challenge = token ? await tx.findOne(LoginChallenge, { tokenHash: tokenHash(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      const challenge = token
+        ? await tx.findOne(LoginChallenge, { tokenHash: tokenHash(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+        : null;
       if (!challenge || challenge.expiresAt <= new Date() || challenge.failedAttempts >= CHALLENGE_TRIES) {
         if (challenge) tx.remove(challenge);
         return { kind: 'expired' as const };

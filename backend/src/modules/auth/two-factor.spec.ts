@@ -129,7 +129,10 @@ describe('two-factor sign-in', () => {
       }, 10_000);
       await holder.query('commit');
       const statuses = (await answers).map((a) => [a.statusCode, a.statusCode === 200 ? 'signed in' : a.json<{ error: string }>().error]);
-      expect(statuses.sort()).toEqual([[200, 'signed in'], [400, CODE_USED]]);
+      expect(statuses.sort()).toEqual([
+        [200, 'signed in'],
+        [400, CODE_USED],
+      ]);
     } finally {
       await holder.end();
     }
@@ -168,7 +171,8 @@ describe('two-factor sign-in', () => {
     for (let challenge = 0; challenge < 3; challenge++) {
       const { browser, response } = await signIn(person);
       expect(response.json()).toMatchObject({ data: { status: 'two-factor-required' } });
-      for (let i = 0; i < 4; i++) statuses.push((await browser.call('POST', '/api/auth/two-factor/verify-login', { token: '000000' })).statusCode);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await browser.call('POST', '/api/auth/two-factor/verify-login', { token: '000000' })).statusCode);
     }
     expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
     // The password is still right, but the right code now waits too, and the answer says for how long.
@@ -184,7 +188,8 @@ describe('two-factor sign-in', () => {
     for (let account = 0; account < 6; account++) {
       const { person } = await withTwoFactor();
       const { browser } = await signIn(person, new Browser(t, address));
-      for (let i = 0; i < 4; i++) statuses.push((await browser.call('POST', '/api/auth/two-factor/verify-login', { token: '000000' })).statusCode);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await browser.call('POST', '/api/auth/two-factor/verify-login', { token: '000000' })).statusCode);
     }
     expect(statuses).toEqual([...Array(20).fill(400), 429, 429, 429, 429]);
   });
@@ -192,7 +197,8 @@ describe('two-factor sign-in', () => {
   it('bounds the codes tried to turn two-factor off', async () => {
     const { browser, secret } = await withTwoFactor();
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await browser.call('POST', '/api/profile/two-factor/disable', { token: '000000' })).statusCode);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await browser.call('POST', '/api/profile/two-factor/disable', { token: '000000' })).statusCode);
     expect(statuses).toEqual([...Array(10).fill(400), 429]);
     const right = await browser.call('POST', '/api/profile/two-factor/disable', { token: await codeFor(secret, 1) });
     expect([right.statusCode, right.json<{ error: string }>().error]).toEqual([429, expect.stringMatching(TOO_MANY_CODES)]);
