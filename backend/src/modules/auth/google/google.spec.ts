@@ -293,13 +293,10 @@ describe('Google sign-in (against a local OAuth 2.0 / OpenID Connect server)', (
       '/x/../..//evil.example',
       '/%2F%2Fevil.example',
       '/%5C%5Cevil.example',
-    ])(
-      'ignores %j and goes to /browse',
-      async (redirect) => {
-        const back = await viaGoogle(new Browser(t), newGoogleAccount(), `?redirect=${encodeURIComponent(redirect)}`);
-        expect(back.headers.location).toBe('/browse');
-      },
-    );
+    ])('ignores %j and goes to /browse', async (redirect) => {
+      const back = await viaGoogle(new Browser(t), newGoogleAccount(), `?redirect=${encodeURIComponent(redirect)}`);
+      expect(back.headers.location).toBe('/browse');
+    });
   });
 
   describe('re-authentication before deleting a Google account', () => {
