@@ -6,6 +6,8 @@ import { photoPng } from './photos.js';
 export const SITE = { 'x-requested-with': 'fieldmarket' };
 
 let people = 0;
+/** The password of everyone signUpVerified signs up. */
+export const PASSWORD = 'Hay-bales-in-June';
 
 /**
  * Signs a new person up through the API, confirms the address from the mailed link, and signs in.
@@ -14,7 +16,7 @@ let people = 0;
 export async function signUpVerified(request: APIRequestContext, name = 'Jane Farmer'): Promise<{ email: string; id: string }> {
   people += 1;
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${people}.${Date.now()}@example.co.uk`;
-  const password = 'Hay-bales-in-June';
+  const password = PASSWORD;
   const signUp = await request.post('/api/auth/signup', { data: { name, email, password }, headers: SITE });
   if (signUp.status() !== 201) throw new Error(`sign-up failed: ${await signUp.text()}`);
   let token = '';

@@ -8,7 +8,7 @@ import { expect, test } from './fixtures.js';
 import { outboxMails } from './outbox.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
-import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
+import { PASSWORD, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const port = Number(new URL(baseURL).port);
@@ -27,11 +27,22 @@ async function grantStaff(email: string): Promise<string> {
   return stdout;
 }
 
-async function turnOnTwoFactor(request: APIRequestContext): Promise<void> {
+/** Turns two-factor on in this session (which so passes the second factor); returns the recovery codes. */
+async function turnOnTwoFactor(request: APIRequestContext): Promise<string[]> {
   const setup = await request.post('/api/profile/two-factor/setup', { headers: SITE });
   const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
   const verified = await request.post('/api/profile/two-factor/verify', { headers: SITE, data: { token: await generate({ secret }) } });
   expect(verified.ok()).toBe(true);
+  return ((await verified.json()) as { data: { recovery_codes: string[] } }).data.recovery_codes;
+}
+
+/** Signs in again (the staff command signs the account out everywhere), with a recovery code when two-factor is on. */
+async function signInAgain(request: APIRequestContext, email: string, recoveryCode?: string): Promise<void> {
+  const signedIn = await request.post('/api/auth/signin', { headers: SITE, data: { email, password: PASSWORD } });
+  expect(signedIn.ok()).toBe(true);
+  if (recoveryCode === undefined) return;
+  const answered = await request.post('/api/auth/two-factor/verify-login', { headers: SITE, data: { recovery_code: recoveryCode } });
+  expect(answered.ok()).toBe(true);
 }
 
 async function newPerson(browser: Browser, address: string): Promise<Page> {
@@ -79,6 +90,7 @@ test.describe('staff', () => {
     const staff = await newPerson(browser, '10.250.9.3');
     const { email } = await signUpVerified(staff.request, 'Stella Staff');
     expect(await grantStaff(email)).toContain('is now staff.');
+    await signInAgain(staff.request, email);
     await staff.goto('/staff');
     await expect(staff.getByTestId('staff-refusal')).toContainText('Staff pages need two-factor sign-in');
     await turnOnTwoFactor(staff.request);
@@ -118,8 +130,9 @@ test.describe('staff', () => {
 
     const staff = await newPerson(browser, '10.250.9.5');
     const { email } = await signUpVerified(staff.request, 'Fern Staff');
-    await turnOnTwoFactor(staff.request);
+    const [recoveryCode] = await turnOnTwoFactor(staff.request);
     await grantStaff(email);
+    await signInAgain(staff.request, email, recoveryCode);
     await staff.goto('/staff');
     const filters = staff.getByRole('form', { name: 'Filters' });
     await filters.getByLabel('Kind').selectOption({ label: 'Feedback' });
@@ -164,8 +177,9 @@ test.describe('staff', () => {
     expect(sent.status()).toBe(201);
 
     const { email } = await signUpVerified(page.request, 'Quentin Queues');
-    await turnOnTwoFactor(page.request);
+    const [recoveryCode] = await turnOnTwoFactor(page.request);
     await grantStaff(email);
+    await signInAgain(page.request, email, recoveryCode);
     await page.goto('/staff/queues');
     const job = page.getByTestId('failed-job').filter({ hasText: 'nobody@farm.invalid' });
     await expect(async () => {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ConfigError, loadConfig } from '../config/env.js';
+import { endSessionsFromCommandLine } from '../modules/auth/ended-sessions.js';
 import { setStaffRole } from '../modules/users/account-standing.js';
 
 /**
@@ -30,7 +31,12 @@ async function main(): Promise<number> {
     );
   }
   try {
+    // The role and the end of every session in one transaction: no session signed in under the
+    // old role outlives the change (staff pages then need a new sign-in with the two-factor code).
+    await client.query('begin');
     const change = await setStaffRole(client, email, action === 'grant' ? 'staff' : 'user');
+    const ended = change?.changed ? await endSessionsFromCommandLine(client, change.userId) : 0;
+    await client.query('commit');
     if (!change) {
       console.error(`No account has the address ${email.trim().toLowerCase()}. The person signs up first, then you grant the role.`);
       return 1;
@@ -44,7 +50,11 @@ async function main(): Promise<number> {
     } else {
       console.log(change.changed ? `${who} is no longer staff.` : `${who} was not staff; nothing changed.`);
     }
+    if (ended > 0) console.log(`Signed out of ${ended} session${ended === 1 ? '' : 's'}: they sign in again.`);
     return 0;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
   } finally {
     await client.end();
   }

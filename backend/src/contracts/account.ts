@@ -53,6 +53,7 @@ export const ACCOUNT_TEXTS = {
   twoFactorRequired: '2FA verification required for login',
   twoFactorNotForGoogle: '2FA is not available for Google OAuth users',
   invalidCode: 'Invalid verification code',
+  codeAlreadyUsed: 'This code has already been used. Wait for the next code from your authenticator app.',
   codeFormat: 'Please enter a valid 6-digit code',
   deleteConfirm: 'Are you sure you want to delete your account? This action cannot be undone.',
   missingClientHeader: 'This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again.',

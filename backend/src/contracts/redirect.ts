@@ -4,20 +4,40 @@ const BASE = 'http://fieldmarket.invalid';
 /**
  * A post-sign-in route the browser may be sent to: a path on this site ("/messages?x=1"), or null.
  * Refused: other sites ("https://evil.example", "//evil.example"), backslashes ("/\evil.example",
- * which browsers read as "//"), and control characters (browsers drop tabs and line breaks, so
- * "/\t/evil.example" would become "//evil.example").
+ * which browsers read as "//"), control characters (browsers drop tabs and line breaks, so
+ * "/\t/evil.example" would become "//evil.example"), and paths whose dot segments resolve to "//"
+ * ("/..//evil.example", "/%2e%2e//evil.example"), also once their escapes are undone
+ * ("/%2F%2Fevil.example", "/..%2F%2Fevil.example": a server that decodes before redirecting would
+ * send the browser to "//evil.example"). The path checked is the resolved one, and it is the one returned.
  */
 export function safeRedirect(raw: unknown): string | null {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 1000) return null;
-  if (!raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null;
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 1000 || !isSameSitePath(raw)) return null;
+  const url = resolve(raw);
+  if (!url || url.origin !== BASE || !isSameSitePath(url.pathname)) return null;
+  const decoded = decode(url.pathname);
+  const decodedUrl = decoded === null || !isSameSitePath(decoded) ? null : resolve(decoded);
+  if (!decodedUrl || !isSameSitePath(decodedUrl.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** A path a browser resolves on this site: one leading slash, no backslash, no control character. */
+function isSameSitePath(path: string): boolean {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(raw)) return null;
-  let url: URL;
+  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') && !/[\u0000-\u001f\u007f]/.test(path);
+}
+
+function resolve(path: string): URL | null {
   try {
-    url = new URL(raw, BASE);
+    return new URL(path, BASE);
   } catch {
     return null;
   }
-  if (url.origin !== BASE) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+function decode(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
 }

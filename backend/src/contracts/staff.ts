@@ -44,6 +44,8 @@ export const RESPONSE_HOURS = { contact: 24, report: 24, feedback: 48, urgentFee
 export const STAFF_TEXTS = {
   staffOnly: 'This page is for Fieldmarket staff only.',
   twoFactorNeeded: 'Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.',
+  secondFactorNeeded:
+    'Staff pages need a sign-in with your two-factor code. Sign out, then sign in again with your password and the code from your authenticator app.',
   suspended:
     'This account has been suspended by the Fieldmarket team. If you think this is a mistake, write to us through the contact page.',
   reportReceived: 'Thank you. Our team reviews reports within 24 hours.',

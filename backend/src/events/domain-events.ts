@@ -37,6 +37,12 @@ export interface DomainEventPayloads {
   'user.password-changed': { userId: string; how: 'changed' | 'reset' };
   /** Two-factor sign-in was turned on or off. */
   'user.two-factor-changed': { userId: string; enabled: boolean };
+  /**
+   * The staff command ended the account's sessions (its role changed) outside any web process:
+   * the live connections they opened are to be closed. The command writes the entry for its one
+   * subscriber itself (CLOSE_ENDED_SESSION_SOCKETS), having no job registry.
+   */
+  'user.sessions-ended': { userId: string; sessionIds: string[] };
   /** The profile (name, location, privacy...) changed: the user's other tabs and devices refresh it. */
   'user.profile-updated': { userId: string };
   /** The account has not been used for nearly two years: its owner is warned it will be deleted (once). */

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { generate } from 'otplib';
-import { type Browser, type Person, signedInPerson } from './accounts.js';
+import { Browser, type Person, signedInPerson } from './accounts.js';
 import type { TestApp } from './test-app.js';
 import type { TestDatabase } from './test-database.js';
 
@@ -25,19 +25,41 @@ export async function staffCommand(
   }
 }
 
-/** Turns two-factor sign-in on for the signed-in browser's account, as the profile page does. */
-export async function turnOnTwoFactor(browser: Browser): Promise<void> {
+/** Turns two-factor sign-in on for the signed-in browser's account, as the profile page does; returns the recovery codes. */
+export async function turnOnTwoFactor(browser: Browser): Promise<string[]> {
   const setup = await browser.call('POST', '/api/profile/two-factor/setup');
   const { secret } = setup.json<{ data: { secret: string } }>().data;
   const verified = await browser.call('POST', '/api/profile/two-factor/verify', { token: await generate({ secret }) });
   if (verified.statusCode !== 200) throw new Error(`two-factor verify failed: ${verified.body}`);
+  return verified.json<{ data: { recovery_codes: string[] } }>().data.recovery_codes;
 }
 
-/** A signed-in member of staff: granted by the command, two-factor on. */
-export async function staffMember(t: TestApp, db: TestDatabase): Promise<{ browser: Browser; person: Person; id: string }> {
+/**
+ * Signs in in a new browser with the password, then, when `recoveryCodes` are given, answers the
+ * two-factor challenge with the next of them (a code from the app works once per 30 s step; a test
+ * may sign in more often).
+ */
+export async function signIn(t: TestApp, person: Person, recoveryCodes?: string[]): Promise<Browser> {
+  const browser = new Browser(t);
+  const signedIn = await browser.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
+  if (signedIn.statusCode !== 200) throw new Error(`sign-in failed: ${signedIn.body}`);
+  if (recoveryCodes === undefined) return browser;
+  const answered = await browser.call('POST', '/api/auth/two-factor/verify-login', { recovery_code: recoveryCodes.shift() });
+  if (answered.statusCode !== 200) throw new Error(`two-factor sign-in failed: ${answered.body}`);
+  return browser;
+}
+
+/**
+ * A signed-in member of staff, as one becomes staff: granted by the command (which ends their
+ * sessions), signed in again, two-factor turned on in that session.
+ */
+export async function staffMember(
+  t: TestApp,
+  db: TestDatabase,
+): Promise<{ browser: Browser; person: Person; id: string; recoveryCodes: string[] }> {
   const member = await signedInPerson(t, db);
   const granted = await staffCommand(db, 'grant', member.person.email);
   if (granted.code !== 0) throw new Error(`staff grant failed: ${granted.stderr}`);
-  await turnOnTwoFactor(member.browser);
-  return member;
+  const browser = await signIn(t, member.person);
+  return { ...member, browser, recoveryCodes: await turnOnTwoFactor(browser) };
 }

@@ -2833,7 +2833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code */
+            /** @description Invalid verification code, or a code already used */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2865,7 +2865,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many incorrect codes: sign in again */
+            /** @description Too many incorrect codes: sign in again, or wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3063,6 +3063,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many incorrect codes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
         };
     };
     TwoFactorController_setup: {
@@ -3118,7 +3134,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Two-factor is on; the recovery codes are shown this once */
+            /** @description Two-factor is on; the recovery codes are shown this once; every other session of the account has ended */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3175,8 +3191,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code */
+            /** @description Invalid verification code, or a code already used */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many incorrect codes */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,7 +9,19 @@ describe('afterSignInPath', () => {
   });
 
   it('ignores other sites and tricks that browsers read as other sites', () => {
-    for (const evil of ['https://evil.example', '//evil.example', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)']) {
+    for (const evil of [
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+      '/..//evil.example/phish',
+      '/.//evil.example',
+      '/x/../..//evil.example',
+      '/%2F%2Fevil.example',
+      '/%5Cevil.example',
+      '/\n/evil.example',
+    ]) {
       expect(afterSignInPath(`?redirect=${encodeURIComponent(evil)}`, '/browse')).toBe('/browse');
     }
   });

@@ -127,7 +127,8 @@ export class BusIoAdapter extends IoAdapter {
 /** NOTIFY carries at most 8000 bytes; larger messages go through the attachments table. */
 const NOTIFY_LIMIT_BYTES = 7_900;
 const EMITTER_UID = 'emitter';
-const BROADCAST = 3; // socket.io-adapter's cluster message type
+const BROADCAST = 3; // socket.io-adapter's cluster message types
+const DISCONNECT_SOCKETS = 6;
 const EVENT_PACKET = 2; // socket.io-parser's packet type
 
 /**
@@ -140,13 +141,8 @@ function postgresEmitter(
   msgpack: (value: unknown) => Uint8Array,
 ): RealtimeTarget {
   const channel = `${options.channelPrefix}#/`;
-  const publish = async (rooms: string[], event: string, payload: unknown): Promise<void> => {
-    const message = {
-      uid: EMITTER_UID,
-      nsp: '/',
-      type: BROADCAST,
-      data: { packet: { type: EVENT_PACKET, data: [event, payload], nsp: '/' }, opts: { rooms, except: [], flags: {} } },
-    };
+  const send = async (content: { type: number; data: unknown }): Promise<void> => {
+    const message = { uid: EMITTER_UID, nsp: '/', ...content };
     const json = JSON.stringify(message);
     if (Buffer.byteLength(json) <= NOTIFY_LIMIT_BYTES) {
       await pool.query('select pg_notify($1, $2)', [channel, json]);
@@ -155,12 +151,21 @@ function postgresEmitter(
     const stored = await pool.query<{ id: string }>(`insert into ${options.tableName} (payload) values ($1) returning id`, [
       Buffer.from(msgpack(message)),
     ]);
-    const header = JSON.stringify({ uid: EMITTER_UID, type: BROADCAST, attachmentId: stored.rows[0]?.id });
+    const header = JSON.stringify({ uid: EMITTER_UID, type: content.type, attachmentId: stored.rows[0]?.id });
     await pool.query('select pg_notify($1, $2)', [channel, header]);
   };
+  const publish = async (rooms: string[], event: string, payload: unknown): Promise<void> =>
+    send({
+      type: BROADCAST,
+      data: { packet: { type: EVENT_PACKET, data: [event, payload], nsp: '/' }, opts: { rooms, except: [], flags: {} } },
+    });
   const logFailure = (error: unknown) => new Logger('Realtime').warn(`could not publish a socket.io event: ${String(error)}`);
   return {
     to: (room) => ({ emit: (event, payload) => void publish([room], event, payload).catch(logFailure) }),
     emit: (event, payload) => void publish([], event, payload).catch(logFailure),
+    in: (rooms) => ({
+      disconnectSockets: (close = false) =>
+        void send({ type: DISCONNECT_SOCKETS, data: { opts: { rooms: [rooms].flat(), except: [], flags: {} }, close } }).catch(logFailure),
+    }),
   };
 }

@@ -11,6 +11,8 @@ export type ServerEventPayload<E extends ServerEvent> = Parameters<ServerToClien
 export interface RealtimeTarget {
   to(room: string): { emit(event: string, payload: unknown): unknown };
   emit(event: string, payload: unknown): unknown;
+  /** The sockets in these rooms, in every web process (the server and the Redis and PostgreSQL emitters have it). */
+  in?(rooms: string | string[]): { disconnectSockets?(close?: boolean): unknown };
 }
 
 /** The payload with its seq added (payloads are objects; anything else goes as it is). */
@@ -94,12 +96,11 @@ export class Realtime {
   /**
    * Closes the sockets opened with these sessions, in every web process (the adapter carries it):
    * a session that ends (signed out, signed out elsewhere, password changed, account suspended or
-   * deleted) stops receiving its user's events at once. Does nothing where this process holds no
-   * socket.io server (the worker): sessions end in web requests.
+   * deleted, staff role changed) stops receiving its user's events at once. From a worker process
+   * it goes through the bus's emitter (Redis or PostgreSQL).
    */
   disconnectSessions(sessionIds: string[]): void {
-    const server = this.target as { in?: (rooms: string[]) => { disconnectSockets?: (close?: boolean) => void } } | undefined;
-    if (sessionIds.length > 0) server?.in?.(sessionIds.map(sessionRoom)).disconnectSockets?.(true);
+    if (sessionIds.length > 0) this.target?.in?.(sessionIds.map(sessionRoom)).disconnectSockets?.(true);
   }
 
   /** Called once, by the gateway (web process) or by the module (worker process). */

@@ -32,7 +32,9 @@ export const VerifiedEmail = () => SetMetadata(REQUIREMENT, 'verified-email' sat
 
 /**
  * The route is for staff: an account with the staff role (granted only by `./fieldmarket staff
- * grant`) that has two-factor sign-in turned on. Anyone else gets a 403 saying which is missing.
+ * grant`) that has two-factor sign-in turned on, from a session that itself passed the second
+ * factor (the code at sign-in, or the code that turned it on there). Anyone else gets a 403
+ * saying which is missing.
  */
 export const Staff = () => SetMetadata(REQUIREMENT, 'staff' satisfies Requirement);
 
@@ -88,6 +90,7 @@ export class AccessGuard implements CanActivate {
     if (requirement === 'staff') {
       if (request.auth.user.role !== 'staff') throw new ForbiddenException(STAFF_TEXTS.staffOnly);
       if (!request.auth.user.twoFactorEnabledAt) throw new ForbiddenException(STAFF_TEXTS.twoFactorNeeded);
+      if (!request.auth.session.secondFactorAt) throw new ForbiddenException(STAFF_TEXTS.secondFactorNeeded);
     }
     return true;
   }

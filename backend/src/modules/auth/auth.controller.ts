@@ -125,9 +125,9 @@ export class AuthController {
   @Post('two-factor/verify-login')
   @HttpCode(200)
   @ApiEnvelope(200, SignInResponse, { description: 'The code answers this browser’s challenge: signed in' })
-  @ApiErrorEnvelope(400, 'Invalid verification code')
+  @ApiErrorEnvelope(400, 'Invalid verification code, or a code already used')
   @ApiErrorEnvelope(401, 'No challenge in this browser, or it expired: sign in again')
-  @ApiErrorEnvelope(429, 'Too many incorrect codes: sign in again')
+  @ApiErrorEnvelope(429, 'Too many incorrect codes: sign in again, or wait')
   async verifyLogin(
     @Body() body: TwoFactorAnswerRequest,
     @Req() request: FastifyRequest,

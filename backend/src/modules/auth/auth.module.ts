@@ -10,6 +10,7 @@ import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { EmailToken } from './email-token.entity.js';
 import { EmailTokens } from './email-tokens.service.js';
+import { EndedSessionsSubscriber } from './ended-sessions.js';
 import { GoogleAuthController } from './google/google-auth.controller.js';
 import { GoogleSignIn } from './google/google-sign-in.service.js';
 import { Passwords } from './passwords.js';
@@ -36,6 +37,7 @@ import { TwoFactor } from './two-factor.service.js';
     GoogleSignIn,
     AccountMailSubscriber,
     AccountData,
+    EndedSessionsSubscriber,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [Sessions, Passwords, AuthService, TwoFactor],

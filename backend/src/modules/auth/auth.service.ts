@@ -19,8 +19,18 @@ export type SignInResult = { status: 'signed-in'; user: User } | { status: 'two-
 const MINUTE = 60;
 /** Attempts per client address, whoever they are for: stops one machine trying many accounts. */
 export const SIGN_IN_PER_ADDRESS = { limit: 30, windowSeconds: 15 * MINUTE };
-/** Attempts per account, from anywhere, until one succeeds: stops many machines trying one account. */
-export const SIGN_INS_PER_ACCOUNT = { limit: 10, windowSeconds: 15 * MINUTE };
+/**
+ * Attempts for one account from one client address, until one succeeds: one machine guessing one
+ * account. Counted per pair, so strangers' wrong guesses never lock the owner out of their own
+ * connection.
+ */
+export const SIGN_INS_PER_ACCOUNT_AND_ADDRESS = { limit: 10, windowSeconds: 15 * MINUTE };
+/**
+ * Attempts for one account from anywhere, not cleared by a success: bounds an attacker who rotates
+ * addresses. Ten times the pair's limit over four times its window, so it takes a deliberate flood
+ * (a hundred guesses in an hour), not a few mistakes, to make the owner wait.
+ */
+export const SIGN_INS_PER_ACCOUNT = { limit: 100, windowSeconds: 60 * MINUTE };
 export const SIGN_UPS_PER_ADDRESS = { limit: 10, windowSeconds: 60 * MINUTE };
 export const RESET_REQUESTS_PER_ADDRESS = { limit: 10, windowSeconds: 60 * MINUTE };
 /** Reset links one account receives per hour, however many people ask for them. */
@@ -77,17 +87,19 @@ export class AuthService {
   }
 
   async signIn(credentials: SignInRequest, request: FastifyRequest, reply: FastifyReply): Promise<SignInResult> {
-    const perAddress = { key: `signin:ip:${clientKey(request.ip)}`, ...SIGN_IN_PER_ADDRESS };
-    const perAccount = { key: `signin:account:${credentials.email}`, ...SIGN_INS_PER_ACCOUNT };
-    // Both counted before the password is checked, atomically, so parallel guesses cannot slip past.
-    await this.limits.consume(perAddress, tooManySignIns);
-    await this.limits.consume(perAccount, tooManySignIns);
+    const address = clientKey(request.ip);
+    const perPair = { key: `signin:account-ip:${credentials.email}:${address}`, ...SIGN_INS_PER_ACCOUNT_AND_ADDRESS };
+    // Each counted before the password is checked, atomically, so parallel guesses cannot slip past.
+    await this.limits.consume({ key: `signin:ip:${address}`, ...SIGN_IN_PER_ADDRESS }, tooManySignIns);
+    await this.limits.consume(perPair, tooManySignIns);
+    await this.limits.consume({ key: `signin:account:${credentials.email}`, ...SIGN_INS_PER_ACCOUNT }, tooManySignIns);
     const user = await this.em.findOne(User, { email: credentials.email, deletedAt: null });
     // Verified even when there is no account (against a decoy), so both take the same time.
     if (!(await this.passwords.verify(user?.passwordHash, credentials.password)) || !user) {
       throw new UnauthorizedException(ACCOUNT_TEXTS.wrongCredentials);
     }
-    await this.limits.reset(perAccount.key);
+    // Only this address's count: the account-wide one stays, so an attacker's budget is not renewed by the owner's sign-in.
+    await this.limits.reset(perPair.key);
     return this.completeSignIn(user, request, reply);
   }
 

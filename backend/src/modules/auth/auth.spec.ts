@@ -214,20 +214,53 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
   });
 
   describe('rate limits', () => {
-    it('stops guessing one account after ten attempts, from any address, even when they come at once', async () => {
+    const TOO_MANY_SIGN_INS = /^Too many sign-in attempts\. Please wait \d+ minutes? and try again\.$/;
+
+    it('stops one address guessing one account after ten attempts, even when they come at once', async () => {
       const { person } = await signedInPerson(t, db);
+      const guesser = new Browser(t);
       const guesses = await Promise.all(
         Array.from({ length: 14 }, (_, i) =>
-          new Browser(t, `10.200.0.${i + 1}`).call('POST', '/api/auth/signin', { email: person.email, password: `guess-${i}-abcdef` }),
+          guesser.call('POST', '/api/auth/signin', { email: person.email, password: `guess-${i}-abcdef` }),
         ),
       );
       expect(guesses.filter((g) => g.statusCode === 401)).toHaveLength(10);
       expect(guesses.filter((g) => g.statusCode === 429)).toHaveLength(4);
-      // The right password waits too, and the answer says for how long.
+      // The right password from there waits too, and the answer says for how long.
+      const right = await guesser.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
+      expect([right.statusCode, right.json<{ error: string }>().error]).toEqual([429, expect.stringMatching(TOO_MANY_SIGN_INS)]);
+      expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('lets the owner sign in from their own address after strangers’ wrong guesses', async () => {
+      const { person } = await signedInPerson(t, db);
+      for (let i = 0; i < 12; i++) {
+        const stranger = await new Browser(t, `10.200.0.${i + 1}`).call('POST', '/api/auth/signin', {
+          email: person.email,
+          password: `guess-${i}-abcdef`,
+        });
+        expect(stranger.statusCode).toBe(401);
+      }
       const owner = await new Browser(t, '10.201.0.1').call('POST', '/api/auth/signin', { email: person.email, password: person.password });
-      expect(owner.statusCode).toBe(429);
-      expect(owner.json<{ error: string }>().error).toMatch(/^Too many sign-in attempts\. Please wait \d+ minutes? and try again\.$/);
-      expect(Number(owner.headers['retry-after'])).toBeGreaterThan(0);
+      expect(owner.json()).toMatchObject({ data: { status: 'signed-in', user: { email: person.email } } });
+    });
+
+    it('stops guessing one account from rotating addresses after a hundred attempts in an hour, even when they come at once', async () => {
+      const { person } = await signedInPerson(t, db);
+      const guesses = await Promise.all(
+        Array.from({ length: 104 }, (_, i) =>
+          new Browser(t, `10.203.${Math.floor(i / 200)}.${(i % 200) + 1}`).call('POST', '/api/auth/signin', {
+            email: person.email,
+            password: `guess-${i}-abcdef`,
+          }),
+        ),
+      );
+      // The owner's own sign-in a moment ago was the first of the hundred.
+      expect(guesses.filter((g) => g.statusCode === 401)).toHaveLength(99);
+      expect(guesses.filter((g) => g.statusCode === 429)).toHaveLength(5);
+      // Past that bound the right password from a new address waits too (docs/accounts.md says why).
+      const owner = await new Browser(t, '10.204.0.1').call('POST', '/api/auth/signin', { email: person.email, password: person.password });
+      expect([owner.statusCode, owner.json<{ error: string }>().error]).toEqual([429, expect.stringMatching(TOO_MANY_SIGN_INS)]);
     });
 
     it('stops one address trying many accounts', async () => {

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
+import { withTimeout } from '../../common/timeout.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
+import { Outbox } from '../../infra/queue/outbox.service.js';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { staffCommand } from '../../testing/staff.js';
 import { startTestApp, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 
@@ -41,7 +44,9 @@ describe('a session that ends closes the live connections it opened', () => {
     });
     return socket;
   }
-  const closed = (socket: ClientSocket) => new Promise<string>((resolve) => socket.once('disconnect', resolve));
+  /** Why the server closed the socket; fails with `what` when it is still open after 5 s. */
+  const closed = (socket: ClientSocket, what: string) =>
+    withTimeout(new Promise<string>((resolve) => socket.once('disconnect', resolve)), 5_000, `${what} within 5 s`);
 
   /** The same person signed in on a second device (a session of its own). */
   async function secondDevice(person: Awaited<ReturnType<typeof signedInPerson>>): Promise<Browser> {
@@ -55,7 +60,7 @@ describe('a session that ends closes the live connections it opened', () => {
     const person = await signedInPerson(t, db);
     const laptop = await connect(person.browser);
     const phone = await connect(await secondDevice(person));
-    const phoneClosed = closed(phone);
+    const phoneClosed = closed(phone, 'the other device’s socket was not closed when its session ended');
     let laptopClosed = false;
     laptop.once('disconnect', () => (laptopClosed = true));
 
@@ -69,8 +74,18 @@ describe('a session that ends closes the live connections it opened', () => {
   it('signing out closes that session’s sockets', async () => {
     const person = await signedInPerson(t, db);
     const socket = await connect(person.browser);
-    const socketClosed = closed(socket);
+    const socketClosed = closed(socket, 'the socket was not closed when its session signed out');
     expect((await person.browser.call('POST', '/api/auth/signout', {})).statusCode).toBe(200);
+    expect(await socketClosed).toBe('io server disconnect');
+  });
+
+  it('the staff command granting or revoking the role closes the sockets of the sessions it ended', async () => {
+    const person = await signedInPerson(t, db);
+    const socket = await connect(person.browser);
+    expect((await staffCommand(db, 'grant', person.person.email)).stdout).toContain('Signed out of 1 session');
+    const socketClosed = closed(socket, 'the socket of a session the staff command ended was not closed');
+    // The command is another process: the product closes them from its outbox (whose poll this test does not wait for).
+    await t.app.get(Outbox).relay();
     expect(await socketClosed).toBe('io server disconnect');
   });
 });

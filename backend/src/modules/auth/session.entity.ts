@@ -41,4 +41,12 @@ export class Session {
   /** When the user last proved it is them here (password or Google): some changes need it recently. */
   @Property({ type: 'datetime' })
   authenticatedAt: Date = new Date();
+
+  /**
+   * When this session itself passed a second factor: a code (or recovery code) at sign-in, or the
+   * code that turned two-factor on here. Staff pages need it; the account having two-factor on is
+   * not enough, since a session signed in with the password alone before it was turned on has none.
+   */
+  @Property({ type: 'datetime', nullable: true })
+  secondFactorAt?: Date;
 }

@@ -43,8 +43,11 @@ export class Sessions {
     this.secureCookies = config.publicUrl.startsWith('https:');
   }
 
-  /** Creates a session for `user` in `em` (committed with the caller's work); returns the token for the cookie. */
-  start(em: EntityManager, user: User, request: FastifyRequest): string {
+  /**
+   * Creates a session for `user` in `em` (committed with the caller's work); returns the token for
+   * the cookie. `secondFactor`: the browser answered a two-factor challenge to get it.
+   */
+  start(em: EntityManager, user: User, request: FastifyRequest, options: { secondFactor?: boolean } = {}): string {
     const token = newToken();
     em.persist(
       em.create(Session, {
@@ -56,6 +59,7 @@ export class Sessions {
         expiresAt: daysFromNow(SESSION_DAYS),
         userAgent: String(request.headers['user-agent'] ?? '').slice(0, 200),
         network: networkOf(request.ip),
+        secondFactorAt: options.secondFactor ? new Date() : undefined,
       }),
     );
     user.lastActiveAt = this.clock.now();
@@ -90,6 +94,16 @@ export class Sessions {
         { tokenHash: tokenHash(token), lastSeenAt: new Date(), expiresAt: daysFromNow(SESSION_DAYS) },
       );
     return updated === 1 ? token : null;
+  }
+
+  /** Records, in `em`, that the session passed a second factor (the code that turned two-factor on there). */
+  async passedSecondFactor(em: EntityManager, sessionId: string): Promise<void> {
+    await em.nativeUpdate(Session, { id: sessionId }, { secondFactorAt: new Date() });
+  }
+
+  /** Forgets, in `em`, that the user's sessions passed a second factor (two-factor turned off). */
+  async forgetSecondFactor(em: EntityManager, userId: string): Promise<void> {
+    await em.nativeUpdate(Session, { user: userId }, { secondFactorAt: null });
   }
 
   /** Ends the session; the live connections it opened close with it. */

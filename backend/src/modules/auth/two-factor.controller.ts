@@ -3,6 +3,7 @@ import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
+import { ClientIp } from '../../common/client-ip.js';
 import { FieldValidationException } from '../../common/errors.js';
 import { ACCOUNT_TEXTS } from '../../contracts/account.js';
 import type { User } from '../users/user.entity.js';
@@ -54,7 +55,9 @@ export class TwoFactorController {
 
   @Post('verify')
   @HttpCode(200)
-  @ApiEnvelope(200, RecoveryCodesResponse, { description: 'Two-factor is on; the recovery codes are shown this once' })
+  @ApiEnvelope(200, RecoveryCodesResponse, {
+    description: 'Two-factor is on; the recovery codes are shown this once; every other session of the account has ended',
+  })
   @ApiErrorEnvelope(400, 'Invalid verification code')
   async verify(
     @CurrentUser() user: User,
@@ -70,14 +73,16 @@ export class TwoFactorController {
   @Post('disable')
   @HttpCode(200)
   @ApiEnvelope(200, MessageResponse)
-  @ApiErrorEnvelope(400, 'Invalid verification code')
+  @ApiErrorEnvelope(400, 'Invalid verification code, or a code already used')
+  @ApiErrorEnvelope(429, 'Too many incorrect codes')
   async disable(
     @CurrentUser() user: User,
     @CurrentSession() session: Session,
     @Body() body: TwoFactorAnswerRequest,
+    @ClientIp() clientIp: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageResponse> {
-    await this.turnOff(user, session, body, reply);
+    await this.turnOff(user, session, body, clientIp, reply);
     return { message: 'Two-factor authentication disabled successfully!' };
   }
 
@@ -85,22 +90,24 @@ export class TwoFactorController {
   @Put()
   @ApiEnvelope(200, MessageResponse)
   @ApiErrorEnvelope(400, 'Invalid verification code, or turning on without setup')
+  @ApiErrorEnvelope(429, 'Too many incorrect codes')
   async toggle(
     @CurrentUser() user: User,
     @CurrentSession() session: Session,
     @Body() body: TwoFactorToggleRequest,
+    @ClientIp() clientIp: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageResponse> {
     if (user.provider === 'google') throw new BadRequestException(ACCOUNT_TEXTS.twoFactorNotForGoogle);
     if (body.enabled) throw new BadRequestException('To turn two-factor authentication on, scan the QR code from setup and verify a code.');
-    await this.turnOff(user, session, body, reply);
+    await this.turnOff(user, session, body, clientIp, reply);
     return { message: 'Two-factor authentication disabled successfully!' };
   }
 
-  private async turnOff(user: User, session: Session, body: TwoFactorAnswerRequest, reply: FastifyReply): Promise<void> {
+  private async turnOff(user: User, session: Session, body: TwoFactorAnswerRequest, clientIp: string, reply: FastifyReply): Promise<void> {
     if (!body.token && !body.recovery_code) throw new FieldValidationException({ token: ACCOUNT_TEXTS.codeFormat });
     const answer = body.token ? { code: body.token } : { recoveryCode: body.recovery_code as string };
-    const { sessionToken } = await this.twoFactor.disable(user.id, answer, session.id);
+    const { sessionToken } = await this.twoFactor.disable(user.id, answer, session.id, clientIp);
     if (sessionToken) this.sessions.setCookies(reply, sessionToken);
   }
 }

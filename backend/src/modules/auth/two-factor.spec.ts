@@ -1,21 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generate } from 'otplib';
+import pg from 'pg';
 import { Browser, linkMailedTo, newPerson, signedInPerson, tokenOf, type Person } from '../../testing/accounts.js';
-import { startTestApp, type TestApp } from '../../testing/test-app.js';
+import { ControlledClock } from '../../testing/clock.js';
+import { eventually, startTestApp, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 
 const INVALID_CODE = 'Invalid verification code';
-
-/** A code of the current time step, or of the next one (accepted: clocks drift by a step). */
-const codeFor = (secret: string, step: 0 | 1 = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + step * 30 });
+const CODE_USED = 'This code has already been used. Wait for the next code from your authenticator app.';
+const TOO_MANY_CODES = /^Too many incorrect codes\. Please wait \d+ minutes? and try again\.$/;
 
 describe('two-factor sign-in', () => {
   let db: TestDatabase;
   let t: TestApp;
+  // The product checks codes against this clock, held in the middle of a 30 s step (so no test meets
+  // a step's boundary) an hour before the machine's time (so codes follow the clock, not the machine).
+  const clock = new ControlledClock();
+  clock.set(new Date(Math.floor(Date.now() / 30_000) * 30_000 + 15_000 - 3600_000));
+
+  /** A code of the current time step, or of the next one (accepted: clocks drift by a step). */
+  const codeFor = (secret: string, step: 0 | 1 = 0) => generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) + step * 30 });
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' });
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' }, { clock });
   });
   afterAll(async () => {
     await t.close();
@@ -32,8 +40,7 @@ describe('two-factor sign-in', () => {
     return { browser, person, secret, recoveryCodes: verified.json<{ data: { recovery_codes: string[] } }>().data.recovery_codes };
   }
 
-  const signIn = async (person: Person) => {
-    const browser = new Browser(t);
+  const signIn = async (person: Person, browser = new Browser(t)) => {
     const response = await browser.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
     return { browser, response };
   };
@@ -89,22 +96,46 @@ describe('two-factor sign-in', () => {
     expect(await me(browser)).toMatchObject({ user: { email: person.email }, two_factor_pending: false });
   });
 
-  it('accepts a code once: the code that turned it on is refused at sign-in', async () => {
+  it('accepts a code once: the code that turned it on is refused at sign-in, saying to wait for the next', async () => {
     const { person, secret } = await withTwoFactor();
     const { browser } = await signIn(person);
     const replay = await browser.call('POST', '/api/auth/two-factor/verify-login', { token: await codeFor(secret) });
-    expect([replay.statusCode, replay.json<{ error: string }>().error]).toEqual([400, INVALID_CODE]);
+    expect([replay.statusCode, replay.json<{ error: string }>().error]).toEqual([400, CODE_USED]);
+    const next = await browser.call('POST', '/api/auth/two-factor/verify-login', { token: await codeFor(secret, 1) });
+    expect(next.statusCode).toBe(200);
   });
 
   it('accepts one code once even when it arrives twice at the same moment', async () => {
     const { person, secret } = await withTwoFactor();
+    const [{ id }] = await db.query<{ id: string }>('select id from app_user where email = $1', [person.email]);
     const first = await signIn(person);
     const second = await signIn(person);
     const code = await codeFor(secret, 1);
-    const answers = await Promise.all(
-      [first.browser, second.browser].map((b) => b.call('POST', '/api/auth/two-factor/verify-login', { token: code })),
-    );
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    // Both requests read the account and check the code before either records it: the row is held
+    // here, so each waits at the write that makes the code single-use, then they go on together.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from app_user where id = $1 for update', [id]);
+      const answers = Promise.all(
+        [first.browser, second.browser].map((b) => b.call('POST', '/api/auth/two-factor/verify-login', { token: code })),
+      );
+      await eventually(async () => {
+        const [{ waiting }] = await db.query<{ waiting: string }>(
+          `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (Number(waiting) < 2) throw new Error(`${waiting} of the 2 verifications are waiting to record the code`);
+      }, 10_000);
+      await holder.query('commit');
+      const statuses = (await answers).map((a) => [a.statusCode, a.statusCode === 200 ? 'signed in' : a.json<{ error: string }>().error]);
+      expect(statuses.sort()).toEqual([
+        [200, 'signed in'],
+        [400, CODE_USED],
+      ]);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('cannot be answered without the challenge of the browser that gave the password', async () => {
@@ -131,6 +162,47 @@ describe('two-factor sign-in', () => {
     const right = await browser.call('POST', '/api/auth/two-factor/verify-login', { token: await codeFor(secret, 1) });
     expect(right.statusCode).toBe(401);
     expect(await me(browser)).toEqual({ user: null, two_factor_pending: false });
+  });
+
+  it('bounds the codes tried for one account across challenges: a correct password grants no new tries', async () => {
+    const { person, secret } = await withTwoFactor();
+    const statuses: number[] = [];
+    // Four wrong codes per challenge (a fifth would end it), from a new address each time.
+    for (let challenge = 0; challenge < 3; challenge++) {
+      const { browser, response } = await signIn(person);
+      expect(response.json()).toMatchObject({ data: { status: 'two-factor-required' } });
+      for (let i = 0; i < 4; i++)
+        statuses.push((await browser.call('POST', '/api/auth/two-factor/verify-login', { token: '000000' })).statusCode);
+    }
+    expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
+    // The password is still right, but the right code now waits too, and the answer says for how long.
+    const { browser } = await signIn(person);
+    const right = await browser.call('POST', '/api/auth/two-factor/verify-login', { token: await codeFor(secret, 1) });
+    expect([right.statusCode, right.json<{ error: string }>().error]).toEqual([429, expect.stringMatching(TOO_MANY_CODES)]);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('bounds the codes tried from one address, whatever the account', async () => {
+    const address = new Browser(t).ip;
+    const statuses: number[] = [];
+    for (let account = 0; account < 6; account++) {
+      const { person } = await withTwoFactor();
+      const { browser } = await signIn(person, new Browser(t, address));
+      for (let i = 0; i < 4; i++)
+        statuses.push((await browser.call('POST', '/api/auth/two-factor/verify-login', { token: '000000' })).statusCode);
+    }
+    expect(statuses).toEqual([...Array(20).fill(400), 429, 429, 429, 429]);
+  });
+
+  it('bounds the codes tried to turn two-factor off', async () => {
+    const { browser, secret } = await withTwoFactor();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await browser.call('POST', '/api/profile/two-factor/disable', { token: '000000' })).statusCode);
+    expect(statuses).toEqual([...Array(10).fill(400), 429]);
+    const right = await browser.call('POST', '/api/profile/two-factor/disable', { token: await codeFor(secret, 1) });
+    expect([right.statusCode, right.json<{ error: string }>().error]).toEqual([429, expect.stringMatching(TOO_MANY_CODES)]);
+    expect((await browser.call('GET', '/api/profile/two-factor')).json()).toMatchObject({ data: { enabled: true } });
   });
 
   it('signs in once with each recovery code', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { insertListing } from '../../testing/listings.js';
-import { staffCommand, staffMember, turnOnTwoFactor } from '../../testing/staff.js';
+import { signIn, staffCommand, staffMember, turnOnTwoFactor } from '../../testing/staff.js';
 import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { STAFF_TEXTS } from '../../contracts/staff.js';
@@ -48,27 +48,74 @@ describe('staff: role, inbox, reports and moderation', () => {
       }
 
       expect((await staffCommand(db, 'grant', user.person.email)).code).toBe(0);
-      const noTwoFactor = await user.browser.call('GET', '/api/staff/inbox');
+      const again = await signIn(t, user.person);
+      const noTwoFactor = await again.call('GET', '/api/staff/inbox');
       expect(noTwoFactor.statusCode).toBe(403);
       expect(noTwoFactor.json()).toMatchObject({ error: STAFF_TEXTS.twoFactorNeeded });
 
-      await turnOnTwoFactor(user.browser);
-      expect((await user.browser.call('GET', '/api/staff/inbox')).statusCode).toBe(200);
+      await turnOnTwoFactor(again);
+      expect((await again.call('GET', '/api/staff/inbox')).statusCode).toBe(200);
+    });
+
+    it('ends every session of the account when the command grants or revokes the role', async () => {
+      const user = await signedInPerson(t, db);
+      const recoveryCodes = await turnOnTwoFactor(user.browser);
+      const phone = await signIn(t, user.person, recoveryCodes);
+      const granted = await staffCommand(db, 'grant', user.person.email);
+      expect(granted.stdout).toContain('Signed out of 2 sessions: they sign in again.');
+      for (const browser of [user.browser, phone]) {
+        expect((await browser.call('GET', '/api/staff/inbox')).statusCode).toBe(401);
+        expect((await browser.call('GET', '/api/auth/me')).json()).toMatchObject({ data: { user: null } });
+      }
+
+      const staffBrowser = await signIn(t, user.person, recoveryCodes);
+      expect((await staffBrowser.call('GET', '/api/staff/inbox')).statusCode).toBe(200);
+      expect((await staffCommand(db, 'revoke', user.person.email)).stdout).toContain('Signed out of 1 session: they sign in again.');
+      expect((await staffBrowser.call('GET', '/api/auth/me')).json()).toMatchObject({ data: { user: null } });
+      // Nothing changed, nothing ended.
+      const later = await signIn(t, user.person, recoveryCodes);
+      expect((await staffCommand(db, 'revoke', user.person.email)).stdout).not.toContain('Signed out');
+      expect((await later.call('GET', '/api/auth/me')).json()).toMatchObject({ data: { user: { email: user.person.email } } });
+    });
+
+    it('ends the other sessions when two-factor is turned on: one signed in with the password alone cannot open staff pages', async () => {
+      // Staff without two-factor yet, signed in with the password in two browsers.
+      const user = await signedInPerson(t, db);
+      expect((await staffCommand(db, 'grant', user.person.email)).code).toBe(0);
+      const [first, second] = [await signIn(t, user.person), await signIn(t, user.person)];
+      await turnOnTwoFactor(second);
+      const refused = await first.call('GET', '/api/staff/inbox');
+      expect([refused.statusCode, refused.json<{ error: string }>().error]).toEqual([401, 'Session expired. Please sign in again.']);
+      expect((await second.call('GET', '/api/staff/inbox')).statusCode).toBe(200);
+    });
+
+    it('refuses a session that never passed the second factor, even when the account has two-factor on', async () => {
+      // As every session signed in before sessions recorded their second factor.
+      const member = await staffMember(t, db);
+      await db.query(`update user_session set second_factor_at = null where user_id = $1`, [member.id]);
+      const refused = await member.browser.call('GET', '/api/staff/inbox');
+      expect([refused.statusCode, refused.json<{ error: string }>().error]).toEqual([403, STAFF_TEXTS.secondFactorNeeded]);
+
+      // Signing in again with the password and a code opens them.
+      const again = await signIn(t, member.person, member.recoveryCodes);
+      expect((await again.call('GET', '/api/staff/inbox')).statusCode).toBe(200);
     });
 
     it('grants and revokes the role only through the command, which says what it did', async () => {
       const user = await signedInPerson(t, db);
-      await turnOnTwoFactor(user.browser);
+      const recoveryCodes = await turnOnTwoFactor(user.browser);
 
       const granted = await staffCommand(db, 'grant', user.person.email.toUpperCase());
       expect(granted).toMatchObject({ code: 0 });
       expect(granted.stdout).toContain(`<${user.person.email}> is now staff.`);
       expect((await staffCommand(db, 'grant', user.person.email)).stdout).toContain('was already staff; nothing changed');
-      expect((await user.browser.call('GET', '/api/staff/inbox/summary')).statusCode).toBe(200);
+      const staffBrowser = await signIn(t, user.person, recoveryCodes);
+      expect((await staffBrowser.call('GET', '/api/staff/inbox/summary')).statusCode).toBe(200);
 
       const revoked = await staffCommand(db, 'revoke', user.person.email);
       expect(revoked.stdout).toContain('is no longer staff');
-      expect((await user.browser.call('GET', '/api/staff/inbox/summary')).statusCode).toBe(403);
+      const revokedRequest = await (await signIn(t, user.person, recoveryCodes)).call('GET', '/api/staff/inbox/summary');
+      expect(revokedRequest.statusCode).toBe(403);
 
       expect(await staffCommand(db, 'grant', 'nobody@example.co.uk')).toMatchObject({ code: 1 });
       expect((await staffCommand(db, 'grant', 'nobody@example.co.uk')).stderr).toContain('No account has the address nobody@example.co.uk');

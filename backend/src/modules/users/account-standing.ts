@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { SqlClient } from '../../infra/database/sql-client.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { User } from './user.entity.js';
 
@@ -89,29 +90,27 @@ function summaryOf(user: User): AccountSummary {
 
 /** What `./fieldmarket staff grant|revoke` changed. */
 export interface RoleChange {
+  userId: string;
   email: string;
   name: string;
   changed: boolean;
   twoFactor: boolean;
 }
 
-/** A query runner: the command line's plain pg client. */
-export interface SqlClient {
-  query<R>(sql: string, params: unknown[]): Promise<{ rows: R[] }>;
-}
-
 /**
- * Grants or revokes the staff role by e-mail address. Only the command line calls it: no API route
- * can change a role. Undefined when no account has this address.
+ * Grants or revokes the staff role by e-mail address, in the caller's transaction (the command
+ * ends the account's sessions in the same one). Only the command line calls it: no API route can
+ * change a role. Undefined when no account has this address.
  */
 export async function setStaffRole(client: SqlClient, email: string, role: 'staff' | 'user'): Promise<RoleChange | undefined> {
   const address = email.trim().toLowerCase();
-  const { rows } = await client.query<{ full_name: string; role: string; two_factor: boolean }>(
-    `select full_name, role, two_factor_enabled_at is not null as two_factor from app_user where email = $1 and deleted_at is null`,
+  const { rows } = await client.query<{ id: string; full_name: string; role: string; two_factor: boolean }>(
+    `select id, full_name, role, two_factor_enabled_at is not null as two_factor from app_user
+      where email = $1 and deleted_at is null for update`,
     [address],
   );
   const user = rows[0];
   if (!user) return undefined;
-  if (user.role !== role) await client.query(`update app_user set role = $1, updated_at = now() where email = $2`, [role, address]);
-  return { email: address, name: user.full_name, changed: user.role !== role, twoFactor: user.two_factor };
+  if (user.role !== role) await client.query(`update app_user set role = $1, updated_at = now() where id = $2`, [role, user.id]);
+  return { userId: user.id, email: address, name: user.full_name, changed: user.role !== role, twoFactor: user.two_factor };
 }

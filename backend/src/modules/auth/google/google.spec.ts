@@ -281,13 +281,22 @@ describe('Google sign-in (against a local OAuth 2.0 / OpenID Connect server)', (
   });
 
   describe('the route after signing in', () => {
-    it.each(['//evil.example', 'https://evil.example', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)', 'messages'])(
-      'ignores %j and goes to /browse',
-      async (redirect) => {
-        const back = await viaGoogle(new Browser(t), newGoogleAccount(), `?redirect=${encodeURIComponent(redirect)}`);
-        expect(back.headers.location).toBe('/browse');
-      },
-    );
+    it.each([
+      '//evil.example',
+      'https://evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+      'messages',
+      '/..//evil.example/phish',
+      '/.//evil.example',
+      '/x/../..//evil.example',
+      '/%2F%2Fevil.example',
+      '/%5C%5Cevil.example',
+    ])('ignores %j and goes to /browse', async (redirect) => {
+      const back = await viaGoogle(new Browser(t), newGoogleAccount(), `?redirect=${encodeURIComponent(redirect)}`);
+      expect(back.headers.location).toBe('/browse');
+    });
   });
 
   describe('re-authentication before deleting a Google account', () => {
