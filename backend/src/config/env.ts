@@ -138,7 +138,11 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'API_RATE_LIMIT', default: '600', description: 'Requests to /api accepted per client per window (health probes aside)' },
   { name: 'API_RATE_WINDOW_SECONDS', default: '60', description: 'Length of the /api rate-limit window' },
   { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
-  { name: 'INTERNAL_API_URL', default: 'http://127.0.0.1:$PORT', description: 'Base URL server-rendered pages call /api on' },
+  {
+    name: 'INTERNAL_API_URL',
+    default: 'http://127.0.0.1:$PORT',
+    description: "Where pages rendered by `astro dev` call /api; the web process's pages call it in process",
+  },
   {
     name: 'GOOGLE_CLIENT_ID',
     default: '(none)',
