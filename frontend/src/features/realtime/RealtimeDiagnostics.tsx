@@ -18,7 +18,8 @@ export function connectionType(status: RealtimeStatus): 'realtime' | 'polling' |
   return status === 'connecting' ? 'disconnected' : status;
 }
 
-const LIVE_TYPES = [
+/** The live events a signed-in page can receive. */
+export const LIVE_TYPES = [
   'NEW_LISTING',
   'LISTING_UPDATED',
   'NEW_MESSAGE',
@@ -29,8 +30,9 @@ const LIVE_TYPES = [
 ] as const;
 
 /**
- * The developer pages' one screen: how this page receives live events, the live channel's round
- * trip, the server's view of the caller's own channel (counts only), and the Test Badge.
+ * The real-time demo and diagnostics page (/realtime, /realtime-demo): how this page receives live
+ * events, the live channel's round trip, the server's view of the caller's own channel (counts
+ * only, when the installation serves them), and the Test Badge.
  */
 export default function RealtimeDiagnosticsPanel() {
   const status = useAtom($realtimeStatus);
@@ -39,6 +41,8 @@ export default function RealtimeDiagnosticsPanel() {
   const [latency, setLatency] = useState<number | null>(null);
   const [server, setServer] = useState<RealtimeDiagnostics | null>(null);
   const [polling, setPolling] = useState<PollingDiagnostics | null>(null);
+  // The server's figures come from routes an installation switches on (DIAGNOSTIC_ROUTES); 404 when off.
+  const [serverFiguresOff, setServerFiguresOff] = useState(false);
   const [received, setReceived] = useState(0);
   const [checkedAt, setCheckedAt] = useState<string>('');
 
@@ -49,11 +53,18 @@ export default function RealtimeDiagnosticsPanel() {
     startLiveChannel();
     startNotifications();
     const stops = LIVE_TYPES.map((type) => onLiveEvent(type, () => setReceived((n) => n + 1)));
+    let figuresOff = false;
     const refresh = async () => {
-      const [latencyMs, realtime, poll] = await Promise.all([measureLatency(), realtimeDiagnostics(), pollingDiagnostics()]);
-      setLatency(latencyMs);
-      setServer(realtime.ok ? realtime.data : null);
-      setPolling(poll.ok ? poll.data : null);
+      const latencyMs = measureLatency();
+      if (!figuresOff) {
+        const [realtime, poll] = await Promise.all([realtimeDiagnostics(), pollingDiagnostics()]);
+        setServer(realtime.ok ? realtime.data : null);
+        setPolling(poll.ok ? poll.data : null);
+        // Switched off stays off: not asked again every 2 s.
+        figuresOff = !realtime.ok && realtime.status === 404;
+        setServerFiguresOff(figuresOff);
+      }
+      setLatency(await latencyMs);
       setCheckedAt(new Date().toLocaleTimeString('en-GB'));
     };
     void refresh();
@@ -120,6 +131,11 @@ export default function RealtimeDiagnosticsPanel() {
           <dd>{polling?.unread_notifications ?? 'unknown'}</dd>
         </div>
       </dl>
+      {serverFiguresOff && (
+        <p className="diagnostics__note" data-testid="server-figures-off">
+          The server's own figures (connections, events kept, unread count) are switched off on this server.
+        </p>
+      )}
       <p className="diagnostics__checked">Checked at {checkedAt || '...'}; refreshed every 2 seconds.</p>
       <button type="button" className="btn btn--outline" onClick={() => receiveNotification(testNotification())}>
         Test Badge
