@@ -6,7 +6,7 @@ import { hasSignedInHint } from '../../lib/signed-in-hint';
 import { startLiveChannel } from '../../lib/live-events';
 import { useAtom } from '../../lib/use-store';
 import { $realtimeStatus } from '../../stores/realtime-status';
-import { connectionType } from '../realtime/RealtimeDiagnostics';
+import { connectionType, SignedInOnlyNote } from '../realtime/live-parts';
 import '../realtime/diagnostics.css';
 import './developer.css';
 
@@ -75,11 +75,7 @@ export default function DevStatus() {
           <dd data-testid="dev-diagnostics">{diagnostics}</dd>
         </div>
       </dl>
-      {!signedIn && (
-        <p className="diagnostics__note">
-          The live channel opens for signed-in users only. <a href="/signin">Sign in</a> to see yours.
-        </p>
-      )}
+      {!signedIn && <SignedInOnlyNote purpose="to see yours" />}
       <h2>Server health</h2>
       {health === null && <p className="diagnostics__note">Checking...</p>}
       {health && 'error' in health && (

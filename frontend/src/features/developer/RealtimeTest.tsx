@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
-import { hasSignedInHint } from '../../lib/signed-in-hint';
 import { onLiveEvent, startLiveChannel } from '../../lib/live-events';
 import { measureLatency } from '../../lib/socket';
 import { useAtom } from '../../lib/use-store';
 import { $realtimeStatus } from '../../stores/realtime-status';
-import { connectionType, LIVE_TYPES } from '../realtime/RealtimeDiagnostics';
+import { ConnectionTypeEntry, LIVE_TYPES, SignedInOnlyNote, useSignedInHint } from '../realtime/live-parts';
 import '../realtime/diagnostics.css';
 import './developer.css';
 
@@ -22,11 +21,9 @@ interface Received {
  */
 export default function RealtimeTest() {
   const status = useAtom($realtimeStatus);
-  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  const signedIn = useSignedInHint();
   const [roundTrip, setRoundTrip] = useState<string>('');
   const [log, setLog] = useState<Received[]>([]);
-
-  useEffect(() => setSignedIn(hasSignedInHint(document.cookie)), []);
 
   useEffect(() => {
     if (!signedIn) return;
@@ -40,15 +37,8 @@ export default function RealtimeTest() {
   }, [signedIn]);
 
   if (signedIn === null) return <p className="diagnostics__note">Checking...</p>;
-  if (!signedIn) {
-    return (
-      <p className="diagnostics__note">
-        The live channel opens for signed-in users only. <a href="/signin">Sign in</a> to test it.
-      </p>
-    );
-  }
+  if (!signedIn) return <SignedInOnlyNote purpose="to test it" />;
 
-  const type = connectionType(status);
   const measure = async () => {
     setRoundTrip('measuring...');
     const ms = await measureLatency();
@@ -57,12 +47,7 @@ export default function RealtimeTest() {
   return (
     <div className="diagnostics">
       <dl className="diagnostics__grid">
-        <div>
-          <dt>Connection type</dt>
-          <dd data-testid="connection-type" data-type={type}>
-            <span className={`live-dot-inline live-dot-inline--${type}`} aria-hidden="true" /> {type}
-          </dd>
-        </div>
+        <ConnectionTypeEntry status={status} />
         <div>
           <dt>Round trip</dt>
           <dd data-testid="round-trip">{roundTrip || 'not measured yet'}</dd>

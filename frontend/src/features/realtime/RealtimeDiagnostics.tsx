@@ -1,33 +1,17 @@
 import { useAtom } from '../../lib/use-store';
 import { useEffect, useState } from 'react';
 import { LIVE_CHANNEL } from '../../../../backend/src/contracts/notifications';
-import { hasSignedInHint } from '../../lib/signed-in-hint';
 import { onLiveEvent, startLiveChannel } from '../../lib/live-events';
 import { measureLatency } from '../../lib/socket';
 import { receiveNotification, startNotifications } from '../../stores/notifications';
-import { $realtimeStatus, type RealtimeStatus } from '../../stores/realtime-status';
+import { $realtimeStatus } from '../../stores/realtime-status';
 import { testNotification } from '../notifications/notification-list';
 import { pollingDiagnostics, realtimeDiagnostics, type PollingDiagnostics, type RealtimeDiagnostics } from './diagnostics-api';
+import { ConnectionTypeEntry, LIVE_TYPES, SignedInOnlyNote, useSignedInHint } from './live-parts';
 import './diagnostics.css';
 
 /** SPEC §9: the demo refreshes every 2 s. */
 export const REFRESH_MS = 2_000;
-
-/** The spec's connection types; connecting counts as disconnected until the first answer. */
-export function connectionType(status: RealtimeStatus): 'realtime' | 'polling' | 'disconnected' {
-  return status === 'connecting' ? 'disconnected' : status;
-}
-
-/** The live events a signed-in page can receive. */
-export const LIVE_TYPES = [
-  'NEW_LISTING',
-  'LISTING_UPDATED',
-  'NEW_MESSAGE',
-  'MESSAGE_NOTIFICATION',
-  'BOOKING_DECIDED',
-  'PROFILE_UPDATED',
-  'IMAGE_PROCESSED',
-] as const;
 
 /**
  * The real-time demo and diagnostics page (/realtime, /realtime-demo): how this page receives live
@@ -36,8 +20,7 @@ export const LIVE_TYPES = [
  */
 export default function RealtimeDiagnosticsPanel() {
   const status = useAtom($realtimeStatus);
-  // Known in the browser only (the page is prerendered): null until then.
-  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  const signedIn = useSignedInHint();
   const [latency, setLatency] = useState<number | null>(null);
   const [server, setServer] = useState<RealtimeDiagnostics | null>(null);
   const [polling, setPolling] = useState<PollingDiagnostics | null>(null);
@@ -45,8 +28,6 @@ export default function RealtimeDiagnosticsPanel() {
   const [serverFiguresOff, setServerFiguresOff] = useState(false);
   const [received, setReceived] = useState(0);
   const [checkedAt, setCheckedAt] = useState<string>('');
-
-  useEffect(() => setSignedIn(hasSignedInHint(document.cookie)), []);
 
   useEffect(() => {
     if (!signedIn) return;
@@ -76,24 +57,12 @@ export default function RealtimeDiagnosticsPanel() {
   }, [signedIn]);
 
   if (signedIn === null) return <p className="diagnostics__note">Checking...</p>;
-  if (!signedIn) {
-    return (
-      <p className="diagnostics__note">
-        The live channel opens for signed-in users only. <a href="/signin">Sign in</a> to see its diagnostics.
-      </p>
-    );
-  }
+  if (!signedIn) return <SignedInOnlyNote purpose="to see its diagnostics" />;
 
-  const type = connectionType(status);
   return (
     <div className="diagnostics">
       <dl className="diagnostics__grid">
-        <div>
-          <dt>Connection type</dt>
-          <dd data-testid="connection-type" data-type={type}>
-            <span className={`live-dot-inline live-dot-inline--${type}`} aria-hidden="true" /> {type}
-          </dd>
-        </div>
+        <ConnectionTypeEntry status={status} />
         <div>
           <dt>Live channel round trip</dt>
           <dd data-testid="latency">{latency === null ? 'not connected' : `${latency} ms`}</dd>
