@@ -19,6 +19,7 @@ import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { NewsletterModule } from './modules/newsletter/newsletter.module.js';
+import { LiveDiagnosticsModule } from './modules/notifications/diagnostics.module.js';
 import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
@@ -71,6 +72,7 @@ export class AppModule {
         StorageModule,
         MetricsModule,
         ...DOMAIN_MODULES,
+        ...(config.diagnosticRoutes ? [LiveDiagnosticsModule] : []),
       ],
     };
   }

@@ -72,6 +72,8 @@ describe('the worker process', () => {
       // It listens once the worker's modules have started, which may be after its first jobs ran.
       expect(await eventually(async () => (await fetch(metrics)).status)).toBe(401);
       expect((await fetch(metrics, { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong-token' } })).status).toBe(401);
+      const posted = await fetch(metrics, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+      expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
       const scraped = await fetch(metrics, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
       expect(scraped.status).toBe(200);
       expect(await scraped.text()).toMatch(

@@ -62,7 +62,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
   logApiRequests(fastify, logger);
 
   app.useWebSocketAdapter(new BusIoAdapter(app, app.get<RealtimeBus>(REALTIME_BUS)));
-  if (config.frontendDir) await mountFrontend(fastify, config.frontendDir);
+  if (config.frontendDir) await mountFrontend(fastify, config.frontendDir, new URL(config.publicUrl).origin);
   await app.init();
   return app;
 }

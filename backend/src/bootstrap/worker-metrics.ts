@@ -12,7 +12,13 @@ import type { Metrics } from '../infra/metrics/metrics.js';
 export function serveWorkerMetrics(config: AppConfig, metrics: Metrics, port: number, logger: Logger): Promise<Server> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
-    if (request.method !== 'GET' || path !== '/metrics' || !config.operatorToken) {
+    // A method /metrics does not take gets 405, as on the web process (common/method-not-allowed.ts).
+    if (path === '/metrics' && request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, HEAD' });
+      response.end(`${request.method} is not allowed on /metrics; use GET, HEAD.\n`);
+      return;
+    }
+    if (path !== '/metrics' || !config.operatorToken) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
       return;
     }

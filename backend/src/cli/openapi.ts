@@ -15,7 +15,8 @@ import { loadConfig } from '../config/env.js';
  */
 const output = process.argv[2] ?? 'openapi.yaml';
 const neverConnected = 'postgres://contract@127.0.0.1:1/none'; // preview mode opens no connection
-const config = loadConfig({ FRONTEND_DIR: 'none', DATABASE_URL: neverConnected });
+// Every route the product can serve, the switched ones included.
+const config = loadConfig({ FRONTEND_DIR: 'none', DATABASE_URL: neverConnected, DIAGNOSTIC_ROUTES: 'true' });
 const app = await NestFactory.create<NestFastifyApplication>(
   AppModule.forRoot(config, neverConnected, { kind: 'web', runWorkers: false }),
   new FastifyAdapter(),

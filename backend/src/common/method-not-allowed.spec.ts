@@ -29,6 +29,13 @@ describe('a wrong method on an API path', () => {
     expect(response.json()).toEqual({ success: false, error: `${method} is not allowed on ${url}; use ${allow}.` });
   });
 
+  it.each(['POST', 'PUT', 'DELETE'])('answers %s /metrics (outside /api) the same way: 405 with Allow: GET, HEAD', async (method) => {
+    const response = await t.app.inject({ method: method as 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.json()).toEqual({ success: false, error: `${method} is not allowed on /metrics; use GET, HEAD.` });
+  });
+
   it('still answers a path that does not exist with 404', async () => {
     const response = await t.app.inject({ method: 'DELETE', url: '/api/no-such-thing' });
     expect([response.statusCode, response.json()]).toEqual([
@@ -43,6 +50,8 @@ describe('a wrong method on an API path', () => {
     try {
       const response = await withSite.app.inject({ method: 'GET', url: '/api/contact' });
       expect([response.statusCode, response.headers.allow]).toEqual([405, 'POST']);
+      const metrics = await withSite.app.inject({ method: 'POST', url: '/metrics' });
+      expect([metrics.statusCode, metrics.headers.allow]).toEqual([405, 'GET, HEAD']);
       expect((await withSite.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
     } finally {
       await withSite.close();

@@ -78,6 +78,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('serves the diagnostic routes in development only, unless DIAGNOSTIC_ROUTES says otherwise', () => {
+    expect(loadConfig({}).diagnosticRoutes).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).diagnosticRoutes).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).diagnosticRoutes).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', DIAGNOSTIC_ROUTES: 'false' }).diagnosticRoutes).toBe(false);
+    expect(loadConfig({ DIAGNOSTIC_ROUTES: 'true' }).diagnosticRoutes).toBe(true);
+    expect(() => loadConfig({ DIAGNOSTIC_ROUTES: 'sometimes' })).toThrow('DIAGNOSTIC_ROUTES must be true or false (got "sometimes")');
+  });
+
   it('lists every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', SMTP_URL: 'http://mail' })).toThrow(
       /PORT must[\s\S]*SMTP_URL must start with smtp:\/\/ or smtps:\/\//,

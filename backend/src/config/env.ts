@@ -67,6 +67,8 @@ export interface AppConfig {
   /** Requests per client address to /api (health probes aside), shared by every web process. */
   apiRateLimit: { limit: number; windowSeconds: number };
   frontendDir: string | undefined;
+  /** Whether GET /api/test/realtime and /api/test/polling exist (the developer pages' figures from the server). */
+  diagnosticRoutes: boolean;
   /** Google sign-in; absent unless GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. */
   google: GoogleConfig | undefined;
 }
@@ -138,7 +140,16 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'API_RATE_LIMIT', default: '600', description: 'Requests to /api accepted per client per window (health probes aside)' },
   { name: 'API_RATE_WINDOW_SECONDS', default: '60', description: 'Length of the /api rate-limit window' },
   { name: 'FRONTEND_DIR', default: './frontend/dist', description: 'Built Astro site to serve; "none" serves only /api' },
-  { name: 'INTERNAL_API_URL', default: 'http://127.0.0.1:$PORT', description: 'Base URL server-rendered pages call /api on' },
+  {
+    name: 'INTERNAL_API_URL',
+    default: 'http://127.0.0.1:$PORT',
+    description: "Where pages rendered by `astro dev` call /api; the web process's pages call it in process",
+  },
+  {
+    name: 'DIAGNOSTIC_ROUTES',
+    default: 'true when NODE_ENV=development, else false',
+    description: "Serve /api/test/realtime and /api/test/polling (developer pages' figures); off: 404",
+  },
   {
     name: 'GOOGLE_CLIENT_ID',
     default: '(none)',
@@ -245,9 +256,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   const s3Endpoint = read.url('S3_ENDPOINT', ['http:', 'https:']);
   const frontendDir = read.string('FRONTEND_DIR') ?? 'frontend/dist';
   const publicUrl = read.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const nodeEnv = read.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'production');
 
   const config: AppConfig = {
-    nodeEnv: read.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'production'),
+    nodeEnv,
     host: read.string('HOST') ?? '0.0.0.0',
     port,
     publicUrl: publicUrl.replace(/\/$/, ''),
@@ -311,6 +323,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       windowSeconds: read.int('API_RATE_WINDOW_SECONDS', 60, 1, 3_600),
     },
     frontendDir: frontendDir === 'none' ? undefined : resolve(cwd, frontendDir),
+    diagnosticRoutes: read.bool('DIAGNOSTIC_ROUTES', nodeEnv === 'development'),
     google: readGoogle(read),
   };
 

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PageContext } from '../contracts/page-context.js';
+import { pageContext } from './page-context.js';
 
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: { page: PageContext }) => Promise<void>;
 
 const API_PREFIXES = ['/api/', '/socket.io/'];
 const NOT_FOUND_PAGE = '404.html';
@@ -27,8 +29,9 @@ const STATIC_HEADERS_FILE = '_headers.json';
  *    prerendered 404 page with status 404. `/api` and `/socket.io` never reach Astro.
  * Files are sent as the build's brotli or gzip copy when the client accepts one (with
  * `Vary: Accept-Encoding`), so these routes are left out of per-response compression.
+ * Pages Astro renders get the site's `publicOrigin` and call the API in process (page-context.ts).
  */
-export async function mountFrontend(fastify: FastifyInstance, frontendDir: string): Promise<void> {
+export async function mountFrontend(fastify: FastifyInstance, frontendDir: string, publicOrigin: string): Promise<void> {
   const clientDir = join(frontendDir, 'client');
   const serverEntry = join(frontendDir, 'server', 'entry.mjs');
   if (!existsSync(join(clientDir, NOT_FOUND_PAGE)) || !existsSync(serverEntry)) {
@@ -77,8 +80,9 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
     if (path === '/api' || path === '/socket.io' || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       return reply.status(404).send({ success: false, error: `No API endpoint at ${request.method} ${path}` });
     }
+    sendStatusTextOfEachCode(reply.raw);
     const restore = compressWhatAstroWrites(request.raw, reply.raw);
-    if (await renderedByAstro(handler, request, reply)) {
+    if (await renderedByAstro(handler, request, reply, pageContext(fastify, request, publicOrigin))) {
       // Astro has answered on the raw response already.
       reply.hijack();
       return;
@@ -89,10 +93,22 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
 }
 
 /** Offers the request to Astro; resolves false when Astro has no page for it (it calls next). */
-function renderedByAstro(handler: AstroHandler, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+function renderedByAstro(handler: AstroHandler, request: FastifyRequest, reply: FastifyReply, page: PageContext): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    handler(request.raw, reply.raw, () => resolve(false)).then(() => resolve(true), reject);
+    handler(request.raw, reply.raw, () => resolve(false), { page }).then(() => resolve(true), reject);
   });
+}
+
+/**
+ * Astro sends a page's status with its Response's statusText, which stays "OK" when a page sets
+ * only the status: a missing listing went out as "HTTP/1.1 404 OK". Each code gets its own phrase.
+ */
+function sendStatusTextOfEachCode(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+  res.writeHead = ((status: number, headers?: OutgoingHttpHeaders) => {
+    res.statusMessage = STATUS_CODES[status] ?? '';
+    return writeHead(status, headers);
+  }) as typeof res.writeHead;
 }
 
 /** Server-rendered responses worth compressing: pages and text, not images. */

@@ -884,38 +884,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/test/realtime": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["LiveEventsController_realtimeDiagnostics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/test/polling": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["LiveEventsController_pollingDiagnostics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/contact": {
         parameters: {
             query?: never;
@@ -1388,6 +1356,38 @@ export interface paths {
             cookie?: never;
         };
         get: operations["MetricsController_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["LiveDiagnosticsController_realtimeDiagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test/polling": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["LiveDiagnosticsController_pollingDiagnostics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2058,33 +2058,6 @@ export interface components {
             /** @description The newest seq given to the user */
             latest_seq: number;
         };
-        HeartbeatSettings: {
-            ping_interval_ms: number;
-            ping_timeout_ms: number;
-        };
-        RealtimeDiagnostics: {
-            /**
-             * @description How events travel between processes
-             * @enum {string}
-             */
-            bus: "memory" | "redis" | "postgres";
-            /** @description The caller’s own connected sockets, in every web process */
-            your_sockets: number | null;
-            heartbeat: components["schemas"]["HeartbeatSettings"];
-            latest_seq: number;
-            /** Format: date-time */
-            server_time: string;
-        };
-        PollingDiagnostics: {
-            polling_interval_ms: number;
-            page_size: number;
-            latest_seq: number;
-            /** @description The caller’s events kept for catching up */
-            events_kept: number;
-            unread_notifications: number;
-            /** Format: date-time */
-            server_time: string;
-        };
         ContactSubmittedResponse: {
             /** Format: uuid */
             id: string;
@@ -2417,6 +2390,33 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
             checks: components["schemas"]["HealthCheckDetails"][];
+        };
+        HeartbeatSettings: {
+            ping_interval_ms: number;
+            ping_timeout_ms: number;
+        };
+        RealtimeDiagnostics: {
+            /**
+             * @description How events travel between processes
+             * @enum {string}
+             */
+            bus: "memory" | "redis" | "postgres";
+            /** @description The caller’s own connected sockets, in every web process */
+            your_sockets: number | null;
+            heartbeat: components["schemas"]["HeartbeatSettings"];
+            latest_seq: number;
+            /** Format: date-time */
+            server_time: string;
+        };
+        PollingDiagnostics: {
+            polling_interval_ms: number;
+            page_size: number;
+            latest_seq: number;
+            /** @description The caller’s events kept for catching up */
+            events_kept: number;
+            unread_notifications: number;
+            /** Format: date-time */
+            server_time: string;
         };
     };
     responses: never;
@@ -5470,54 +5470,6 @@ export interface operations {
             };
         };
     };
-    LiveEventsController_realtimeDiagnostics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["RealtimeDiagnostics"];
-                    };
-                };
-            };
-        };
-    };
-    LiveEventsController_pollingDiagnostics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PollingDiagnostics"];
-                    };
-                };
-            };
-        };
-    };
     ContactController_submit: {
         parameters: {
             query?: never;
@@ -7041,6 +6993,54 @@ export interface operations {
                         fields?: {
                             [key: string]: string;
                         };
+                    };
+                };
+            };
+        };
+    };
+    LiveDiagnosticsController_realtimeDiagnostics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RealtimeDiagnostics"];
+                    };
+                };
+            };
+        };
+    };
+    LiveDiagnosticsController_pollingDiagnostics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PollingDiagnostics"];
                     };
                 };
             };

@@ -71,20 +71,23 @@ export function onSessionExpired(handler: () => void): void {
  * (`npm run api-types -w frontend`). Paths in the contract start with /api, so `baseUrl` is the
  * origin only.
  */
-export function createApiClient(baseUrl: string, refresh?: SessionRefreshOptions): ApiClient {
-  // Looked up per call so tests (and the server) can replace globalThis.fetch.
-  const send: Fetch = (request) => globalThis.fetch(request);
+export function createApiClient(
+  baseUrl: string,
+  refresh?: SessionRefreshOptions,
+  // globalThis.fetch looked up per call, so tests can replace it.
+  send: Fetch = (request) => globalThis.fetch(request),
+): ApiClient {
   return createClient<paths>({
     baseUrl,
     headers: CLIENT_HEADERS,
-    ...(refresh ? { fetch: withSessionRefresh(send, refresh) } : {}),
+    fetch: refresh ? withSessionRefresh(send, refresh) : send,
   });
 }
 
 /**
  * Where the API is. In the browser it is the page's own origin (''). Pages rendered on the server
- * run inside the web process and call it over loopback: INTERNAL_API_URL when set, else
- * http://127.0.0.1:$PORT.
+ * call it in process (lib/server-api.ts), except under Astro's own dev server: there, over HTTP to
+ * INTERNAL_API_URL when set, else http://127.0.0.1:$PORT.
  */
 export function apiBaseUrl(runtime: { browser: boolean; env: Readonly<Record<string, string | undefined>> }): string {
   if (runtime.browser) return '';

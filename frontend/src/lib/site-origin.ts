@@ -1,33 +1,43 @@
+/** The parts of Astro's page or endpoint context the site's public origin comes from. */
+export interface OriginContext {
+  locals: App.Locals;
+  /** astro.config's `site`. */
+  site: URL | undefined;
+}
+
 /**
- * The site's public address for absolute links (sitemap, robots.txt, canonical): PUBLIC_URL when
- * the server has it, else the address the request came to.
+ * The site's public address for absolute links (sitemap, robots.txt, canonical, og:url), never
+ * the Host a request named (a forged Host would otherwise put another site's address in them):
+ * in the web process, the public origin it hands each page (PUBLIC_URL or its default); where a
+ * page is rendered without it (prerendered at build time, astro dev), PUBLIC_URL, else `site`.
  */
 export function siteOrigin(
-  requestUrl: URL,
+  { locals, site }: OriginContext,
   env: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env,
 ): string {
+  if (locals.page) return locals.page.publicOrigin;
   const configured = env['PUBLIC_URL']?.trim();
   if (configured) {
     try {
       return new URL(configured).origin;
     } catch {
-      // PUBLIC_URL is validated at boot; fall back to the request's address all the same.
+      // Checked only when the web process starts; the configured site stands in meanwhile.
     }
   }
-  return requestUrl.origin;
+  if (!site) throw new Error('No public address for absolute links: set PUBLIC_URL, or `site` in astro.config.mjs');
+  return site.origin;
 }
 
 /**
  * The page's canonical address: its path (trailing slash and query dropped) on the site's public
- * origin. Prerendered pages are rendered at build time, where the origin is PUBLIC_URL when the
- * build has it, else the configured `site` (astro.config.mjs).
+ * origin (siteOrigin).
  */
 export function canonicalUrl(
-  pageUrl: URL,
+  context: OriginContext,
   path: string,
   env: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env,
 ): string {
   // One leading slash: a path starting '//' would otherwise name another host.
   const clean = `/${(path.split(/[?#]/)[0] ?? '').replace(/^\/+/, '').replace(/\/+$/, '')}`;
-  return new URL(clean, siteOrigin(pageUrl, env)).href;
+  return new URL(clean, siteOrigin(context, env)).href;
 }

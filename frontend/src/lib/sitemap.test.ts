@@ -13,22 +13,32 @@ describe('sitemapXml', () => {
 });
 
 describe('siteOrigin', () => {
-  it('prefers PUBLIC_URL and falls back to the request', () => {
-    expect(siteOrigin(new URL('http://127.0.0.1:3000/robots.txt'), { PUBLIC_URL: 'https://fieldmarket.co.uk/' })).toBe(
-      'https://fieldmarket.co.uk',
+  const site = new URL('https://fieldmarket.co.uk');
+  const fromWebProcess = { page: { publicOrigin: 'http://localhost:3000', fetchApi: () => Promise.reject(new Error('unused')) } };
+
+  it("takes the web process's public origin, whatever the environment says", () => {
+    expect(siteOrigin({ locals: fromWebProcess, site }, { PUBLIC_URL: 'https://elsewhere.example' })).toBe('http://localhost:3000');
+  });
+
+  it('outside the web process prefers PUBLIC_URL, then the configured site; never a request', () => {
+    expect(siteOrigin({ locals: {}, site }, { PUBLIC_URL: 'https://staging.fieldmarket.co.uk/' })).toBe(
+      'https://staging.fieldmarket.co.uk',
     );
-    expect(siteOrigin(new URL('http://127.0.0.1:3000/robots.txt'), {})).toBe('http://127.0.0.1:3000');
+    expect(siteOrigin({ locals: {}, site }, {})).toBe('https://fieldmarket.co.uk');
+    expect(siteOrigin({ locals: {}, site }, { PUBLIC_URL: 'not a url' })).toBe('https://fieldmarket.co.uk');
   });
 });
 
 describe('canonicalUrl', () => {
-  const page = new URL('http://localhost/about/?utm_source=x');
+  const context = { locals: {}, site: new URL('http://localhost') };
   it('is the path on the public origin, without trailing slash or query', () => {
-    expect(canonicalUrl(page, '/about/?utm_source=x', { PUBLIC_URL: 'https://fieldmarket.co.uk' })).toBe('https://fieldmarket.co.uk/about');
-    expect(canonicalUrl(page, '/', {})).toBe('http://localhost/');
-    expect(canonicalUrl(page, '/blog/buying-a-used-tractor#checks', {})).toBe('http://localhost/blog/buying-a-used-tractor');
+    expect(canonicalUrl(context, '/about/?utm_source=x', { PUBLIC_URL: 'https://fieldmarket.co.uk' })).toBe(
+      'https://fieldmarket.co.uk/about',
+    );
+    expect(canonicalUrl(context, '/', {})).toBe('http://localhost/');
+    expect(canonicalUrl(context, '/blog/buying-a-used-tractor#checks', {})).toBe('http://localhost/blog/buying-a-used-tractor');
   });
   it('never names another host', () => {
-    expect(canonicalUrl(page, '//evil.example/x', {})).toBe('http://localhost/evil.example/x');
+    expect(canonicalUrl(context, '//evil.example/x', {})).toBe('http://localhost/evil.example/x');
   });
 });

@@ -2,15 +2,16 @@ import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
 import { PAGE_SIZE_MAX } from '../../../backend/src/contracts/listings';
 import { settle, type ListingPage } from '../features/listings/listings-api';
-import { api } from '../lib/api';
+import { pageApi } from '../lib/server-api';
 import { siteOrigin } from '../lib/site-origin';
 import { SITEMAP_MAX_URLS, sitemapXml, STATIC_PATHS } from '../lib/sitemap';
 
 // Rendered per request from the live listings.
 export const prerender = false;
 
-export const GET: APIRoute = async ({ url }) => {
-  const origin = siteOrigin(url);
+export const GET: APIRoute = async (context) => {
+  const origin = siteOrigin(context);
+  const api = pageApi(context);
   const entries: Array<{ loc: string; lastmod?: string }> = STATIC_PATHS.map((path) => ({ loc: `${origin}${path}` }));
   for (const article of await getCollection('blog')) {
     entries.push({ loc: `${origin}/blog/${article.id}`, lastmod: article.data.date.toISOString().slice(0, 10) });

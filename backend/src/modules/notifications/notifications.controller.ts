@@ -1,12 +1,10 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
-import { LIVE_CHANNEL } from '../../contracts/notifications.js';
-import { EVENT_LOG_PAGE, RealtimeEventLog } from '../../infra/realtime/event-log.js';
-import { Realtime } from '../../infra/realtime/realtime.js';
+import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
 import { CurrentUser, SignedIn } from '../auth/access.js';
 import type { User } from '../users/user.entity.js';
-import { LiveEventPage, LiveEventsRequest, PollingDiagnostics, RealtimeDiagnostics } from './dto/live-events.response.js';
+import { LiveEventPage, LiveEventsRequest } from './dto/live-events.response.js';
 import { FollowedCategories, NotificationList, NotificationResponse, UnreadCount } from './dto/notification.response.js';
 import { NotificationsService } from './notifications.service.js';
 
@@ -73,16 +71,12 @@ export class FollowsController {
   }
 }
 
-/** What a browser missed on its live channel, and the developer pages' diagnostics: the caller's own data only. */
+/** What a browser missed on its live channel: the caller's own events only. */
 @ApiTags('realtime')
 @Controller()
 @SignedIn()
 export class LiveEventsController {
-  constructor(
-    @Inject(RealtimeEventLog) private readonly log: RealtimeEventLog,
-    @Inject(Realtime) private readonly realtime: Realtime,
-    @Inject(NotificationsService) private readonly notifications: NotificationsService,
-  ) {}
+  constructor(@Inject(RealtimeEventLog) private readonly log: RealtimeEventLog) {}
 
   @Get('realtime/events')
   @ApiEnvelope(200, LiveEventPage, { description: 'The caller’s events after `after` (reconnect catch-up and polling)' })
@@ -90,36 +84,5 @@ export class LiveEventsController {
   async events(@CurrentUser() user: User, @Query() query: LiveEventsRequest): Promise<LiveEventPage> {
     const { events, latest } = await this.log.after(user.id, query.after ?? Number.MAX_SAFE_INTEGER);
     return { events, latest_seq: latest };
-  }
-
-  @Get('test/realtime')
-  @ApiEnvelope(200, RealtimeDiagnostics)
-  async realtimeDiagnostics(@CurrentUser() user: User): Promise<RealtimeDiagnostics> {
-    const { latest } = await this.log.after(user.id, Number.MAX_SAFE_INTEGER);
-    return {
-      bus: this.realtime.busKind,
-      your_sockets: await this.realtime.countUserSockets(user.id),
-      heartbeat: { ping_interval_ms: LIVE_CHANNEL.pingIntervalMs, ping_timeout_ms: LIVE_CHANNEL.pingTimeoutMs },
-      latest_seq: latest,
-      server_time: new Date().toISOString(),
-    };
-  }
-
-  @Get('test/polling')
-  @ApiEnvelope(200, PollingDiagnostics)
-  async pollingDiagnostics(@CurrentUser() user: User): Promise<PollingDiagnostics> {
-    const [{ latest }, kept, unread] = await Promise.all([
-      this.log.after(user.id, Number.MAX_SAFE_INTEGER),
-      this.log.count(user.id),
-      this.notifications.unreadCount(user.id),
-    ]);
-    return {
-      polling_interval_ms: LIVE_CHANNEL.pollingIntervalMs,
-      page_size: EVENT_LOG_PAGE,
-      latest_seq: latest,
-      events_kept: kept,
-      unread_notifications: unread,
-      server_time: new Date().toISOString(),
-    };
   }
 }

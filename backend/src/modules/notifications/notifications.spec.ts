@@ -91,7 +91,8 @@ describe('notifications', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    t = await startTestApp(db, { API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000' });
+    // The developer pages' diagnostic routes are switched on here: one test below reads them.
+    t = await startTestApp(db, { API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000', DIAGNOSTIC_ROUTES: 'true' });
     url = await listen(t);
   });
   afterAll(async () => {
@@ -481,6 +482,24 @@ describe('notifications', () => {
         expect(typeof reply.receivedAt).toBe('string');
       } finally {
         tab.close();
+      }
+    });
+
+    it('has no diagnostic routes unless DIAGNOSTIC_ROUTES is on (the default outside development): 404 to everyone', async () => {
+      const production = await startTestApp(db, { NODE_ENV: 'production', API_RATE_LIMIT: '100000' });
+      try {
+        const jane = await signedInPerson(production, db);
+        for (const path of ['/api/test/realtime', '/api/test/polling']) {
+          const signedIn = await jane.browser.call('GET', path);
+          const visitor = await production.app.inject({ method: 'GET', url: path });
+          for (const answer of [signedIn, visitor]) {
+            expect([answer.statusCode, answer.json()]).toEqual([404, { success: false, error: `No API endpoint at GET ${path}` }]);
+          }
+        }
+        // The live channel's own catch-up call is not a diagnostic: it stays.
+        expect((await jane.browser.call('GET', '/api/realtime/events?after=0')).statusCode).toBe(200);
+      } finally {
+        await production.close();
       }
     });
   });

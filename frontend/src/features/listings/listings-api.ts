@@ -1,4 +1,4 @@
-import { api } from '../../lib/api';
+import { api, type ApiClient } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 
 export type ListingPage = components['schemas']['ListingPage'];
@@ -13,7 +13,9 @@ export const SITE_HEADERS = { 'X-Requested-With': 'fieldmarket' } as const;
 export const REQUEST_TIMEOUT_MS = 15_000;
 export const BROWSE_TIMEOUT_MS = 10_000;
 
-export type Outcome<T> = { ok: true; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string> };
+/** A failure's `retryAfter` is the API's Retry-After (a 429's wait in seconds), when it sent one. */
+export type Outcome<T> =
+  { ok: true; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string>; retryAfter?: string };
 
 interface Envelope<T> {
   success?: boolean;
@@ -28,11 +30,13 @@ export async function settle<T>(call: () => Promise<{ data?: unknown; error?: un
     const { data, error, response } = await call();
     const body = (data ?? error ?? {}) as Envelope<T>;
     if (response.ok && body.success !== false && body.data !== undefined) return { ok: true, data: body.data };
+    const retryAfter = response.headers.get('retry-after');
     return {
       ok: false,
       status: response.status,
       error: typeof body.error === 'string' ? body.error : `HTTP error! status: ${response.status}`,
       ...(body.fields ? { fields: body.fields } : {}),
+      ...(retryAfter ? { retryAfter } : {}),
     };
   } catch (error) {
     return { ok: false, status: 0, error: error instanceof Error ? error.message : String(error) };
@@ -58,8 +62,9 @@ export function featuredListings(limit: number): Promise<Outcome<FeaturedListing
   );
 }
 
-export function searchPlaces(q: string, signal?: AbortSignal): Promise<Outcome<Place[]>> {
-  return settle<Place[]>(() => api.GET('/api/places', { params: { query: { q } }, ...(signal ? { signal } : {}) }));
+/** `client`: a server-rendered page passes its own (lib/server-api.ts). */
+export function searchPlaces(q: string, signal?: AbortSignal, client: ApiClient = api): Promise<Outcome<Place[]>> {
+  return settle<Place[]>(() => client.GET('/api/places', { params: { query: { q } }, ...(signal ? { signal } : {}) }));
 }
 
 export function setSaved(listingId: string, saved: boolean): Promise<Outcome<{ saved: boolean; saves_count: number }>> {

@@ -1,14 +1,12 @@
-import { api } from '../../lib/api';
+import type { ApiClient } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 import { REQUEST_TIMEOUT_MS, settle } from './listings-api';
 
 export type CategoryCount = components['schemas']['CategoryResponse'];
 
-/** GET /api/categories: each category with its live listing count; undefined when the API fails. */
-export async function categoryCounts(headers: Record<string, string>): Promise<CategoryCount[] | undefined> {
-  const outcome = await settle<CategoryCount[]>(() =>
-    api.GET('/api/categories', { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
-  );
+/** GET /api/categories through a page's client: each category with its live listing count; undefined when the API fails. */
+export async function categoryCounts(api: ApiClient): Promise<CategoryCount[] | undefined> {
+  const outcome = await settle<CategoryCount[]>(() => api.GET('/api/categories', { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }));
   return outcome.ok ? outcome.data : undefined;
 }
 

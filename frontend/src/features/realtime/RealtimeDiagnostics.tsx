@@ -1,59 +1,51 @@
 import { useAtom } from '../../lib/use-store';
 import { useEffect, useState } from 'react';
 import { LIVE_CHANNEL } from '../../../../backend/src/contracts/notifications';
-import { hasSignedInHint } from '../../lib/signed-in-hint';
 import { onLiveEvent, startLiveChannel } from '../../lib/live-events';
 import { measureLatency } from '../../lib/socket';
 import { receiveNotification, startNotifications } from '../../stores/notifications';
-import { $realtimeStatus, type RealtimeStatus } from '../../stores/realtime-status';
+import { $realtimeStatus } from '../../stores/realtime-status';
 import { testNotification } from '../notifications/notification-list';
 import { pollingDiagnostics, realtimeDiagnostics, type PollingDiagnostics, type RealtimeDiagnostics } from './diagnostics-api';
+import { ConnectionTypeEntry, LIVE_TYPES, SignedInOnlyNote, useSignedInHint } from './live-parts';
 import './diagnostics.css';
 
 /** SPEC §9: the demo refreshes every 2 s. */
 export const REFRESH_MS = 2_000;
 
-/** The spec's connection types; connecting counts as disconnected until the first answer. */
-export function connectionType(status: RealtimeStatus): 'realtime' | 'polling' | 'disconnected' {
-  return status === 'connecting' ? 'disconnected' : status;
-}
-
-const LIVE_TYPES = [
-  'NEW_LISTING',
-  'LISTING_UPDATED',
-  'NEW_MESSAGE',
-  'MESSAGE_NOTIFICATION',
-  'BOOKING_DECIDED',
-  'PROFILE_UPDATED',
-  'IMAGE_PROCESSED',
-] as const;
-
 /**
- * The developer pages' one screen: how this page receives live events, the live channel's round
- * trip, the server's view of the caller's own channel (counts only), and the Test Badge.
+ * The real-time demo and diagnostics page (/realtime, /realtime-demo): how this page receives live
+ * events, the live channel's round trip, the server's view of the caller's own channel (counts
+ * only, when the installation serves them), and the Test Badge.
  */
 export default function RealtimeDiagnosticsPanel() {
   const status = useAtom($realtimeStatus);
-  // Known in the browser only (the page is prerendered): null until then.
-  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  const signedIn = useSignedInHint();
   const [latency, setLatency] = useState<number | null>(null);
   const [server, setServer] = useState<RealtimeDiagnostics | null>(null);
   const [polling, setPolling] = useState<PollingDiagnostics | null>(null);
+  // The server's figures come from routes an installation switches on (DIAGNOSTIC_ROUTES); 404 when off.
+  const [serverFiguresOff, setServerFiguresOff] = useState(false);
   const [received, setReceived] = useState(0);
   const [checkedAt, setCheckedAt] = useState<string>('');
-
-  useEffect(() => setSignedIn(hasSignedInHint(document.cookie)), []);
 
   useEffect(() => {
     if (!signedIn) return;
     startLiveChannel();
     startNotifications();
     const stops = LIVE_TYPES.map((type) => onLiveEvent(type, () => setReceived((n) => n + 1)));
+    let figuresOff = false;
     const refresh = async () => {
-      const [latencyMs, realtime, poll] = await Promise.all([measureLatency(), realtimeDiagnostics(), pollingDiagnostics()]);
-      setLatency(latencyMs);
-      setServer(realtime.ok ? realtime.data : null);
-      setPolling(poll.ok ? poll.data : null);
+      const latencyMs = measureLatency();
+      if (!figuresOff) {
+        const [realtime, poll] = await Promise.all([realtimeDiagnostics(), pollingDiagnostics()]);
+        setServer(realtime.ok ? realtime.data : null);
+        setPolling(poll.ok ? poll.data : null);
+        // Switched off stays off: not asked again every 2 s.
+        figuresOff = !realtime.ok && realtime.status === 404;
+        setServerFiguresOff(figuresOff);
+      }
+      setLatency(await latencyMs);
       setCheckedAt(new Date().toLocaleTimeString('en-GB'));
     };
     void refresh();
@@ -65,24 +57,12 @@ export default function RealtimeDiagnosticsPanel() {
   }, [signedIn]);
 
   if (signedIn === null) return <p className="diagnostics__note">Checking...</p>;
-  if (!signedIn) {
-    return (
-      <p className="diagnostics__note">
-        The live channel opens for signed-in users only. <a href="/signin">Sign in</a> to see its diagnostics.
-      </p>
-    );
-  }
+  if (!signedIn) return <SignedInOnlyNote purpose="to see its diagnostics" />;
 
-  const type = connectionType(status);
   return (
     <div className="diagnostics">
       <dl className="diagnostics__grid">
-        <div>
-          <dt>Connection type</dt>
-          <dd data-testid="connection-type" data-type={type}>
-            <span className={`live-dot-inline live-dot-inline--${type}`} aria-hidden="true" /> {type}
-          </dd>
-        </div>
+        <ConnectionTypeEntry status={status} />
         <div>
           <dt>Live channel round trip</dt>
           <dd data-testid="latency">{latency === null ? 'not connected' : `${latency} ms`}</dd>
@@ -120,6 +100,11 @@ export default function RealtimeDiagnosticsPanel() {
           <dd>{polling?.unread_notifications ?? 'unknown'}</dd>
         </div>
       </dl>
+      {serverFiguresOff && (
+        <p className="diagnostics__note" data-testid="server-figures-off">
+          The server's own figures (connections, events kept, unread count) are switched off on this server.
+        </p>
+      )}
       <p className="diagnostics__checked">Checked at {checkedAt || '...'}; refreshed every 2 seconds.</p>
       <button type="button" className="btn btn--outline" onClick={() => receiveNotification(testNotification())}>
         Test Badge

@@ -1,0 +1,17 @@
+/**
+ * What the web process hands each page Astro renders on the server, as `Astro.locals.page`
+ * (backend/src/web/page-context.ts builds it; frontend/src/lib/server-api.ts reads it).
+ */
+export interface PageContext {
+  /**
+   * The site's public origin: PUBLIC_URL, or the web process's default for it. Absolute links
+   * (sitemap, robots.txt, canonical, og:url) use it, never the Host header a client sent.
+   */
+  publicOrigin: string;
+  /**
+   * Calls this process's /api as the visitor: in process (no loopback connection), from the
+   * address the web process resolved for them, with their cookies and browser. Only the path and
+   * query of the request's URL are used.
+   */
+  fetchApi(request: Request): Promise<Response>;
+}
