@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { User } from './user.entity.js';
+import { isUuid } from '../../common/uuid.js';
 
 export interface AccountSummary {
   id: string;
@@ -14,7 +15,6 @@ export interface AccountSummary {
   suspensionReason: string | null;
 }
 
-const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 /**
  * An account's standing, as staff and operators change it: the staff role (granted only from the
