@@ -21,7 +21,6 @@ import { ListingsService, type Viewer } from './listings.service.js';
 const viewerOf = (request: AuthenticatedRequest): Viewer => ({
   userId: request.auth?.user.id,
   ip: request.ip,
-  userAgent: String(request.headers['user-agent'] ?? ''),
 });
 
 @ApiTags('listings')
