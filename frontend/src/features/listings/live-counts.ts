@@ -1,4 +1,5 @@
 import { api } from '../../lib/api';
+import { countOf } from '../../lib/format';
 import type { components } from '../../lib/api-types';
 import { REQUEST_TIMEOUT_MS, settle } from './listings-api';
 
@@ -16,5 +17,5 @@ export async function categoryCounts(headers: Record<string, string>): Promise<C
 export function countLabel(count: number | undefined): string {
   if (count === undefined) return '';
   if (count === 0) return 'No listings yet';
-  return `${count.toLocaleString('en-GB')} ${count === 1 ? 'listing' : 'listings'}`;
+  return countOf(count, 'listing');
 }
