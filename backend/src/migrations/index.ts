@@ -15,6 +15,7 @@ import { Migration20261122081127_feedback_inbox } from './Migration2026112208112
 import { Migration20261125163000_listing_terms } from './Migration20261125163000_listing_terms.js';
 import { Migration20261125163835_listing_geo_cells } from './Migration20261125163835_listing_geo_cells.js';
 import { Migration20261125200000_listing_term_rank } from './Migration20261125200000_listing_term_rank.js';
+import { Migration20261126040000_over_eighteen } from './Migration20261126040000_over_eighteen.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125163000_listing_terms', class: Migration20261125163000_listing_terms },
   { name: 'Migration20261125163835_listing_geo_cells', class: Migration20261125163835_listing_geo_cells },
   { name: 'Migration20261125200000_listing_term_rank', class: Migration20261125200000_listing_term_rank },
+  { name: 'Migration20261126040000_over_eighteen', class: Migration20261126040000_over_eighteen },
 ];

@@ -41,9 +41,10 @@ describe('prepared queries', () => {
     const sql = `select ?::float8 as huge, ?::text as word, (select count(*)::int from pg_class where relpages >= ?) >= 0 as counted`;
     // Written into the text, Infinity reads as a column ("column infinity does not exist").
     expect(await prepared.bound(sql, [Infinity, `it's`, 0])).toEqual([{ huge: Infinity, word: `it's`, counted: true }]);
-    const [statement] = await prepared.bound<{ n: number }>(`select count(*)::int as n from pg_prepared_statements where statement like ?`, [
-      '%::float8 as huge%',
-    ]);
+    const [statement] = await prepared.bound<{ n: number }>(
+      `select count(*)::int as n from pg_prepared_statements where statement like ?`,
+      ['%::float8 as huge%'],
+    );
     expect(statement).toEqual({ n: 0 });
   });
 

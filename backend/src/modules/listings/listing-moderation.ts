@@ -21,7 +21,6 @@ export interface ListingModerationSummary {
   removedWithSeller: boolean;
 }
 
-
 /**
  * What staff do to listings: hide (status removed, the seller told why), restore, feature, and
  * hide or restore every listing of a suspended seller. Each method works in the caller's

@@ -25,9 +25,18 @@ import {
 import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { AccountStanding } from '../users/account-standing.js';
 import { User } from '../users/user.entity.js';
 import type { ListingRequest, ListingSearchRequest } from './dto/listing.request.js';
-import type { FeaturedListings, ListingCard, ListingDetail, ListingPage, SavedListingEntry, SaveResult } from './dto/listing.response.js';
+import type {
+  FeaturedListings,
+  ListingCard,
+  ListingDetail,
+  ListingPage,
+  SavedListingEntry,
+  SaveResult,
+  SellerDeclaration,
+} from './dto/listing.response.js';
 import { ListingImages } from './listing-images.js';
 import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql, narrowed } from './listing-search.js';
 import { Listing } from './listing.entity.js';
@@ -94,6 +103,7 @@ export class ListingsService {
     @Inject(SearchAnswers) private readonly answers: SearchAnswers,
     @Inject(ListingWords) private readonly words: ListingWords,
     @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+    @Inject(AccountStanding) private readonly standing: AccountStanding,
   ) {}
 
   // ----- Browse and search -----
@@ -300,7 +310,17 @@ export class ListingsService {
     return this.toDetail(listing, viewer.userId, place);
   }
 
+  /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */
+  async sellerDeclaration(sellerId: string): Promise<SellerDeclaration> {
+    return { over_18_confirmed: await this.standing.confirmedOverEighteen(sellerId) };
+  }
+
   async create(seller: User, request: ListingRequest): Promise<ListingDetail> {
+    // The terms let only adults post: asked once, with the first listing, and kept.
+    const declared = await this.standing.confirmedOverEighteen(seller.id);
+    if (!declared && request.confirm_over_18 !== true) {
+      throw new FieldValidationException({ confirm_over_18: LISTING_TEXTS.overEighteenRequired });
+    }
     await this.limits.consume(
       { key: `listing:create:user:${seller.id}`, limit: POSTS_PER_DAY, windowSeconds: 24 * 3600 },
       () => `You have posted ${POSTS_PER_DAY} listings today, the most allowed in one day. Please try again tomorrow.`,
@@ -318,6 +338,7 @@ export class ListingsService {
       await tx.flush();
       await this.images.attach(tx, seller.id, listing.id, request.images);
       await rememberTitleWords(tx, listing.title);
+      if (!declared) await this.standing.confirmOverEighteen(tx, seller.id);
       this.events.publish(tx, 'listing.published', { listingId: listing.id });
       return listing.id;
     });

@@ -49,6 +49,7 @@ describe('listings: posting and managing', () => {
     location: 'Taunton',
     place_id: PLACES.taunton.id,
     attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
+    confirm_over_18: true,
     ...change,
     // Photos are uploaded only when the test does not bring its own.
     images: 'images' in change ? change['images'] : await uploadPhotos(browser, 2, { ready: false }),
@@ -98,6 +99,37 @@ describe('listings: posting and managing', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ fields: { [field]: message } });
     expect(await db.query('select id from listing where seller_id = $1', [id])).toHaveLength(0);
+  });
+
+  it('asks a seller once to confirm they are 18 or over: refused without it, recorded with the first listing', async () => {
+    const { browser, id } = await signedInPerson(t, db);
+    const declaration = async () => (await browser.call('GET', '/api/listings/seller-declaration')).json();
+    const declaredAt = async () =>
+      (await db.query<{ at: Date | null }>('select over_eighteen_confirmed_at as at from app_user where id = $1', [id]))[0]?.at;
+    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: false } });
+    for (const confirm of [undefined, false]) {
+      const refused = await browser.call('POST', '/api/listings', await listingBody(browser, { confirm_over_18: confirm }));
+      expect([refused.statusCode, refused.json()]).toEqual([
+        400,
+        {
+          success: false,
+          error: 'Please confirm you are 18 or over to post a listing.',
+          fields: { confirm_over_18: 'Please confirm you are 18 or over to post a listing.' },
+        },
+      ]);
+    }
+    expect(await db.query('select id from listing where seller_id = $1', [id])).toEqual([]);
+    expect(await declaredAt()).toBeNull();
+
+    const before = Date.now();
+    await post(browser, { confirm_over_18: true });
+    const at = await declaredAt();
+    expect(at?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: true } });
+    // Asked once: the next listing needs no declaration, and the first one's time is kept.
+    await post(browser, { confirm_over_18: undefined, title: 'A second listing, no declaration needed' });
+    expect(await declaredAt()).toEqual(at);
+    expect((await new Browser(t).call('GET', '/api/listings/seller-declaration')).statusCode).toBe(401);
   });
 
   it('needs a confirmed e-mail address to post', async () => {

@@ -15,7 +15,6 @@ export interface AccountSummary {
   suspensionReason: string | null;
 }
 
-
 /**
  * An account's standing, as staff and operators change it: the staff role (granted only from the
  * command line) and suspension. The users module owns the table; others call these methods.
@@ -65,6 +64,16 @@ export class AccountStanding {
     user.suspensionReason = undefined;
     this.events.publish(tx, 'user.unsuspended', { userId: user.id });
     return user;
+  }
+
+  /** Whether the person has declared they are 18 or over (the terms' condition for posting a listing). */
+  async confirmedOverEighteen(userId: string): Promise<boolean> {
+    return isUuid(userId) && (await this.em.fork().count(User, { id: userId, overEighteenConfirmedAt: { $ne: null } })) === 1;
+  }
+
+  /** Records the declaration in `tx`, once: a later one keeps the first time. */
+  async confirmOverEighteen(tx: EntityManager, userId: string): Promise<void> {
+    await tx.nativeUpdate(User, { id: userId, overEighteenConfirmedAt: null }, { overEighteenConfirmedAt: new Date() });
   }
 
   private async locked(tx: EntityManager, userId: string): Promise<User> {

@@ -105,6 +105,14 @@ export class ListingRequest {
   })
   images!: string[];
 
+  @ApiProperty({
+    required: false,
+    description: `"${LISTING_TEXTS.overEighteenLabel}": needed with a person's first listing, then recorded on the account`,
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'confirm_over_18 must be true or false' })
+  confirm_over_18?: boolean;
+
   @ApiProperty({ required: false, type: Object, additionalProperties: true, description: 'The category’s own fields (CATEGORY_FIELDS)' })
   @IsOptional()
   @IsObject({ message: 'attributes must be an object' })

@@ -94,7 +94,6 @@ export interface InboxTracked {
   assignedToId?: string | null;
 }
 
-
 /** The instant `hours` before `now`: items created before it have waited longer than that. */
 export const hoursBefore = (now: Date, hours: number) => new Date(now.getTime() - hours * 3600_000);
 
