@@ -233,6 +233,30 @@ test.describe('listing page', () => {
     await expect(page.getByTestId('listing-not-found').getByRole('link', { name: 'Browse Listings' })).toHaveAttribute('href', '/browse');
   });
 
+  test('the owner is offered their own actions, not Message Seller', async ({ page }) => {
+    await signUpVerified(page.request, 'Olive Owner');
+    const place = await placeNamed(page.request, 'Ludlow');
+    const { id } = await postListing(page.request, {
+      category: 'land',
+      title: `Meadow ${uniqueWord()}`,
+      price: 120,
+      price_unit: 'per-acre',
+      location: place.label,
+      place_id: place.id,
+    });
+    await page.goto(`/listing/${id}`);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Manage your listing' })).toBeVisible();
+    await expect(main.getByRole('link', { name: 'Message Seller' })).toHaveCount(0);
+    await expect(page.getByRole('dialog', { name: 'Message Seller' })).toHaveCount(0);
+    await expect(main.getByRole('link', { name: 'My Listings' })).toHaveAttribute('href', '/profile#listings');
+    await main.getByRole('link', { name: 'Manage your listing' }).click();
+    await expect(page).toHaveURL(new RegExp(`/listing/${id}#manage-listing$`));
+    await expect(main.getByRole('link', { name: 'Edit', exact: true })).toHaveAttribute('href', `/post-listing?edit=${id}`);
+    await expect(main.getByRole('button', { name: 'Mark as sold' })).toBeVisible();
+    await expect(main.getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
+  });
+
   test('a visitor who saves is sent to sign in and come back', async ({ page, browser }) => {
     const seller = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': '10.250.3.5' } });
     const sellerPage = await seller.newPage();
@@ -266,9 +290,11 @@ test.describe('post listing wizard', () => {
     await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
     for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
+    // A first listing: the terms' declaration is asked on the Review step.
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeVisible();
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect(page.locator('[data-wizard-errors]')).toHaveText(
-      'Listing type is required, Title is required, Category is required, Price is required, Location is required, Description is required, At least one image is required',
+      'Listing type is required, Title is required, Category is required, Price is required, Location is required, Description is required, At least one image is required, Please confirm you are 18 or over to post a listing.',
     );
 
     // Step 2: details. For Rent forces Rentals and asks what is rented.
@@ -297,7 +323,7 @@ test.describe('post listing wizard', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect(page.locator('[data-wizard-errors]')).toHaveText(
-      'Description must be at least 50 characters, At least one image is required',
+      'Description must be at least 50 characters, At least one image is required, Please confirm you are 18 or over to post a listing.',
     );
 
     // The draft survives a reload.
@@ -316,6 +342,7 @@ test.describe('post listing wizard', () => {
       .getByRole('textbox', { name: 'Description' })
       .fill('A four furrow reversible plough, always shedded, new points this year and ready to go.');
     await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('I confirm I am 18 or over').check();
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     expect((await published).status()).toBe(201);
@@ -324,6 +351,60 @@ test.describe('post listing wizard', () => {
     await expect(page.getByRole('button', { name: 'Post Another Listing' })).toBeVisible();
     await expect(page).toHaveURL(/\/browse$/);
     expect(await page.evaluate(() => localStorage.getItem('fm_listing_draft'))).toBeNull();
+  });
+
+  test('the error banner lists only what is still wrong, and is gone once every field is fixed', async ({ page }) => {
+    test.setTimeout(90_000);
+    await signUpVerified(page.request, 'Fiona Fixer');
+    const banner = page.locator('[data-wizard-errors]');
+    await page.goto('/post-listing');
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeVisible();
+    await page.getByRole('button', { name: 'Publish Listing' }).click();
+    await expect(banner).toContainText('Title is required');
+
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Previous' }).click();
+    await page.locator('[data-file-input]').setInputFiles([{ name: 'trough.png', mimeType: 'image/png', buffer: photoPng(320, 240) }]);
+    await expect(page.locator('[data-photo]').getByText('Main photo')).toBeVisible();
+    await expect(banner).not.toContainText('At least one image is required');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('For Sale').click();
+    await page.getByLabel('Title').fill('Galvanised water trough');
+    await expect(banner).toHaveText(
+      'Category is required, Price is required, Location is required, Description is required, Please confirm you are 18 or over to post a listing.',
+    );
+    await page.getByLabel('Category').selectOption('equipment');
+    await page.getByLabel('Price (£)').fill('95');
+    await page.getByLabel('Location').fill('Shrewsbury');
+    await page
+      .getByRole('option', { name: /^Shrewsbury/ })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page
+      .getByRole('textbox', { name: 'Description' })
+      .fill('Six foot galvanised trough with ball valve, no leaks, collection only from the yard.');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(banner).toHaveText('Please confirm you are 18 or over to post a listing.');
+    await page.getByLabel('I confirm I am 18 or over').check();
+    // Every field fixed: nothing left to say on Review before publishing.
+    await expect(banner).toBeHidden();
+    await expect(page.locator('[data-field-error]:not(:empty)')).toHaveCount(0);
+    const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Publish Listing' }).click();
+    expect((await published).status()).toBe(201);
+
+    // Asked once: the next listing's Review step has no declaration.
+    await page.getByRole('button', { name: 'Post Another Listing' }).click();
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeHidden();
+    await page.goto('/post-listing');
+    await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
+    await page.getByRole('button', { name: 'Publish Listing' }).click();
+    await expect(banner).toContainText('Title is required');
+    await expect(banner).not.toContainText('18 or over');
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeHidden();
   });
 });
 
@@ -487,6 +568,7 @@ test('posts a listing with two real photos through the wizard; the listing page 
 
   for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.locator('[data-review]')).toContainText('2 of 8');
+  await page.getByLabel('I confirm I am 18 or over').check();
   const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Publish Listing' }).click();
   const response = await published;
@@ -794,5 +876,23 @@ test.describe('home, category pages and edit', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page).toHaveURL(`/listing/${id}`);
     await expect(page.getByTestId('listing-price')).toHaveText('£320 · per tonne · No VAT');
+  });
+});
+
+test.describe('home featured grid', () => {
+  test('the heading names the chip shown, even when its listings fail to load', async ({ page }) => {
+    await page.route('**/api/listings?*', (route) =>
+      new URL(route.request().url()).searchParams.get('category') === 'land'
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, error: 'Down' }) })
+        : route.continue(),
+    );
+    await page.goto('/');
+    const heading = page.locator('[data-featured-heading]');
+    await expect(heading).toHaveText(/^(Featured|Newest) Listings$/);
+    await page.getByRole('button', { name: 'Equipment', exact: true }).click();
+    await expect(heading).toHaveText('Newest Equipment Listings');
+    await page.getByRole('button', { name: 'Land', exact: true }).click();
+    await expect(page.getByTestId('featured-listings').getByRole('alert')).toHaveText('Failed to fetch featured listings');
+    await expect(heading).toHaveText('Newest Land Listings');
   });
 });
