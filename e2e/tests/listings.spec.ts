@@ -233,7 +233,7 @@ test.describe('listing page', () => {
     await expect(page.getByTestId('listing-not-found').getByRole('link', { name: 'Browse Listings' })).toHaveAttribute('href', '/browse');
   });
 
-  test('the owner is offered their own actions, not Message Seller', async ({ page }) => {
+  test('the owner is offered their own actions, not Message Seller; one view reads “1 view”', async ({ page, request }) => {
     await signUpVerified(page.request, 'Olive Owner');
     const place = await placeNamed(page.request, 'Ludlow');
     const { id } = await postListing(page.request, {
@@ -244,8 +244,11 @@ test.describe('listing page', () => {
       location: place.label,
       place_id: place.id,
     });
+    // One visitor's view (the owner's own are not counted).
+    expect((await request.get(`/api/listings/${id}`, { headers: SITE })).status()).toBe(200);
     await page.goto(`/listing/${id}`);
     const main = page.getByRole('main');
+    await expect(main.getByTestId('listing-views')).toHaveText('1 view');
     await expect(main.getByRole('heading', { name: 'Manage your listing' })).toBeVisible();
     await expect(main.getByRole('link', { name: 'Message Seller' })).toHaveCount(0);
     await expect(page.getByRole('dialog', { name: 'Message Seller' })).toHaveCount(0);
@@ -255,6 +258,8 @@ test.describe('listing page', () => {
     await expect(main.getByRole('link', { name: 'Edit', exact: true })).toHaveAttribute('href', `/post-listing?edit=${id}`);
     await expect(main.getByRole('button', { name: 'Mark as sold' })).toBeVisible();
     await expect(main.getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
+    await page.goto('/profile#listings');
+    await expect(page.getByRole('tabpanel')).toContainText('1 view · 0 saves');
   });
 
   test('a visitor who saves is sent to sign in and come back', async ({ page, browser }) => {
