@@ -10,6 +10,24 @@ import { photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord,
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 const cards = (page: Page) => page.locator('[data-browse-results] .listing-card');
 
+/** Land at Ludlow, priced per acre, posted by the seller signed in on `request`. */
+async function postLandAtLudlow(request: Page['request'], title: string, price: number): Promise<{ id: string }> {
+  const place = await placeNamed(request, 'Ludlow');
+  return postListing(request, { category: 'land', title, price, price_unit: 'per-acre', location: place.label, place_id: place.id });
+}
+
+/** The wizard's price and place (Shrewsbury, picked from the list), then the Description step's text. */
+async function finishDetails(page: Page, price: string, description: string): Promise<void> {
+  await page.getByLabel('Price (£)').fill(price);
+  await page.getByLabel('Location').fill('Shrewsbury');
+  await page
+    .getByRole('option', { name: /^Shrewsbury/ })
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Description' }).fill(description);
+}
+
 /** Changes the wizard's stored draft (call it from a page other than the wizard). */
 async function editDraft(page: Page, key: string, changes: Record<string, unknown>): Promise<void> {
   await page.evaluate(
@@ -235,15 +253,7 @@ test.describe('listing page', () => {
 
   test('the owner is offered their own actions, not Message Seller; one view reads “1 view”', async ({ page, request }) => {
     await signUpVerified(page.request, 'Olive Owner');
-    const place = await placeNamed(page.request, 'Ludlow');
-    const { id } = await postListing(page.request, {
-      category: 'land',
-      title: `Meadow ${uniqueWord()}`,
-      price: 120,
-      price_unit: 'per-acre',
-      location: place.label,
-      place_id: place.id,
-    });
+    const { id } = await postLandAtLudlow(page.request, `Meadow ${uniqueWord()}`, 120);
     // One visitor's view (the owner's own are not counted).
     expect((await request.get(`/api/listings/${id}`, { headers: SITE })).status()).toBe(200);
     await page.goto(`/listing/${id}`);
@@ -266,15 +276,7 @@ test.describe('listing page', () => {
     const seller = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': '10.250.3.5' } });
     const sellerPage = await seller.newPage();
     await signUpVerified(sellerPage.request, 'Vera Visitor');
-    const place = await placeNamed(sellerPage.request, 'Ludlow');
-    const { id } = await postListing(sellerPage.request, {
-      category: 'land',
-      title: `Grazing ${uniqueWord()}`,
-      price: 90,
-      price_unit: 'per-acre',
-      location: place.label,
-      place_id: place.id,
-    });
+    const { id } = await postLandAtLudlow(sellerPage.request, `Grazing ${uniqueWord()}`, 90);
     await seller.close();
     await page.goto(`/listing/${id}`);
     await page.getByRole('button', { name: 'Save Listing' }).click();
@@ -312,15 +314,8 @@ test.describe('post listing wizard', () => {
     await page.getByLabel('Category').selectOption('equipment');
     await expect(page.getByLabel('Hours (hours)')).toBeVisible();
     await page.getByLabel('Year', { exact: true }).fill('2015');
-    await page.getByLabel('Price (£)').fill('6,750');
     await page.getByLabel('VAT').selectOption('plus-vat');
-    await page.getByLabel('Location').fill('Shrewsbury');
-    await page
-      .getByRole('option', { name: /^Shrewsbury/ })
-      .first()
-      .click();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByRole('textbox', { name: 'Description' }).fill('Too short');
+    await finishDetails(page, '6,750', 'Too short');
     await expect(page.getByText('9/1000 characters')).toBeVisible();
     await page.getByRole('textbox', { name: 'Description' }).fill('x'.repeat(1200));
     await expect(page.getByText('1000/1000 characters')).toBeVisible();
@@ -379,16 +374,7 @@ test.describe('post listing wizard', () => {
       'Category is required, Price is required, Location is required, Description is required, Please confirm you are 18 or over to post a listing.',
     );
     await page.getByLabel('Category').selectOption('equipment');
-    await page.getByLabel('Price (£)').fill('95');
-    await page.getByLabel('Location').fill('Shrewsbury');
-    await page
-      .getByRole('option', { name: /^Shrewsbury/ })
-      .first()
-      .click();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page
-      .getByRole('textbox', { name: 'Description' })
-      .fill('Six foot galvanised trough with ball valve, no leaks, collection only from the yard.');
+    await finishDetails(page, '95', 'Six foot galvanised trough with ball valve, no leaks, collection only from the yard.');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(banner).toHaveText('Please confirm you are 18 or over to post a listing.');
     await page.getByLabel('I confirm I am 18 or over').check();
@@ -522,16 +508,7 @@ test('posts a listing with two real photos through the wizard; the listing page 
   await page.getByLabel('Title').fill(`Yard scraper ${word}`);
   await page.getByLabel('Category').selectOption('equipment');
   await page.getByLabel('Year', { exact: true }).fill('2021');
-  await page.getByLabel('Price (£)').fill('850');
-  await page.getByLabel('Location').fill('Shrewsbury');
-  await page
-    .getByRole('option', { name: /^Shrewsbury/ })
-    .first()
-    .click();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page
-    .getByRole('textbox', { name: 'Description' })
-    .fill('Heavy rubber yard scraper for a telehandler, used one winter, no splits or wear.');
+  await finishDetails(page, '850', 'Heavy rubber yard scraper for a telehandler, used one winter, no splits or wear.');
   // Photos last, as a seller who has them on the phone would: straight from them to publishing.
   await page.getByRole('button', { name: 'Previous' }).click();
   await page.getByRole('button', { name: 'Previous' }).click();
