@@ -10,6 +10,24 @@ import { photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord,
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 const cards = (page: Page) => page.locator('[data-browse-results] .listing-card');
 
+/** Land at Ludlow, priced per acre, posted by the seller signed in on `request`. */
+async function postLandAtLudlow(request: Page['request'], title: string, price: number): Promise<{ id: string }> {
+  const place = await placeNamed(request, 'Ludlow');
+  return postListing(request, { category: 'land', title, price, price_unit: 'per-acre', location: place.label, place_id: place.id });
+}
+
+/** The wizard's price and place (Shrewsbury, picked from the list), then the Description step's text. */
+async function finishDetails(page: Page, price: string, description: string): Promise<void> {
+  await page.getByLabel('Price (£)').fill(price);
+  await page.getByLabel('Location').fill('Shrewsbury');
+  await page
+    .getByRole('option', { name: /^Shrewsbury/ })
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Description' }).fill(description);
+}
+
 /** Changes the wizard's stored draft (call it from a page other than the wizard). */
 async function editDraft(page: Page, key: string, changes: Record<string, unknown>): Promise<void> {
   await page.evaluate(
@@ -233,19 +251,32 @@ test.describe('listing page', () => {
     await expect(page.getByTestId('listing-not-found').getByRole('link', { name: 'Browse Listings' })).toHaveAttribute('href', '/browse');
   });
 
+  test('the owner is offered their own actions, not Message Seller; one view reads “1 view”', async ({ page, request }) => {
+    await signUpVerified(page.request, 'Olive Owner');
+    const { id } = await postLandAtLudlow(page.request, `Meadow ${uniqueWord()}`, 120);
+    // One visitor's view (the owner's own are not counted).
+    expect((await request.get(`/api/listings/${id}`, { headers: SITE })).status()).toBe(200);
+    await page.goto(`/listing/${id}`);
+    const main = page.getByRole('main');
+    await expect(main.getByTestId('listing-views')).toHaveText('1 view');
+    await expect(main.getByRole('heading', { name: 'Manage your listing' })).toBeVisible();
+    await expect(main.getByRole('link', { name: 'Message Seller' })).toHaveCount(0);
+    await expect(page.getByRole('dialog', { name: 'Message Seller' })).toHaveCount(0);
+    await expect(main.getByRole('link', { name: 'My Listings' })).toHaveAttribute('href', '/profile#listings');
+    await main.getByRole('link', { name: 'Manage your listing' }).click();
+    await expect(page).toHaveURL(new RegExp(`/listing/${id}#manage-listing$`));
+    await expect(main.getByRole('link', { name: 'Edit', exact: true })).toHaveAttribute('href', `/post-listing?edit=${id}`);
+    await expect(main.getByRole('button', { name: 'Mark as sold' })).toBeVisible();
+    await expect(main.getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
+    await page.goto('/profile#listings');
+    await expect(page.getByRole('tabpanel')).toContainText('1 view · 0 saves');
+  });
+
   test('a visitor who saves is sent to sign in and come back', async ({ page, browser }) => {
     const seller = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': '10.250.3.5' } });
     const sellerPage = await seller.newPage();
     await signUpVerified(sellerPage.request, 'Vera Visitor');
-    const place = await placeNamed(sellerPage.request, 'Ludlow');
-    const { id } = await postListing(sellerPage.request, {
-      category: 'land',
-      title: `Grazing ${uniqueWord()}`,
-      price: 90,
-      price_unit: 'per-acre',
-      location: place.label,
-      place_id: place.id,
-    });
+    const { id } = await postLandAtLudlow(sellerPage.request, `Grazing ${uniqueWord()}`, 90);
     await seller.close();
     await page.goto(`/listing/${id}`);
     await page.getByRole('button', { name: 'Save Listing' }).click();
@@ -266,9 +297,11 @@ test.describe('post listing wizard', () => {
     await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
     for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
+    // A first listing: the terms' declaration is asked on the Review step.
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeVisible();
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect(page.locator('[data-wizard-errors]')).toHaveText(
-      'Listing type is required, Title is required, Category is required, Price is required, Location is required, Description is required, At least one image is required',
+      'Listing type is required, Title is required, Category is required, Price is required, Location is required, Description is required, At least one image is required, Please confirm you are 18 or over to post a listing.',
     );
 
     // Step 2: details. For Rent forces Rentals and asks what is rented.
@@ -281,15 +314,8 @@ test.describe('post listing wizard', () => {
     await page.getByLabel('Category').selectOption('equipment');
     await expect(page.getByLabel('Hours (hours)')).toBeVisible();
     await page.getByLabel('Year', { exact: true }).fill('2015');
-    await page.getByLabel('Price (£)').fill('6,750');
     await page.getByLabel('VAT').selectOption('plus-vat');
-    await page.getByLabel('Location').fill('Shrewsbury');
-    await page
-      .getByRole('option', { name: /^Shrewsbury/ })
-      .first()
-      .click();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByRole('textbox', { name: 'Description' }).fill('Too short');
+    await finishDetails(page, '6,750', 'Too short');
     await expect(page.getByText('9/1000 characters')).toBeVisible();
     await page.getByRole('textbox', { name: 'Description' }).fill('x'.repeat(1200));
     await expect(page.getByText('1000/1000 characters')).toBeVisible();
@@ -297,7 +323,7 @@ test.describe('post listing wizard', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect(page.locator('[data-wizard-errors]')).toHaveText(
-      'Description must be at least 50 characters, At least one image is required',
+      'Description must be at least 50 characters, At least one image is required, Please confirm you are 18 or over to post a listing.',
     );
 
     // The draft survives a reload.
@@ -316,6 +342,7 @@ test.describe('post listing wizard', () => {
       .getByRole('textbox', { name: 'Description' })
       .fill('A four furrow reversible plough, always shedded, new points this year and ready to go.');
     await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('I confirm I am 18 or over').check();
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     expect((await published).status()).toBe(201);
@@ -324,6 +351,51 @@ test.describe('post listing wizard', () => {
     await expect(page.getByRole('button', { name: 'Post Another Listing' })).toBeVisible();
     await expect(page).toHaveURL(/\/browse$/);
     expect(await page.evaluate(() => localStorage.getItem('fm_listing_draft'))).toBeNull();
+  });
+
+  test('the error banner lists only what is still wrong, and is gone once every field is fixed', async ({ page }) => {
+    test.setTimeout(90_000);
+    await signUpVerified(page.request, 'Fiona Fixer');
+    const banner = page.locator('[data-wizard-errors]');
+    await page.goto('/post-listing');
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeVisible();
+    await page.getByRole('button', { name: 'Publish Listing' }).click();
+    await expect(banner).toContainText('Title is required');
+
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Previous' }).click();
+    await page.locator('[data-file-input]').setInputFiles([{ name: 'trough.png', mimeType: 'image/png', buffer: photoPng(320, 240) }]);
+    await expect(page.locator('[data-photo]').getByText('Main photo')).toBeVisible();
+    await expect(banner).not.toContainText('At least one image is required');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('For Sale').click();
+    await page.getByLabel('Title').fill('Galvanised water trough');
+    await expect(banner).toHaveText(
+      'Category is required, Price is required, Location is required, Description is required, Please confirm you are 18 or over to post a listing.',
+    );
+    await page.getByLabel('Category').selectOption('equipment');
+    await finishDetails(page, '95', 'Six foot galvanised trough with ball valve, no leaks, collection only from the yard.');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(banner).toHaveText('Please confirm you are 18 or over to post a listing.');
+    await page.getByLabel('I confirm I am 18 or over').check();
+    // Every field fixed: nothing left to say on Review before publishing.
+    await expect(banner).toBeHidden();
+    await expect(page.locator('[data-field-error]:not(:empty)')).toHaveCount(0);
+    const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Publish Listing' }).click();
+    expect((await published).status()).toBe(201);
+
+    // Asked once: the next listing's Review step has no declaration.
+    await page.getByRole('button', { name: 'Post Another Listing' }).click();
+    for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeHidden();
+    await page.goto('/post-listing');
+    await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
+    await page.getByRole('button', { name: 'Publish Listing' }).click();
+    await expect(banner).toContainText('Title is required');
+    await expect(banner).not.toContainText('18 or over');
+    await expect(page.getByLabel('I confirm I am 18 or over')).toBeHidden();
   });
 });
 
@@ -436,16 +508,7 @@ test('posts a listing with two real photos through the wizard; the listing page 
   await page.getByLabel('Title').fill(`Yard scraper ${word}`);
   await page.getByLabel('Category').selectOption('equipment');
   await page.getByLabel('Year', { exact: true }).fill('2021');
-  await page.getByLabel('Price (£)').fill('850');
-  await page.getByLabel('Location').fill('Shrewsbury');
-  await page
-    .getByRole('option', { name: /^Shrewsbury/ })
-    .first()
-    .click();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page
-    .getByRole('textbox', { name: 'Description' })
-    .fill('Heavy rubber yard scraper for a telehandler, used one winter, no splits or wear.');
+  await finishDetails(page, '850', 'Heavy rubber yard scraper for a telehandler, used one winter, no splits or wear.');
   // Photos last, as a seller who has them on the phone would: straight from them to publishing.
   await page.getByRole('button', { name: 'Previous' }).click();
   await page.getByRole('button', { name: 'Previous' }).click();
@@ -487,6 +550,7 @@ test('posts a listing with two real photos through the wizard; the listing page 
 
   for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.locator('[data-review]')).toContainText('2 of 8');
+  await page.getByLabel('I confirm I am 18 or over').check();
   const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Publish Listing' }).click();
   const response = await published;
@@ -794,5 +858,23 @@ test.describe('home, category pages and edit', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page).toHaveURL(`/listing/${id}`);
     await expect(page.getByTestId('listing-price')).toHaveText('£320 · per tonne · No VAT');
+  });
+});
+
+test.describe('home featured grid', () => {
+  test('the heading names the chip shown, even when its listings fail to load', async ({ page }) => {
+    await page.route('**/api/listings?*', (route) =>
+      new URL(route.request().url()).searchParams.get('category') === 'land'
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, error: 'Down' }) })
+        : route.continue(),
+    );
+    await page.goto('/');
+    const heading = page.locator('[data-featured-heading]');
+    await expect(heading).toHaveText(/^(Featured|Newest) Listings$/);
+    await page.getByRole('button', { name: 'Equipment', exact: true }).click();
+    await expect(heading).toHaveText('Newest Equipment Listings');
+    await page.getByRole('button', { name: 'Land', exact: true }).click();
+    await expect(page.getByTestId('featured-listings').getByRole('alert')).toHaveText('Failed to fetch featured listings');
+    await expect(heading).toHaveText('Newest Land Listings');
   });
 });

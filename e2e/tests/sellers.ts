@@ -103,6 +103,7 @@ export async function postListing(request: APIRequestContext, listing: Record<st
       vat: 'no-vat',
       description: DESCRIPTION,
       attributes: {},
+      confirm_over_18: true,
       ...listing,
       images,
     },

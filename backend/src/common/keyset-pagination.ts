@@ -1,5 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { BadRequestException } from '@nestjs/common';
+import { isUuid } from './uuid.js';
 
 /**
  * Keyset ("cursor") pagination: a page is the rows strictly after the last row of the previous
@@ -52,7 +53,7 @@ export type CursorType = 'uuid' | 'timestamptz' | 'bigint' | 'integer' | 'float8
 
 /** What each cast of a sort's value accepts from a cursor (else PostgreSQL would refuse it, or read "yesterday" as a time). */
 const CURSOR_VALUE: Record<CursorType, (value: unknown) => boolean> = {
-  uuid: (v) => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+  uuid: (v) => isUuid(v),
   timestamptz: (v) => typeof v === 'string' && isTimestamp(v),
   bigint: (v) => Number.isSafeInteger(v),
   integer: (v) => Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) < 2 ** 31,

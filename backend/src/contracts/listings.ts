@@ -162,4 +162,7 @@ export const LISTING_TEXTS = {
   unknownPlace: 'Choose a town or village from the list (UK places only; postcodes are not recognised yet).',
   notFound: 'Listing Not Found',
   cannotSaveOwn: 'You cannot save your own listing.',
+  /** The declaration asked before a person's first listing (the terms: sellers must be 18 or over). */
+  overEighteenLabel: 'I confirm I am 18 or over',
+  overEighteenRequired: 'Please confirm you are 18 or over to post a listing.',
 } as const;

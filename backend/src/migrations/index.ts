@@ -16,6 +16,7 @@ import { Migration20261125163000_listing_terms } from './Migration20261125163000
 import { Migration20261125163835_listing_geo_cells } from './Migration20261125163835_listing_geo_cells.js';
 import { Migration20261125200000_listing_term_rank } from './Migration20261125200000_listing_term_rank.js';
 import { Migration20261126040000_session_second_factor } from './Migration20261126040000_session_second_factor.js';
+import { Migration20261126041000_over_eighteen } from './Migration20261126041000_over_eighteen.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125163835_listing_geo_cells', class: Migration20261125163835_listing_geo_cells },
   { name: 'Migration20261125200000_listing_term_rank', class: Migration20261125200000_listing_term_rank },
   { name: 'Migration20261126040000_session_second_factor', class: Migration20261126040000_session_second_factor },
+  { name: 'Migration20261126041000_over_eighteen', class: Migration20261126041000_over_eighteen },
 ];

@@ -548,6 +548,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/listings/seller-declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ListingsController_sellerDeclaration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/listings/{id}": {
         parameters: {
             query?: never;
@@ -1737,6 +1753,10 @@ export interface components {
             /** Format: uuid */
             listingId: string;
         };
+        SellerDeclaration: {
+            /** @description Whether the seller has declared they are 18 or over (asked before the first listing) */
+            over_18_confirmed: boolean;
+        };
         ListingSeller: {
             /** Format: uuid */
             id: string;
@@ -1833,6 +1853,8 @@ export interface components {
             place_id?: string;
             /** @description Ids of uploaded images, in order; the first is the main photo */
             images: string[];
+            /** @description "I confirm I am 18 or over": needed with a person's first listing, then recorded on the account */
+            confirm_over_18?: boolean;
             /** @description The category’s own fields (CATEGORY_FIELDS) */
             attributes?: {
                 [key: string]: unknown;
@@ -3803,9 +3825,9 @@ export interface operations {
                 subcategory?: "land" | "equipment" | "services";
                 /** @description buy is the same as sale */
                 type?: "sale" | "rent" | "buy";
-                /** @description Pounds */
+                /** @description Pounds, 0 to 100,000,000 */
                 min_price?: number;
-                /** @description Pounds */
+                /** @description Pounds, 0 to 100,000,000 */
                 max_price?: number;
                 /** @description A place id from GET /api/places */
                 location?: string;
@@ -3883,7 +3905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid; `fields` has one message per field, `error` joins them with commas */
+            /** @description A field is invalid, or the first listing lacks confirm_over_18; `fields` has one message per field, `error` joins them with commas */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4078,6 +4100,30 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["SaveResult"];
+                    };
+                };
+            };
+        };
+    };
+    ListingsController_sellerDeclaration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the post-listing wizard must ask the seller to confirm they are 18 or over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SellerDeclaration"];
                     };
                 };
             };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatPrice, formatRelativeTime } from './format';
+import { countOf, formatPrice, formatRelativeTime } from './format';
 
 describe('formatPrice', () => {
   it('formats whole pounds in en-GB', () => {
@@ -10,6 +10,15 @@ describe('formatPrice', () => {
   it('rounds pence away', () => {
     expect(formatPrice(1249.5)).toBe('£1,250');
     expect(formatPrice(99.4)).toBe('£99');
+  });
+});
+
+describe('countOf', () => {
+  it('says one in the singular and every other count in the plural', () => {
+    expect(countOf(1, 'view')).toBe('1 view');
+    expect(countOf(0, 'view')).toBe('0 views');
+    expect(countOf(2, 'save')).toBe('2 saves');
+    expect(countOf(1204, 'view')).toBe('1,204 views');
   });
 });
 

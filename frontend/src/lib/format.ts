@@ -10,6 +10,11 @@ export function formatPrice(amount: number): string {
   return gbp.format(amount);
 }
 
+/** A count with its noun, singular for one: "1 view", "1,204 views", "0 saves". */
+export function countOf(count: number, noun: string): string {
+  return `${count.toLocaleString('en-GB')} ${count === 1 ? noun : `${noun}s`}`;
+}
+
 const relative = new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' });
 
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [

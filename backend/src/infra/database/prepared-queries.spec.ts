@@ -37,6 +37,17 @@ describe('prepared queries', () => {
     expect(rows[0]).toEqual({ x: 1, at: '2026-11-25 19:40:12.123456+00', big: '9000000000000000', word: `it's` });
   });
 
+  it('bind the values of a query planned for them, never writing them into its text', async () => {
+    const sql = `select ?::float8 as huge, ?::text as word, (select count(*)::int from pg_class where relpages >= ?) >= 0 as counted`;
+    // Written into the text, Infinity reads as a column ("column infinity does not exist").
+    expect(await prepared.bound(sql, [Infinity, `it's`, 0])).toEqual([{ huge: Infinity, word: `it's`, counted: true }]);
+    const [statement] = await prepared.bound<{ n: number }>(
+      `select count(*)::int as n from pg_prepared_statements where statement like ?`,
+      ['%::float8 as huge%'],
+    );
+    expect(statement).toEqual({ n: 0 });
+  });
+
   it('plan a statement once, generically, and reuse it', async () => {
     for (let i = 0; i < 3; i++) await prepared.all('select count(*)::int as n from pg_class where relpages >= ?', [i]);
     // Sequential queries share the pool's one idle connection, where the statement was prepared.

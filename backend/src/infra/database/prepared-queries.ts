@@ -36,6 +36,18 @@ export class PreparedQueries implements OnApplicationShutdown {
     return result.rows as T[];
   }
 
+  /**
+   * A query whose plan depends on its values (how common a word is, how many match a price): its
+   * values are bound, never written into the SQL's text as the ORM's `execute` writes them (which
+   * put Infinity into the text as a column name), and it is planned for them, on the ORM's own pool.
+   */
+  async bound<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    const { text, values } = numbered(sql, params);
+    const pool = (await this.em.getConnection().getNativeClient()) as pg.Pool;
+    const result = await pool.query({ text, values });
+    return result.rows as T[];
+  }
+
   async onApplicationShutdown(): Promise<void> {
     const pool = await this.pool;
     this.pool = undefined;

@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { OBJECT_STORAGE } from '../../infra/storage/storage.module.js';
 import type { ObjectStorage } from '../../infra/storage/object-storage.js';
 import { variantKey } from './image.entity.js';
+import { isUuid } from '../../common/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const VARIANT_FILE = /^([1-9][0-9]{0,4})\.(webp|avif)$/;
 const CONTENT_TYPES = { webp: 'image/webp', avif: 'image/avif' } as const;
 
@@ -18,7 +18,7 @@ export class MediaFiles {
 
   async open(id: string, file: string): Promise<{ stream: Readable; contentType: string } | null> {
     const match = VARIANT_FILE.exec(file);
-    if (!UUID.test(id) || !match) return null;
+    if (!isUuid(id) || !match) return null;
     const format = match[2] as keyof typeof CONTENT_TYPES;
     try {
       const stream = await this.storage.get(variantKey(id, Number(match[1]), format));

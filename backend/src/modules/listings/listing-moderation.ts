@@ -8,6 +8,7 @@ import { MailService } from '../../infra/mail/mail.service.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent } from '../../infra/queue/job-registry.js';
 import { Listing } from './listing.entity.js';
+import { isUuid } from '../../common/uuid.js';
 
 export interface ListingModerationSummary {
   id: string;
@@ -19,8 +20,6 @@ export interface ListingModerationSummary {
   removalReason: string | null;
   removedWithSeller: boolean;
 }
-
-const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 /**
  * What staff do to listings: hide (status removed, the seller told why), restore, feature, and

@@ -228,6 +228,41 @@ describe('browse and search', () => {
     expect(response.json()).toMatchObject({ success: false, fields });
   });
 
+  // Every numeric filter, with numbers that overflow once converted (pounds to pence, miles to
+  // metres), are not finite or not numbers at all: a 400 that names the filter, never a 500.
+  const PRICE_RANGE = 'must be a number from 0 to 100,000,000';
+  const NOT_NUMBERS = ['NaN', 'Infinity', '9'.repeat(400)];
+  const refused = (query: string, fields: Record<string, string>): [string, Record<string, string>] => [query, fields];
+  const numberCases = [
+    ...['min_price', 'max_price'].flatMap((name) => [
+      ...['1e308', '1e20', '-1', '100000000.01'].map((value) => refused(`?${name}=${value}`, { [name]: `${name} ${PRICE_RANGE}` })),
+      ...NOT_NUMBERS.map((value) => refused(`?${name}=${value}`, { [name]: `${name} must be a number` })),
+    ]),
+    ...['1e308', '1e20', '501'].map((value) =>
+      refused(`?location=2636177&radius=${value}`, { radius: 'radius must be at most 500 miles' }),
+    ),
+    ...NOT_NUMBERS.map((value) => refused(`?location=2636177&radius=${value}`, { radius: 'radius must be a whole number of miles' })),
+    refused('?location=2636177&radius=-1', { radius: 'radius must be at least 1 mile' }),
+    ...['1e308', '1e20', '-1', '200001'].map((value) =>
+      refused(`?category=equipment&hours_max=${value}`, { hours_max: 'hours_max must be from 0 to 200000' }),
+    ),
+    ...NOT_NUMBERS.map((value) => refused(`?category=equipment&hours_min=${value}`, { hours_min: 'hours_min must be a number' })),
+    refused('?category=equipment&year_min=2015&year_max=2010', { year_max: 'year_max must not be below year_min' }),
+    refused('?limit=1e308', { limit: 'limit must be at most 50' }),
+    refused('?limit=-1', { limit: 'limit must be at least 1' }),
+    ...NOT_NUMBERS.map((value) => refused(`?limit=${value}`, { limit: 'limit must be a whole number' })),
+  ];
+  it.each(numberCases)('refuses the number in %s with a clear message', async (query, fields) => {
+    const response = await new Browser(t).call('GET', `/api/listings${query}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, fields });
+  });
+
+  it('keeps the price bounds themselves: nothing is above the highest price a listing can have', async () => {
+    expect(await titles('?min_price=0&max_price=100000000&category=land')).toEqual(['Grazing land near York']);
+    expect(await titles('?min_price=100000000')).toEqual([]);
+  });
+
   it.each([
     ['', '["x"]'],
     ['', '["yesterday","00000000-0000-0000-0000-000000000000"]'],

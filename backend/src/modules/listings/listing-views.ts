@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createHmac, hkdfSync } from 'node:crypto';
+import { clientKey } from '../../common/api-rate-limit.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { loadSecretBoxKey } from '../../infra/crypto/secret-box.js';
@@ -8,9 +9,11 @@ import { ScheduledJob } from '../../infra/queue/job-registry.js';
 import type { Viewer } from './listings.service.js';
 
 /**
- * Counts a listing's views at most once per visitor per day, without keeping addresses: a visitor
- * is a keyed hash of the address and browser, with a key that changes every day, so yesterday's
- * visitors cannot be linked to today's (or to an address).
+ * Counts a listing's views at most once per visitor per day, without keeping addresses. A visitor
+ * is a signed-in account, or else an address (an IPv6 one by its /64 network, as rate limits count
+ * it): nothing the client chooses, such as its User-Agent, makes it a new visitor. It is kept as a
+ * keyed hash with a key that changes every day, so yesterday's visitors cannot be linked to
+ * today's (or to an address).
  */
 @Injectable()
 export class ListingViews implements OnModuleInit {
@@ -31,7 +34,7 @@ export class ListingViews implements OnModuleInit {
     const day = new Date().toISOString().slice(0, 10);
     const dayKey = createHmac('sha256', this.masterKey).update(day).digest();
     const visitor = createHmac('sha256', dayKey)
-      .update(viewer.userId ?? `${viewer.ip}|${viewer.userAgent}`)
+      .update(viewer.userId ? `user:${viewer.userId}` : `address:${clientKey(viewer.ip)}`)
       .digest('hex')
       .slice(0, 32);
     const rows = await this.em.getConnection().execute<Array<{ views: number }>>(

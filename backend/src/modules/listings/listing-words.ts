@@ -71,7 +71,7 @@ export class ListingWords {
           '(select true from listing_term o where o.lexeme = ? and o.published_at = t.published_at and o.listing_id = t.listing_id limit 1)',
       )
       .join(' and ');
-    const [row] = await this.em.getConnection().execute<Array<{ matches: number }>>(
+    const [row] = await this.prepared.bound<{ matches: number }>(
       `select count(*)::int as matches from (select 1 from (select t.listing_id, t.published_at from listing_term t where t.lexeme = ?
         order by t.published_at desc, t.listing_id desc limit ?) t where ${probes || 'true'} limit ?) m`,
       [rarest.lexeme, POSTINGS_PROBED, ...others.map((word) => word.lexeme), cap + 1],

@@ -15,13 +15,20 @@ import {
   PlaceSearchRequest,
   SavedListingRequest,
 } from './dto/listing.request.js';
-import { FeaturedListings, ListingDetail, ListingPage, PlaceResponse, SavedListingEntry, SaveResult } from './dto/listing.response.js';
+import {
+  FeaturedListings,
+  ListingDetail,
+  ListingPage,
+  PlaceResponse,
+  SavedListingEntry,
+  SaveResult,
+  SellerDeclaration,
+} from './dto/listing.response.js';
 import { ListingsService, type Viewer } from './listings.service.js';
 
 const viewerOf = (request: AuthenticatedRequest): Viewer => ({
   userId: request.auth?.user.id,
   ip: request.ip,
-  userAgent: String(request.headers['user-agent'] ?? ''),
 });
 
 @ApiTags('listings')
@@ -73,6 +80,15 @@ export class ListingsController {
     return this.listings.unsave(user.id, body.listingId);
   }
 
+  @Get('seller-declaration')
+  @SignedIn()
+  @ApiEnvelope(200, SellerDeclaration, {
+    description: 'Whether the post-listing wizard must ask the seller to confirm they are 18 or over',
+  })
+  sellerDeclaration(@CurrentUser() user: User): Promise<SellerDeclaration> {
+    return this.listings.sellerDeclaration(user.id);
+  }
+
   @Get(':id')
   @ApiQuery({ name: 'near', required: false, description: 'A place id from GET /api/places: the answer gives the distance from it' })
   @ApiEnvelope(200, ListingDetail)
@@ -85,7 +101,10 @@ export class ListingsController {
   @HttpCode(201)
   @VerifiedEmail()
   @ApiEnvelope(201, ListingDetail, { description: 'Live at once' })
-  @ApiErrorEnvelope(400, 'A field is invalid; `fields` has one message per field, `error` joins them with commas')
+  @ApiErrorEnvelope(
+    400,
+    'A field is invalid, or the first listing lacks confirm_over_18; `fields` has one message per field, `error` joins them with commas',
+  )
   @ApiErrorEnvelope(403, 'The e-mail address is not confirmed yet')
   @ApiErrorEnvelope(429, 'The day’s posting limit is reached')
   create(@CurrentUser() user: User, @Body() body: ListingRequest): Promise<ListingDetail> {

@@ -14,6 +14,7 @@ import {
   type ListingStatus,
   type ListingType,
   PAGE_SIZE,
+  PRICE_MAX_POUNDS,
   type PriceUnit,
   RENT_PRICE_UNITS,
   type RentSubcategory,
@@ -24,9 +25,18 @@ import {
 import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { AccountStanding } from '../users/account-standing.js';
 import { User } from '../users/user.entity.js';
 import type { ListingRequest, ListingSearchRequest } from './dto/listing.request.js';
-import type { FeaturedListings, ListingCard, ListingDetail, ListingPage, SavedListingEntry, SaveResult } from './dto/listing.response.js';
+import type {
+  FeaturedListings,
+  ListingCard,
+  ListingDetail,
+  ListingPage,
+  SavedListingEntry,
+  SaveResult,
+  SellerDeclaration,
+} from './dto/listing.response.js';
 import { ListingImages } from './listing-images.js';
 import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql, narrowed } from './listing-search.js';
 import { Listing } from './listing.entity.js';
@@ -35,6 +45,7 @@ import { SavedListing } from './saved-listing.entity.js';
 import { SearchAnswers } from './search-answers.js';
 import { ListingViews } from './listing-views.js';
 import { PreparedQueries } from '../../infra/database/prepared-queries.js';
+import { isUuid } from '../../common/uuid.js';
 
 /** Listings one seller may post in a day. */
 export const POSTS_PER_DAY = 20;
@@ -74,11 +85,10 @@ export interface ListingBrief {
   image: string | null;
 }
 
-/** Who asks: a signed-in user (their id) or a visitor. */
+/** Who asks: a signed-in user (their id) or a visitor, known by address. */
 export interface Viewer {
   userId?: string;
   ip: string;
-  userAgent: string;
 }
 
 @Injectable()
@@ -93,6 +103,7 @@ export class ListingsService {
     @Inject(SearchAnswers) private readonly answers: SearchAnswers,
     @Inject(ListingWords) private readonly words: ListingWords,
     @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+    @Inject(AccountStanding) private readonly standing: AccountStanding,
   ) {}
 
   // ----- Browse and search -----
@@ -141,7 +152,9 @@ export class ListingsService {
     const category = request.category ? categoryBySlug(request.category) : undefined;
     const place = request.location ? await this.geocoder.byId(request.location) : undefined;
     if (request.location && !place) throw new FieldValidationException({ location: 'location must be a place id from the list' });
-    if (request.min_price !== undefined && request.max_price !== undefined && request.min_price > request.max_price) {
+    const minPricePence = searchPence('min_price', request.min_price);
+    const maxPricePence = searchPence('max_price', request.max_price);
+    if (minPricePence !== undefined && maxPricePence !== undefined && minPricePence > maxPricePence) {
       throw new FieldValidationException({ max_price: 'max_price must not be below min_price' });
     }
     const sort = (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest');
@@ -150,8 +163,8 @@ export class ListingsService {
       categoryId: category?.id,
       rentSubcategory: request.subcategory as RentSubcategory | undefined,
       type: request.type === 'buy' ? 'sale' : (request.type as 'sale' | 'rent' | undefined),
-      minPricePence: request.min_price === undefined ? undefined : Math.round(request.min_price * 100),
-      maxPricePence: request.max_price === undefined ? undefined : Math.round(request.max_price * 100),
+      minPricePence,
+      maxPricePence,
       near: place,
       radiusMiles: place ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
       verifiedSellersOnly: request.verified,
@@ -180,8 +193,7 @@ export class ListingsService {
   private async continuingCursor(query: ListingQuery & { pastWindow?: boolean }, next: string | null): Promise<string | null> {
     if (query.pastWindow) return next && encodeCursor([PAST_WINDOW, ...decodeCursor(next, 2)]);
     if (query.plan !== 'newest' || next) return next;
-    const { sql, params } = new ListingSearchSql(query).windowEdge();
-    const [edge] = await this.em.getConnection().execute<Array<{ published_at: string; id: string }>>(sql, params);
+    const [edge] = await this.rows<{ published_at: string; id: string }>(new ListingSearchSql(query).windowEdge(), false);
     return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
   }
 
@@ -218,9 +230,12 @@ export class ListingsService {
     return row?.total ?? 0;
   }
 
-  /** A search's rows: prepared, with a generic plan, when its SQL fixes its own plan (PreparedQueries). */
+  /**
+   * A search's rows, its values always bound: prepared, with a generic plan, when its SQL fixes its
+   * own plan, else planned for its values (PreparedQueries).
+   */
   private rows<T>(query: { sql: string; params: unknown[] }, planFixed: boolean): Promise<T[]> {
-    return planFixed ? this.prepared.all<T>(query.sql, query.params) : this.em.getConnection().execute<T[]>(query.sql, query.params);
+    return planFixed ? this.prepared.all<T>(query.sql, query.params) : this.prepared.bound<T>(query.sql, query.params);
   }
 
   /** Staff's featured listings; while there are none, the newest live listings with photos. */
@@ -233,7 +248,7 @@ export class ListingsService {
 
   /** A seller's live listings, for their public page (only when they show them). */
   async sellerListings(sellerId: string, viewerId: string | undefined, cursor?: string): Promise<ListingPage> {
-    const seller = /^[0-9a-f-]{36}$/i.test(sellerId) ? await this.em.findOne(User, { id: sellerId, deletedAt: null }) : null;
+    const seller = isUuid(sellerId) ? await this.em.findOne(User, { id: sellerId, deletedAt: null }) : null;
     if (!seller || (!seller.profileVisible && seller.id !== viewerId)) throw new NotFoundException('Profile not found');
     if (!seller.listingsVisible && seller.id !== viewerId) return emptyPage();
     return this.sellerPage(sellerId, ['live'], cursor);
@@ -260,7 +275,7 @@ export class ListingsService {
 
   /** Listings by id in any state (missing ones are absent from the map), for the messaging module. */
   async briefs(ids: string[]): Promise<Map<string, ListingBrief>> {
-    const valid = [...new Set(ids)].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const valid = [...new Set(ids)].filter(isUuid);
     if (valid.length === 0) return new Map();
     const [listings, images] = await Promise.all([
       this.em.fork().find(Listing, { id: { $in: valid } }, { populate: ['category'] }),
@@ -295,7 +310,17 @@ export class ListingsService {
     return this.toDetail(listing, viewer.userId, place);
   }
 
+  /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */
+  async sellerDeclaration(sellerId: string): Promise<SellerDeclaration> {
+    return { over_18_confirmed: await this.standing.confirmedOverEighteen(sellerId) };
+  }
+
   async create(seller: User, request: ListingRequest): Promise<ListingDetail> {
+    // The terms let only adults post: asked once, with the first listing, and kept.
+    const declared = await this.standing.confirmedOverEighteen(seller.id);
+    if (!declared && request.confirm_over_18 !== true) {
+      throw new FieldValidationException({ confirm_over_18: LISTING_TEXTS.overEighteenRequired });
+    }
     await this.limits.consume(
       { key: `listing:create:user:${seller.id}`, limit: POSTS_PER_DAY, windowSeconds: 24 * 3600 },
       () => `You have posted ${POSTS_PER_DAY} listings today, the most allowed in one day. Please try again tomorrow.`,
@@ -313,6 +338,7 @@ export class ListingsService {
       await tx.flush();
       await this.images.attach(tx, seller.id, listing.id, request.images);
       await rememberTitleWords(tx, listing.title);
+      if (!declared) await this.standing.confirmOverEighteen(tx, seller.id);
       this.events.publish(tx, 'listing.published', { listingId: listing.id });
       return listing.id;
     });
@@ -426,12 +452,12 @@ export class ListingsService {
   // ----- Helpers -----
 
   private find(id: string): Promise<Listing | null> {
-    return /^[0-9a-f-]{36}$/i.test(id) ? this.em.findOne(Listing, { id }, { populate: ['seller', 'category'] }) : Promise.resolve(null);
+    return isUuid(id) ? this.em.findOne(Listing, { id }, { populate: ['seller', 'category'] }) : Promise.resolve(null);
   }
 
   /** The seller's own listing: anyone else's id is simply not found. */
   private async owned(tx: EntityManager, id: string, sellerId: string): Promise<Listing> {
-    const listing = /^[0-9a-f-]{36}$/i.test(id) ? await tx.findOne(Listing, { id, seller: sellerId }, { lockMode: 3 }) : null;
+    const listing = isUuid(id) ? await tx.findOne(Listing, { id, seller: sellerId }, { lockMode: 3 }) : null;
     if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
     return listing;
   }
@@ -593,7 +619,20 @@ function onlyWords(query: ListingQuery): boolean {
   return !narrowed(query) && !query.near;
 }
 
-/** The `<key>_min` / `<key>_max` query parameters of the category's range fields. */
+/**
+ * A price filter in pence, checked after the conversion: pounds that overflow it (1e308 × 100 is
+ * Infinity) or lie beyond any listing's price are refused, not sent to PostgreSQL.
+ */
+function searchPence(name: 'min_price' | 'max_price', pounds: number | undefined): number | undefined {
+  if (pounds === undefined) return undefined;
+  const pence = Math.round(pounds * 100);
+  if (!Number.isSafeInteger(pence) || pence < 0 || pence > PRICE_MAX_POUNDS * 100) {
+    throw new FieldValidationException({ [name]: `${name} must be a number from 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}` });
+  }
+  return pence;
+}
+
+/** The `<key>_min` / `<key>_max` query parameters of the category's range fields, each within the field's own bounds. */
 function attributeRanges(category: CategorySlug | undefined, subcategory: RentSubcategory | undefined, raw: Record<string, unknown>) {
   if (!category) return [];
   const ranges: Array<{ key: string; min?: number; max?: number }> = [];
@@ -607,8 +646,11 @@ function attributeRanges(category: CategorySlug | undefined, subcategory: RentSu
       if (value === undefined || value === '') continue;
       const number = Number(value);
       if (typeof value !== 'string' || !Number.isFinite(number)) errors[name] = `${name} must be a number`;
+      else if (number < field.min || number > field.max) errors[name] = `${name} must be from ${field.min} to ${field.max}`;
       else range[bound] = number;
     }
+    if (range.min !== undefined && range.max !== undefined && range.min > range.max)
+      errors[`${field.key}_max`] = `${field.key}_max must not be below ${field.key}_min`;
     if (range.min !== undefined || range.max !== undefined) ranges.push(range);
   }
   if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);

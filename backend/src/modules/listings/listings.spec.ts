@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { PLACES } from '../../testing/listings.js';
 import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { uploadPhotos } from '../../testing/images.js';
+import { Listing } from './listing.entity.js';
+import { IMAGE_MESSAGES } from '../../contracts/images.js';
 
 const DESCRIPTION = 'Serviced every year and kept in a shed. Tyres good, no leaks. Can deliver within 50 miles at cost.';
 
@@ -46,6 +49,7 @@ describe('listings: posting and managing', () => {
     location: 'Taunton',
     place_id: PLACES.taunton.id,
     attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
+    confirm_over_18: true,
     ...change,
     // Photos are uploaded only when the test does not bring its own.
     images: 'images' in change ? change['images'] : await uploadPhotos(browser, 2, { ready: false }),
@@ -95,6 +99,37 @@ describe('listings: posting and managing', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ fields: { [field]: message } });
     expect(await db.query('select id from listing where seller_id = $1', [id])).toHaveLength(0);
+  });
+
+  it('asks a seller once to confirm they are 18 or over: refused without it, recorded with the first listing', async () => {
+    const { browser, id } = await signedInPerson(t, db);
+    const declaration = async () => (await browser.call('GET', '/api/listings/seller-declaration')).json();
+    const declaredAt = async () =>
+      (await db.query<{ at: Date | null }>('select over_eighteen_confirmed_at as at from app_user where id = $1', [id]))[0]?.at;
+    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: false } });
+    for (const confirm of [undefined, false]) {
+      const refused = await browser.call('POST', '/api/listings', await listingBody(browser, { confirm_over_18: confirm }));
+      expect([refused.statusCode, refused.json()]).toEqual([
+        400,
+        {
+          success: false,
+          error: 'Please confirm you are 18 or over to post a listing.',
+          fields: { confirm_over_18: 'Please confirm you are 18 or over to post a listing.' },
+        },
+      ]);
+    }
+    expect(await db.query('select id from listing where seller_id = $1', [id])).toEqual([]);
+    expect(await declaredAt()).toBeNull();
+
+    const before = Date.now();
+    await post(browser, { confirm_over_18: true });
+    const at = await declaredAt();
+    expect(at?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: true } });
+    // Asked once: the next listing needs no declaration, and the first one's time is kept.
+    await post(browser, { confirm_over_18: undefined, title: 'A second listing, no declaration needed' });
+    expect(await declaredAt()).toEqual(at);
+    expect((await new Browser(t).call('GET', '/api/listings/seller-declaration')).statusCode).toBe(401);
   });
 
   it('needs a confirmed e-mail address to post', async () => {
@@ -162,8 +197,11 @@ describe('listings: posting and managing', () => {
       '/api/listings',
       await listingBody(other.browser, { images: listing.images.map((i) => i.id) }),
     );
-    expect(stolen.statusCode).toBeGreaterThanOrEqual(400);
-    expect(stolen.statusCode).toBeLessThan(500);
+    expect([stolen.statusCode, stolen.json()]).toEqual([
+      400,
+      { success: false, error: IMAGE_MESSAGES.notYours, fields: { images: IMAGE_MESSAGES.notYours } },
+    ]);
+    expect(await db.query('select id from listing where seller_id = $1', [other.id])).toEqual([]);
     const [row] = await db.query<{ title: string; status: string }>('select title, status from listing where id = $1', [listing.id]);
     expect(row).toEqual({ title: 'Massey Ferguson 5713 SL tractor', status: 'live' });
   });
@@ -210,6 +248,27 @@ describe('listings: posting and managing', () => {
     expect(await search()).toEqual([expect.objectContaining({ id: listing.id, price: 36000 })]);
     await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'sold' });
     expect(await search()).toEqual([]);
+  });
+
+  it('does not keep a search made between a write’s flush and its commit once the write has committed', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const listing = await post(browser, { title: 'Graham Edwards bale trailer' });
+    const prices = async () =>
+      (await new Browser(t).call('GET', '/api/listings?q=graham'))
+        .json<{ data: { listings: Array<{ price: number }> } }>()
+        .data.listings.map((card) => card.price);
+    expect(await prices()).toEqual([38500]);
+    await t.app
+      .get(EntityManager)
+      .fork()
+      .transactional(async (tx) => {
+        const row = await tx.findOneOrFail(Listing, { id: listing.id });
+        row.pricePence = 3_000_000;
+        await tx.flush();
+        // Flushed, not committed: a search now still reads the old price, and its answer is kept.
+        expect(await prices()).toEqual([38500]);
+      });
+    expect(await prices()).toEqual([30000]);
   });
 
   it('finds a listing by its words through its whole life: counted, edited, sold, renewed and deleted', async () => {
@@ -262,6 +321,75 @@ describe('listings: posting and managing', () => {
     const [row] = await db.query<{ views: number }>('select views from listing where id = $1', [listing.id]);
     expect(row?.views).toBe(2);
     expect(JSON.stringify(await db.query('select * from listing_view'))).not.toContain('10.77.0');
+  });
+
+  it('counts a visitor by address, whatever their browser says: an IPv6 network (/64) is one visitor', async () => {
+    const { browser } = await signedInPerson(t, db);
+    const views = async (listingId: string) =>
+      (await db.query<{ views: number }>('select views from listing where id = $1', [listingId]))[0]?.views;
+    const listing = await post(browser);
+    const visitor = new Browser(t, '10.78.0.1');
+    for (let i = 0; i < 25; i++) await visitor.call('GET', `/api/listings/${listing.id}`, undefined, { 'user-agent': `Browser/${i}` });
+    expect(await views(listing.id)).toBe(1);
+    // The order of popular follows the views, so it cannot be bought with User-Agents either.
+    const popular = (await new Browser(t).call('GET', '/api/listings?sort=popular&q=5713')).json<{
+      data: { listings: Array<{ id: string; views: number }> };
+    }>().data.listings;
+    expect(popular.find((card) => card.id === listing.id)?.views).toBe(1);
+
+    const network = await post(browser);
+    for (const ip of ['2001:db8:7:1::1', '2001:db8:7:1:ffff:ffff:ffff:fffe', '2001:0db8:0007:0001:0:0:0:9'])
+      await new Browser(t, ip).call('GET', `/api/listings/${network.id}`);
+    expect(await views(network.id)).toBe(1);
+    await new Browser(t, '2001:db8:7:2::1').call('GET', `/api/listings/${network.id}`);
+    expect(await views(network.id)).toBe(2);
+  });
+
+  it('counts a signed-in viewer once, from any address', async () => {
+    const seller = await signedInPerson(t, db);
+    const viewer = await signedInPerson(t, db, newPerson('Victor Viewer'));
+    const listing = await post(seller.browser);
+    const elsewhere = new Browser(t, '10.79.0.2');
+    elsewhere.cookies = viewer.browser.cookies;
+    await viewer.browser.call('GET', `/api/listings/${listing.id}`);
+    await elsewhere.call('GET', `/api/listings/${listing.id}`);
+    expect(await db.query('select views from listing where id = $1', [listing.id])).toEqual([{ views: 1 }]);
+  });
+
+  it.each([
+    ['version 1', 'c232ab00-9414-11ec-b3c8-9f6bdeced846'],
+    ['version 7', '01932c07-209c-7ab0-9d3c-5ebe0ae5f0a1'],
+    ['upper case', 'C232AB00-9414-41EC-B3C8-9F6BDECED846'],
+  ])('answers “not found” for a well-formed id of no listing (%s), on save and unsave', async (_kind, id) => {
+    const { browser } = await signedInPerson(t, db);
+    for (const method of ['POST', 'DELETE'] as const) {
+      const response = await browser.call(method, '/api/listings/saved', { listingId: id });
+      expect([response.statusCode, response.json()]).toEqual([404, { success: false, error: 'Listing Not Found' }]);
+    }
+  });
+
+  it.each([
+    'not-an-id',
+    '------------------------------------',
+    'c232ab00-9414-11ec-b3c8-9f6bdeced84',
+    'g232ab00-9414-11ec-b3c8-9f6bdeced846',
+  ])('refuses a malformed listing id (%s) on save and unsave', async (id) => {
+    const { browser } = await signedInPerson(t, db);
+    for (const method of ['POST', 'DELETE'] as const) {
+      const response = await browser.call(method, '/api/listings/saved', { listingId: id });
+      expect([response.statusCode, response.json()]).toEqual([
+        400,
+        { success: false, error: 'listingId must be the id of a listing', fields: { listingId: 'listingId must be the id of a listing' } },
+      ]);
+    }
+  });
+
+  it('answers “not found” for an id of the right length that is not one, wherever a listing or seller is looked up', async () => {
+    const dashes = '-'.repeat(36);
+    for (const path of [`/api/listings/${dashes}`, `/api/users/${dashes}/listings`]) {
+      const response = await new Browser(t).call('GET', path);
+      expect(response.statusCode).toBe(404);
+    }
   });
 
   it('saves and unsaves, counting the favourites truthfully', async () => {

@@ -31,8 +31,8 @@ import type {
   UnreadCounts,
 } from './dto/messaging.response.js';
 import { Message } from './message.entity.js';
+import { isUuid } from '../../common/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CONVERSATION_LIST_LIMIT = 200;
 
 const nameOf = (user: User | undefined) => (!user || user.deletedAt ? MESSAGING_TEXTS.unknownUser : user.fullName);
@@ -216,7 +216,7 @@ export class MessagingService {
   /** The listing's owner accepts or declines a pending request, once; both sides' cards change. */
   async decideBooking(user: User, messageId: string, decision: BookingDecision): Promise<MessageView> {
     const { message, conversation } = await this.em.transactional(async (tx) => {
-      const message = UUID.test(messageId) ? await tx.findOne(Message, { id: messageId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      const message = isUuid(messageId) ? await tx.findOne(Message, { id: messageId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
       const conversation = message ? await tx.findOne(Conversation, { id: message.conversation }) : null;
       if (!message || !conversation || !sideOf(conversation, user.id)) throw new NotFoundException('Message not found');
       if (message.kind !== 'booking-request' || !message.booking) throw new BadRequestException(BOOKING_TEXTS.notBooking);
@@ -254,7 +254,7 @@ export class MessagingService {
   }
 
   async unblock(blocker: User, blockedId: string): Promise<void> {
-    if (!UUID.test(blockedId)) throw new NotFoundException(MESSAGING_TEXTS.userNotFound);
+    if (!isUuid(blockedId)) throw new NotFoundException(MESSAGING_TEXTS.userNotFound);
     await this.em.fork().nativeDelete(UserBlock, { blocker: blocker.id, blocked: blockedId });
   }
 
@@ -307,7 +307,7 @@ export class MessagingService {
 
   /** The conversation when `userId` takes part in it; a 404 otherwise (another's id reveals nothing). */
   private async ownConversation(em: EntityManager, userId: string, conversationId: string, lock = false): Promise<Conversation> {
-    const conversation = UUID.test(conversationId)
+    const conversation = isUuid(conversationId)
       ? await em.findOne(
           Conversation,
           { id: conversationId, $or: [{ starter: userId }, { owner: userId }] },

@@ -14,11 +14,11 @@ import { ScheduledJob } from '../../infra/queue/job-registry.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import type { FollowedCategories, NotificationList, UnreadCount } from './dto/notification.response.js';
 import { CategoryFollow, Notification } from './notification.entity.js';
+import { isUuid } from '../../common/uuid.js';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 export const CATEGORY_NOT_FOUND = 'Category not found';
 const PURGE_BATCH = 5_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a subscriber stores for each recipient. */
 export interface NotificationDraft {
@@ -111,7 +111,7 @@ export class NotificationsService implements OnModuleInit {
 
   async delete(userId: string, id: string): Promise<UnreadCount> {
     const em = this.em.fork();
-    const removed = UUID.test(id) ? await em.nativeDelete(Notification, { id, user: userId }) : 0;
+    const removed = isUuid(id) ? await em.nativeDelete(Notification, { id, user: userId }) : 0;
     if (removed === 0) throw new NotFoundException(NOTIFICATION_NOT_FOUND);
     return { unread_count: await this.unreadCount(userId) };
   }
@@ -209,7 +209,7 @@ export class NotificationsService implements OnModuleInit {
   }
 
   private async own(em: EntityManager, userId: string, id: string): Promise<Notification> {
-    const notification = UUID.test(id) ? await em.findOne(Notification, { id, user: userId }) : null;
+    const notification = isUuid(id) ? await em.findOne(Notification, { id, user: userId }) : null;
     if (!notification) throw new NotFoundException(NOTIFICATION_NOT_FOUND);
     return notification;
   }

@@ -45,6 +45,7 @@ async function listingBody(browser: Browser, change: Record<string, unknown> = {
     location: 'Taunton',
     place_id: PLACES.taunton.id,
     attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
+    confirm_over_18: true,
     ...change,
     images: 'images' in change ? change['images'] : await uploadPhotos(browser, 1, { ready: false }),
   };

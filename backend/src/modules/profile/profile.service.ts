@@ -17,6 +17,7 @@ import type {
   ProfileUpdateRequest,
   PublicProfileResponse,
 } from './dto/profile.dto.js';
+import { isUuid } from '../../common/uuid.js';
 
 /** Password checks per account until one succeeds (profile password change, account deletion). */
 const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
@@ -125,7 +126,7 @@ export class ProfileService {
 
   /** What others see (SPEC §2 "/profile/{id}"), honouring the owner's privacy settings; 404 when hidden. */
   async publicProfile(id: string, viewerId: string | undefined): Promise<PublicProfileResponse> {
-    const user = /^[0-9a-f-]{36}$/i.test(id) ? await this.em.findOne(User, { id, deletedAt: null }) : null;
+    const user = isUuid(id) ? await this.em.findOne(User, { id, deletedAt: null }) : null;
     if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
     const contact = user.contactVisible || user.id === viewerId;
     return {

@@ -3,6 +3,7 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import type { SqlClient } from '../../infra/database/sql-client.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { User } from './user.entity.js';
+import { isUuid } from '../../common/uuid.js';
 
 export interface AccountSummary {
   id: string;
@@ -14,8 +15,6 @@ export interface AccountSummary {
   suspendedAt: Date | null;
   suspensionReason: string | null;
 }
-
-const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 /**
  * An account's standing, as staff and operators change it: the staff role (granted only from the
@@ -66,6 +65,16 @@ export class AccountStanding {
     user.suspensionReason = undefined;
     this.events.publish(tx, 'user.unsuspended', { userId: user.id });
     return user;
+  }
+
+  /** Whether the person has declared they are 18 or over (the terms' condition for posting a listing). */
+  async confirmedOverEighteen(userId: string): Promise<boolean> {
+    return isUuid(userId) && (await this.em.fork().count(User, { id: userId, overEighteenConfirmedAt: { $ne: null } })) === 1;
+  }
+
+  /** Records the declaration in `tx`, once: a later one keeps the first time. */
+  async confirmOverEighteen(tx: EntityManager, userId: string): Promise<void> {
+    await tx.nativeUpdate(User, { id: userId, overEighteenConfirmedAt: null }, { overEighteenConfirmedAt: new Date() });
   }
 
   private async locked(tx: EntityManager, userId: string): Promise<User> {

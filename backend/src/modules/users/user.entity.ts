@@ -113,6 +113,10 @@ export class User {
   @Property({ type: 'datetime', nullable: true })
   inactivityWarnedAt?: Date;
 
+  /** When the person declared they are 18 or over (the terms' condition for posting), asked before their first listing. */
+  @Property({ type: 'datetime', nullable: true })
+  overEighteenConfirmedAt?: Date;
+
   @Property({ type: 'datetime', nullable: true })
   deletedAt?: Date;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { emptyMessage, FEATURED_CHIPS, featuredHeading, gridHtml } from './featured-listings';
+import { chipHeading, emptyMessage, FEATURED_CHIPS, featuredHeading, gridHtml } from './featured-listings';
 
 describe('FEATURED_CHIPS', () => {
   it('offers All and the five listing categories of the spec, in order', () => {
@@ -22,6 +22,13 @@ describe('featuredHeading and gridHtml', () => {
   it('says whether the grid holds staff picks or the newest listings', () => {
     expect(featuredHeading('featured')).toBe('Featured Listings');
     expect(featuredHeading('newest')).toBe('Newest Listings');
+  });
+
+  it('names the chip shown, before and whatever its answer', () => {
+    expect(chipHeading('land')).toBe('Newest Land Listings');
+    expect(chipHeading('seeds-plants')).toBe('Newest Seeds & Plants Listings');
+    expect(chipHeading('')).toBe('Featured Listings');
+    expect(chipHeading('', 'newest')).toBe('Newest Listings');
   });
 
   it('shows six skeletons while loading, the error text, or the empty text', () => {

@@ -21,6 +21,16 @@ export function featuredHeading(kind: 'featured' | 'newest'): string {
   return kind === 'featured' ? 'Featured Listings' : 'Newest Listings';
 }
 
+/**
+ * The heading for a chip, set as soon as it is pressed, so it names the chip whatever its answer
+ * (a failed Land request under "Newest Equipment Listings" told the visitor the wrong thing). All's
+ * kind is known only from its answer: until then, the page's own heading.
+ */
+export function chipHeading(filter: FeaturedFilter, kind?: 'featured' | 'newest'): string {
+  if (filter === '') return featuredHeading(kind ?? 'featured');
+  return `Newest ${categoryName(filter) ?? ''} Listings`;
+}
+
 export const FETCH_FAILED = 'Failed to fetch featured listings';
 export const LOAD_FAILED = 'Failed to load featured listings';
 
@@ -55,6 +65,7 @@ export function setupFeaturedGrid(root: HTMLElement): void {
   const load = async (filter: string) => {
     const mine = ++request;
     results.innerHTML = gridHtml({ kind: 'loading' });
+    if (heading) heading.textContent = chipHeading(filter);
     if (filter === '') {
       const outcome = await featuredListings(FEATURED_LIMIT);
       if (mine !== request) return;
@@ -63,7 +74,7 @@ export function setupFeaturedGrid(root: HTMLElement): void {
         results.innerHTML = gridHtml({ kind: 'error', message: outcome.status === 0 ? LOAD_FAILED : FETCH_FAILED });
         return;
       }
-      if (heading) heading.textContent = featuredHeading(outcome.data.kind);
+      if (heading) heading.textContent = chipHeading(filter, outcome.data.kind);
       results.innerHTML = gridHtml({ kind: 'listings', page: outcome.data.listings, filter });
       return;
     }
@@ -74,7 +85,6 @@ export function setupFeaturedGrid(root: HTMLElement): void {
       results.innerHTML = gridHtml({ kind: 'error', message: outcome.status === 0 ? LOAD_FAILED : FETCH_FAILED });
       return;
     }
-    if (heading) heading.textContent = `Newest ${categoryName(filter) ?? ''} Listings`;
     results.innerHTML = gridHtml({ kind: 'listings', page: outcome.data.listings, filter });
   };
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatListingPrice } from '../../lib/listing-format';
+import { countOf } from '../../lib/format';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { imageHtml, statusLabel, type ListingCardData } from './listing-card';
@@ -130,7 +131,7 @@ function MyListings() {
                 </h3>
                 <p className="listing-card__price">{formatListingPrice(listing.price, listing.price_unit, listing.vat)}</p>
                 <p className="listing-card__location">
-                  {listing.views} views · {listing.saves_count} saves
+                  {countOf(listing.views, 'view')} · {countOf(listing.saves_count, 'save')}
                 </p>
                 <div className="btn-row profile-listings__actions">
                   <a className="btn btn--small" href={`/post-listing?edit=${listing.id}`}>

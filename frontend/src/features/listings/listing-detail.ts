@@ -1,5 +1,6 @@
 import { showToast } from '../../stores/toasts';
 import { api } from '../../lib/api';
+import { countOf } from '../../lib/format';
 import { setupListingMessaging } from '../messages/listing-messaging';
 import { imageHtml } from './listing-card';
 import {
@@ -25,11 +26,6 @@ export const SAVE_TEXTS = {
   errorTitle: 'Error',
   errorText: 'Could not update saved status. Please try again.',
 } as const;
-
-/** "3 saves", "1 save". */
-export function savesText(count: number): string {
-  return `${count.toLocaleString('en-GB')} ${count === 1 ? 'save' : 'saves'}`;
-}
 
 /**
  * The listing page's buttons: Save (visitors go to sign in; disabled while pending; the spec's
@@ -63,7 +59,7 @@ export function setupListingPage(root: HTMLElement): void {
     save.textContent = outcome.data.saved ? 'Saved' : 'Save Listing';
     if (saves) {
       saves.dataset['savesCount'] = String(outcome.data.saves_count);
-      saves.textContent = savesText(outcome.data.saves_count);
+      saves.textContent = countOf(outcome.data.saves_count, 'save');
     }
     showToast({ title: outcome.data.saved ? SAVE_TEXTS.saved : SAVE_TEXTS.unsaved, variant: 'success' });
   });

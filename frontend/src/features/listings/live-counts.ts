@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../lib/api';
+import { countOf } from '../../lib/format';
 import type { components } from '../../lib/api-types';
 import { REQUEST_TIMEOUT_MS, settle } from './listings-api';
 
@@ -14,5 +15,5 @@ export async function categoryCounts(api: ApiClient): Promise<CategoryCount[] | 
 export function countLabel(count: number | undefined): string {
   if (count === undefined) return '';
   if (count === 0) return 'No listings yet';
-  return `${count.toLocaleString('en-GB')} ${count === 1 ? 'listing' : 'listings'}`;
+  return countOf(count, 'listing');
 }

@@ -1,8 +1,9 @@
 import { ACCOUNT_TEXTS } from '../../../../backend/src/contracts/account';
 import { CATEGORIES } from '../../../../backend/src/contracts/categories';
 import { IMAGE_LIMITS, IMAGE_MESSAGES } from '../../../../backend/src/contracts/images';
-import { PRICE_UNITS, VAT_OPTIONS } from '../../../../backend/src/contracts/listings';
+import { LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS } from '../../../../backend/src/contracts/listings';
 import { api } from '../../lib/api';
+import type { components } from '../../lib/api-types';
 import { formatListingPrice } from '../../lib/listing-format';
 import { escapeHtml } from '../listings/listing-card';
 import { hasSignedInHint, REQUEST_TIMEOUT_MS, settle, signInHref, SITE_HEADERS, type ListingDetail } from '../listings/listings-api';
@@ -186,8 +187,30 @@ ${index === 0 ? '' : '<button type="button" class="btn btn--small btn--ghost" da
     if (text) text.textContent = `${Math.round(photo.progress * 100)}%`;
   };
 
+  // ----- the declaration (asked before a person's first listing) -----
+  const declaration = $<HTMLElement>('[data-declaration]');
+  const overEighteen = () => input('confirm_over_18') as HTMLInputElement | null;
+  let askDeclaration = false;
+  const askForDeclaration = () => {
+    askDeclaration = true;
+    if (declaration) declaration.hidden = false;
+  };
+  const declared = () => askDeclaration && overEighteen()?.checked === true;
+  /** What is wrong with the form now, as publishing would find it. */
+  const currentErrors = (): Record<string, string | undefined> => {
+    const errors: Record<string, string | undefined> = validateDraft(draft);
+    if (photos.some((photo) => !photo.id && !photo.error)) errors['images'] = UPLOADS_PENDING;
+    if (askDeclaration && !declared()) errors['confirm_over_18'] = LISTING_TEXTS.overEighteenRequired;
+    return errors;
+  };
+
   // ----- errors -----
-  const showErrors = (errors: Record<string, string | undefined>, summary?: string) => {
+  /** The errors on show; the server's own ones; the fields changed since they were shown. */
+  let shownErrors: Record<string, string> = {};
+  let serverFields = new Set<string>();
+  const editedFields = new Set<string>();
+  const renderErrors = (errors: Record<string, string | undefined>, summary?: string) => {
+    shownErrors = Object.fromEntries(Object.entries(errors).filter((entry): entry is [string, string] => Boolean(entry[1])));
     root.querySelectorAll<HTMLElement>('[data-field-error]').forEach((slot) => {
       const message = errors[slot.dataset['fieldError'] ?? ''];
       slot.textContent = message ?? '';
@@ -200,7 +223,38 @@ ${index === 0 ? '' : '<button type="button" class="btn btn--small btn--ghost" da
       banner.hidden = text === '';
     }
   };
+  const showErrors = (errors: Record<string, string | undefined>, summary?: string, fromServer = false) => {
+    serverFields = new Set(fromServer ? Object.keys(errors) : []);
+    editedFields.clear();
+    renderErrors(errors, summary);
+  };
   const showBanner = (text: string) => showErrors({}, text);
+  /**
+   * After an edit, the errors on show keep only what is still wrong, beside the fields and in the
+   * banner: a fixed field's message goes at once (the banner stayed on Review listing every error
+   * of the last attempt). The server's findings (a place it does not know) stand until their
+   * field is changed.
+   */
+  const refreshErrors = (edited?: string) => {
+    if (edited) editedFields.add(edited);
+    if (Object.keys(shownErrors).length === 0) return;
+    const current = currentErrors();
+    const remaining = Object.fromEntries(
+      Object.entries(shownErrors).flatMap(([field, message]): Array<[string, string]> => {
+        const now = current[field];
+        if (now) return [[field, now]];
+        return serverFields.has(field) && !editedFields.has(field) ? [[field, message]] : [];
+      }),
+    );
+    renderErrors(remaining);
+  };
+  /** The error slot a form control's messages go to. */
+  const fieldOfControl = (control: HTMLElement): string | undefined => {
+    const attribute = control.dataset['attribute'];
+    if (attribute) return `attributes.${attribute}`;
+    const name = control.getAttribute('name');
+    return name ? fieldOfApi(name) : undefined;
+  };
 
   // ----- steps -----
   const showStep = (step: number) => {
@@ -273,6 +327,7 @@ ${facts}
           if (photo.preview) previews.set(outcome.id, photo.preview);
           syncImages();
           persist();
+          refreshErrors('images');
         } else if (outcome.status === 401) {
           location.assign(signInHref('/post-listing'));
           return;
@@ -318,6 +373,7 @@ ${facts}
     syncImages();
     persist();
     renderPhotos();
+    refreshErrors('images');
   });
 
   // ----- fields -----
@@ -327,6 +383,7 @@ ${facts}
     readForm();
     if (target.matches('[name="description"]')) updateCounter();
     persist();
+    refreshErrors(fieldOfControl(target));
   });
   form.addEventListener('change', (event) => {
     const target = event.target as HTMLInputElement;
@@ -341,12 +398,14 @@ ${facts}
       for (const element of visibleAttributeInputs()) element.value = '';
     } else readForm();
     persist();
+    refreshErrors(fieldOfControl(target));
   });
   const placeRoot = $<HTMLElement>('[data-place-picker]');
   const picker = placeRoot
     ? setupPlacePicker(placeRoot, () => {
         readForm();
         persist();
+        refreshErrors('location');
       })
     : undefined;
 
@@ -374,15 +433,14 @@ ${facts}
     if (picker) await picker.resolve();
     readForm();
     syncImages();
-    const errors = validateDraft(draft);
-    if (photos.some((photo) => !photo.id && !photo.error)) errors.images = UPLOADS_PENDING;
+    const errors = currentErrors();
     if (Object.keys(errors).length > 0) {
       showErrors(errors);
       return;
     }
     showErrors({});
     setBusy(true);
-    const body = listingPayload(draft);
+    const body = { ...listingPayload(draft), ...(declared() ? { confirm_over_18: true } : {}) };
     const init = { body, headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
     const outcome = await settle<ListingDetail>(() =>
       editId ? api.PUT('/api/listings/{id}', { ...init, params: { path: { id: editId } } }) : api.POST('/api/listings', init),
@@ -402,7 +460,8 @@ ${facts}
     }
     if (outcome.fields) {
       const fields = Object.fromEntries(Object.entries(outcome.fields).map(([name, message]) => [fieldOfApi(name), message]));
-      showErrors(fields, outcome.error);
+      if (fields['confirm_over_18']) askForDeclaration();
+      showErrors(fields, outcome.error, true);
       const first = Object.keys(fields)[0];
       if (first) showStep(stepOf(first));
       return;
@@ -412,6 +471,9 @@ ${facts}
 
   const succeed = (id: string) => {
     finished = true;
+    // Published with the declaration: it is kept, and not asked again.
+    askDeclaration = false;
+    if (declaration) declaration.hidden = true;
     clearTimeout(saveTimer);
     try {
       localStorage.removeItem(storageKey);
@@ -499,6 +561,11 @@ ${facts}
       draft = stored ? restoreDraft(stored) : { ...EMPTY_DRAFT };
       const initialType = root.dataset['initialType'];
       if (!stored && initialType === 'sale') draft = withType(draft, 'sale');
+      // Asked before a person's first listing only (if this fails, the API's answer asks instead).
+      const seller = await settle<components['schemas']['SellerDeclaration']>(() =>
+        api.GET('/api/listings/seller-declaration', { headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+      );
+      if (seller.ok && !seller.data.over_18_confirmed) askForDeclaration();
     }
     photos = draft.images.map((image) => ({ key: ++photoKey, name: image.name, id: image.id, progress: 1 }));
     fillForm();

@@ -8,7 +8,6 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  IsUUID,
   Matches,
   Max,
   MaxLength,
@@ -31,6 +30,7 @@ import {
   RENT_SUBCATEGORIES,
   VAT_OPTIONS,
 } from '../../../contracts/listings.js';
+import { IsUuid } from '../../../common/uuid.js';
 
 const CATEGORY_SLUGS = CATEGORIES.map((c) => c.slug);
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -94,7 +94,7 @@ export class ListingRequest {
   place_id?: string;
 
   @ApiProperty({ type: [String], description: 'Ids of uploaded images, in order; the first is the main photo' })
-  @IsUUID('4', { each: true, message: 'Each image must be the id of an uploaded image' })
+  @IsUuid('Each image must be the id of an uploaded image', { each: true })
   @ValidateBy({
     name: 'images',
     validator: {
@@ -104,6 +104,14 @@ export class ListingRequest {
     },
   })
   images!: string[];
+
+  @ApiProperty({
+    required: false,
+    description: `"${LISTING_TEXTS.overEighteenLabel}": needed with a person's first listing, then recorded on the account`,
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'confirm_over_18 must be true or false' })
+  confirm_over_18?: boolean;
 
   @ApiProperty({ required: false, type: Object, additionalProperties: true, description: 'The category’s own fields (CATEGORY_FIELDS)' })
   @IsOptional()
@@ -119,7 +127,7 @@ export class ListingStatusRequest {
 
 export class SavedListingRequest {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID('4', { message: 'listingId must be the id of a listing' })
+  @IsUuid('listingId must be the id of a listing')
   listingId!: string;
 }
 
@@ -150,17 +158,15 @@ export class ListingSearchRequest {
   @IsIn(['sale', 'rent', 'buy'], { message: 'type must be sale, rent or buy' })
   type?: string;
 
-  @ApiProperty({ required: false, description: 'Pounds' })
+  @ApiProperty({ required: false, description: `Pounds, 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}` })
   @IsOptional()
   @Transform(toNumber)
-  @Min(0, { message: 'min_price must be at least 0' })
   @IsNumber({}, { message: 'min_price must be a number' })
   min_price?: number;
 
-  @ApiProperty({ required: false, description: 'Pounds' })
+  @ApiProperty({ required: false, description: `Pounds, 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}` })
   @IsOptional()
   @Transform(toNumber)
-  @Min(0, { message: 'max_price must be at least 0' })
   @IsNumber({}, { message: 'max_price must be a number' })
   max_price?: number;
 

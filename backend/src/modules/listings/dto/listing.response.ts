@@ -157,6 +157,12 @@ export class SaveResult {
   saves_count!: number;
 }
 
+/** What the wizard needs to know of the seller before a listing is published. */
+export class SellerDeclaration {
+  @ApiProperty({ description: 'Whether the seller has declared they are 18 or over (asked before the first listing)' })
+  over_18_confirmed!: boolean;
+}
+
 export class PlaceResponse {
   @ApiProperty()
   id!: string;

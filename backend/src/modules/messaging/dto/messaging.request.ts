@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
 import {
   BOOKING_DECISIONS,
   BOOKING_NOTE_MAX_LENGTH,
@@ -10,6 +10,7 @@ import {
   MESSAGE_PAGE_SIZE_MAX,
   MESSAGING_TEXTS,
 } from '../../../contracts/messaging.js';
+import { IsUuid } from '../../../common/uuid.js';
 
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point (tab and line breaks are allowed)
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
@@ -27,13 +28,13 @@ const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? 
 
 export class StartConversationRequest {
   @ApiProperty({ format: 'uuid', description: 'The listing to ask its owner about' })
-  @IsUUID('all', { message: 'listingId must be the id of a listing' })
+  @IsUuid('listingId must be the id of a listing')
   listingId!: string;
 }
 
 export class SendMessageRequest {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID('all', { message: 'conversationId must be the id of a conversation' })
+  @IsUuid('conversationId must be the id of a conversation')
   conversationId!: string;
 
   @ApiProperty({ maxLength: MESSAGE_MAX_LENGTH, description: 'Trimmed; line breaks allowed, other control characters refused' })
@@ -65,7 +66,7 @@ export class MessagePageQuery {
 
 export class BlockRequest {
   @ApiProperty({ format: 'uuid', description: 'The user to block' })
-  @IsUUID('all', { message: 'userId must be the id of a user' })
+  @IsUuid('userId must be the id of a user')
   userId!: string;
 }
 
@@ -85,7 +86,7 @@ function BookingDate(): PropertyDecorator {
 
 export class BookingRequestRequest {
   @ApiProperty({ format: 'uuid', description: 'A rental listing' })
-  @IsUUID('all', { message: 'listingId must be the id of a listing' })
+  @IsUuid('listingId must be the id of a listing')
   listingId!: string;
 
   @ApiProperty({ format: 'date', example: '2026-12-01', description: 'First day (YYYY-MM-DD)' })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsUUID } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { TextField } from '../../../common/validation.js';
 import {
   REPORT_REASON_KEYS,
@@ -9,6 +9,7 @@ import {
   type ReportReason,
   type ReportTarget,
 } from '../../../contracts/staff.js';
+import { IsUuid } from '../../../common/uuid.js';
 
 export class ReportRequest {
   @ApiProperty({ enum: REPORT_TARGETS })
@@ -16,7 +17,7 @@ export class ReportRequest {
   target_kind!: ReportTarget;
 
   @ApiProperty({ format: 'uuid' })
-  @IsUUID('all', { message: 'target_id must be the id of a listing or a user' })
+  @IsUuid('target_id must be the id of a listing or a user')
   target_id!: string;
 
   @ApiProperty({

@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsUUID, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { TextField } from '../../../common/validation.js';
 import { INBOX_KINDS, INBOX_STATUSES, STAFF_RULES } from '../../../contracts/staff.js';
+import { IsUuid } from '../../../common/uuid.js';
 
 const toNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
 
@@ -33,7 +34,7 @@ export class InboxQuery {
   @ApiProperty({ required: false, description: 'A staff member\'s id, or "me"' })
   @IsOptional()
   @ValidateIf((_, value) => value !== 'me')
-  @IsUUID('all', { message: 'assigned must be a staff member\'s id or "me"' })
+  @IsUuid('assigned must be a staff member\'s id or "me"')
   assigned?: string;
 
   @ApiProperty({ required: false, format: 'date-time', description: 'next_before of the previous page' })
@@ -57,7 +58,7 @@ export class ArchiveRequest {
 export class AssignRequest {
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'null to unassign' })
   @ValidateIf((_, value) => value !== null)
-  @IsUUID('all', { message: "staff_id must be a staff member's id or null" })
+  @IsUuid("staff_id must be a staff member's id or null")
   staff_id!: string | null;
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { InboxKind, InboxStatus } from '../../../contracts/staff.js';
+import { isUuid } from '../../../common/uuid.js';
 
 /** One item of the staff inbox, whatever its source. */
 export interface InboxItem {
@@ -92,8 +93,6 @@ export interface InboxTracked {
   archivedAt?: Date | null;
   assignedToId?: string | null;
 }
-
-const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 /** The instant `hours` before `now`: items created before it have waited longer than that. */
 export const hoursBefore = (now: Date, hours: number) => new Date(now.getTime() - hours * 3600_000);
