@@ -4,6 +4,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNotEmpty,
   IsNumber,
   IsObject,
   IsOptional,
@@ -225,7 +226,8 @@ export class FeaturedRequest {
 
 export class PlaceSearchRequest {
   @ApiProperty({ description: 'The start of a town or village name' })
-  @IsString({ message: 'q must be text' })
   @MaxLength(60, { message: 'q must be at most 60 characters' })
+  @IsString({ message: 'q must be text' })
+  @IsNotEmpty({ message: 'q is required' })
   q!: string;
 }
