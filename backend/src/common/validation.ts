@@ -3,7 +3,7 @@ import { ApiProperty, DECORATORS } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { passwordError } from '../contracts/account.js';
-import { textFieldError, trimText, type TextRule } from '../contracts/text-rules.js';
+import { textFieldError, textFieldPattern, trimText, type TextRule } from '../contracts/text-rules.js';
 import { FieldValidationException } from './errors.js';
 
 /**
@@ -100,7 +100,9 @@ export function TextField(rule: TextRule, docs: { example?: string } = {}): Prop
       type: 'string',
       required: !rule.optional,
       maxLength: rule.maxLength,
-      ...(rule.minLength !== undefined ? { minLength: rule.minLength } : {}),
+      // Blank counts as missing: a required field needs one character at least (the pattern says which).
+      ...(rule.minLength !== undefined || !rule.optional ? { minLength: rule.minLength ?? 1 } : {}),
+      pattern: textFieldPattern(rule),
       ...(rule.email ? { format: 'email' } : {}),
       ...docs,
     }),

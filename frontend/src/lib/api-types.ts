@@ -13,6 +13,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create an account */
         post: operations["AuthController_signUp"];
         delete?: never;
         options?: never;
@@ -29,6 +30,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign in with e-mail and password */
         post: operations["AuthController_signIn"];
         delete?: never;
         options?: never;
@@ -45,6 +47,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign out */
         post: operations["AuthController_signOut"];
         delete?: never;
         options?: never;
@@ -59,6 +62,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Who is signed in */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -77,6 +81,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Renew the session */
         post: operations["AuthController_refresh"];
         delete?: never;
         options?: never;
@@ -93,6 +98,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Confirm the e-mail address */
         post: operations["AuthController_verifyEmail"];
         delete?: never;
         options?: never;
@@ -109,6 +115,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send the confirmation e-mail again */
         post: operations["AuthController_resendVerification"];
         delete?: never;
         options?: never;
@@ -125,6 +132,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Ask for a password reset link */
         post: operations["AuthController_requestPasswordReset"];
         delete?: never;
         options?: never;
@@ -141,6 +149,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Set a new password from a reset link */
         post: operations["AuthController_resetPassword"];
         delete?: never;
         options?: never;
@@ -157,6 +166,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Finish signing in with a two-factor code */
         post: operations["AuthController_verifyLogin"];
         delete?: never;
         options?: never;
@@ -173,6 +183,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Give up a two-factor sign-in */
         post: operations["AuthController_cancelTwoFactor"];
         delete?: never;
         options?: never;
@@ -187,6 +198,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List where the account is signed in */
         get: operations["AuthController_listSessions"];
         put?: never;
         post?: never;
@@ -206,6 +218,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Sign out every other session */
         delete: operations["AuthController_endOtherSessions"];
         options?: never;
         head?: never;
@@ -222,6 +235,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Sign out one session */
         delete: operations["AuthController_endSession"];
         options?: never;
         head?: never;
@@ -235,7 +249,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Two-factor sign-in status */
         get: operations["TwoFactorController_status"];
+        /** Turn two-factor sign-in off */
         put: operations["TwoFactorController_toggle"];
         post?: never;
         delete?: never;
@@ -253,6 +269,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Start setting up two-factor sign-in */
         post: operations["TwoFactorController_setup"];
         delete?: never;
         options?: never;
@@ -269,6 +286,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Turn two-factor sign-in on with a code */
         post: operations["TwoFactorController_verify"];
         delete?: never;
         options?: never;
@@ -285,6 +303,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Turn two-factor sign-in off with a code */
         post: operations["TwoFactorController_disable"];
         delete?: never;
         options?: never;
@@ -299,6 +318,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Sign-in methods on offer */
         get: operations["GoogleAuthController_providers"];
         put?: never;
         post?: never;
@@ -315,6 +335,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Sign in with Google */
         get: operations["GoogleAuthController_start"];
         put?: never;
         post?: never;
@@ -331,6 +352,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Return from Google sign-in */
         get: operations["GoogleAuthController_callback"];
         put?: never;
         post?: never;
@@ -347,9 +369,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your profile */
         get: operations["ProfileController_get"];
+        /** Update your profile */
         put: operations["ProfileController_update"];
         post?: never;
+        /** Delete your account */
         delete: operations["ProfileController_delete"];
         options?: never;
         head?: never;
@@ -364,6 +389,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Update your privacy settings */
         put: operations["ProfileController_updatePrivacy"];
         post?: never;
         delete?: never;
@@ -380,6 +406,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Change your password */
         put: operations["ProfileController_changePassword"];
         post?: never;
         delete?: never;
@@ -395,6 +422,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download your data */
         get: operations["ProfileController_export"];
         put?: never;
         post?: never;
@@ -411,6 +439,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A public profile */
         get: operations["ProfileController_publicProfile"];
         put?: never;
         post?: never;
@@ -427,6 +456,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A public profile (users path) */
         get: operations["UsersController_profile"];
         put?: never;
         post?: never;
@@ -443,6 +473,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List categories */
         get: operations["CategoriesController_list"];
         put?: never;
         post?: never;
@@ -459,6 +490,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One category */
         get: operations["CategoriesController_get"];
         put?: never;
         post?: never;
@@ -477,6 +509,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Upload listing photos */
         post: operations["UploadController_upload"];
         delete?: never;
         options?: never;
@@ -491,8 +524,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Browse and search listings */
         get: operations["ListingsController_search"];
         put?: never;
+        /** Post a listing */
         post: operations["ListingsController_create"];
         delete?: never;
         options?: never;
@@ -507,6 +542,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Featured listings */
         get: operations["ListingsController_featured"];
         put?: never;
         post?: never;
@@ -523,6 +559,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your listings */
         get: operations["ListingsController_mine"];
         put?: never;
         post?: never;
@@ -539,9 +576,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your saved listings */
         get: operations["ListingsController_saved"];
         put?: never;
+        /** Save a listing */
         post: operations["ListingsController_save"];
+        /** Unsave a listing */
         delete: operations["ListingsController_unsave"];
         options?: never;
         head?: never;
@@ -555,9 +595,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One listing */
         get: operations["ListingsController_detail"];
+        /** Edit your listing */
         put: operations["ListingsController_update"];
         post?: never;
+        /** Delete your listing */
         delete: operations["ListingsController_delete"];
         options?: never;
         head?: never;
@@ -577,6 +620,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Mark your listing sold, let, withdrawn or live */
         patch: operations["ListingsController_changeStatus"];
         trace?: never;
     };
@@ -587,6 +631,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A seller’s live listings */
         get: operations["SellerListingsController_sellerListings"];
         put?: never;
         post?: never;
@@ -603,6 +648,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Find UK towns and villages */
         get: operations["PlacesController_search"];
         put?: never;
         post?: never;
@@ -619,8 +665,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your conversations */
         get: operations["MessagingController_conversations"];
         put?: never;
+        /** Start a conversation about a listing */
         post: operations["MessagingController_start"];
         delete?: never;
         options?: never;
@@ -638,6 +686,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a conversation */
         delete: operations["MessagingController_deleteConversation"];
         options?: never;
         head?: never;
@@ -651,6 +700,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Messages of a conversation */
         get: operations["MessagingController_messages"];
         put?: never;
         post?: never;
@@ -669,6 +719,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send a message */
         post: operations["MessagingController_send"];
         delete?: never;
         options?: never;
@@ -684,6 +735,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Mark a conversation read */
         put: operations["MessagingController_markRead"];
         post?: never;
         delete?: never;
@@ -699,6 +751,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your unread message count */
         get: operations["MessagingController_unread"];
         put?: never;
         post?: never;
@@ -715,8 +768,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** People you have blocked */
         get: operations["MessagingController_blocks"];
         put?: never;
+        /** Block someone */
         post: operations["MessagingController_block"];
         delete?: never;
         options?: never;
@@ -734,6 +789,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Unblock someone */
         delete: operations["MessagingController_unblock"];
         options?: never;
         head?: never;
@@ -749,6 +805,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Ask to book a rental */
         post: operations["MessagingController_requestBooking"];
         delete?: never;
         options?: never;
@@ -764,6 +821,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Accept or decline a booking request */
         put: operations["MessagingController_decideBooking"];
         post?: never;
         delete?: never;
@@ -779,6 +837,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your notifications */
         get: operations["NotificationsController_list"];
         put?: never;
         post?: never;
@@ -796,6 +855,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Mark all notifications read */
         put: operations["NotificationsController_markAllRead"];
         post?: never;
         delete?: never;
@@ -812,6 +872,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Mark a notification read */
         put: operations["NotificationsController_markRead"];
         post?: never;
         delete?: never;
@@ -830,6 +891,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a notification */
         delete: operations["NotificationsController_delete"];
         options?: never;
         head?: never;
@@ -843,6 +905,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Categories you follow */
         get: operations["FollowsController_follows"];
         put?: never;
         post?: never;
@@ -861,7 +924,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Follow a category */
         post: operations["FollowsController_follow"];
+        /** Stop following a category */
         delete: operations["FollowsController_unfollow"];
         options?: never;
         head?: never;
@@ -875,6 +940,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your live events since a point (catch-up and polling) */
         get: operations["LiveEventsController_events"];
         put?: never;
         post?: never;
@@ -891,6 +957,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Check the live connection */
         get: operations["LiveEventsController_realtimeDiagnostics"];
         put?: never;
         post?: never;
@@ -907,6 +974,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Check live updates by polling */
         get: operations["LiveEventsController_pollingDiagnostics"];
         put?: never;
         post?: never;
@@ -925,6 +993,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Contact the Fieldmarket team */
         post: operations["ContactController_submit"];
         delete?: never;
         options?: never;
@@ -941,6 +1010,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send feedback */
         post: operations["FeedbackController_submit"];
         delete?: never;
         options?: never;
@@ -957,6 +1027,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Subscribe to the newsletter */
         post: operations["NewsletterController_subscribe"];
         delete?: never;
         options?: never;
@@ -973,6 +1044,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Confirm a newsletter subscription */
         post: operations["NewsletterController_confirm"];
         delete?: never;
         options?: never;
@@ -989,6 +1061,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Unsubscribe from the newsletter */
         post: operations["NewsletterController_unsubscribe"];
         delete?: never;
         options?: never;
@@ -1005,6 +1078,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Report a listing, person or message */
         post: operations["ReportsController_report"];
         delete?: never;
         options?: never;
@@ -1019,6 +1093,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: the inbox */
         get: operations["StaffController_inbox"];
         put?: never;
         post?: never;
@@ -1035,6 +1110,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: what waits in the inbox */
         get: operations["StaffController_summary"];
         put?: never;
         post?: never;
@@ -1051,9 +1127,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: one inbox item */
         get: operations["StaffController_detail"];
         put?: never;
         post?: never;
+        /** Staff: delete an inbox item */
         delete: operations["StaffController_delete"];
         options?: never;
         head?: never;
@@ -1069,6 +1147,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: mark an inbox item read or unread */
         post: operations["StaffController_read"];
         delete?: never;
         options?: never;
@@ -1085,6 +1164,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: archive or unarchive an inbox item */
         post: operations["StaffController_archive"];
         delete?: never;
         options?: never;
@@ -1101,6 +1181,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: assign an inbox item */
         post: operations["StaffController_assign"];
         delete?: never;
         options?: never;
@@ -1117,6 +1198,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: reply to an inbox item */
         post: operations["StaffController_reply"];
         delete?: never;
         options?: never;
@@ -1131,6 +1213,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: the staff members */
         get: operations["StaffController_members"];
         put?: never;
         post?: never;
@@ -1147,6 +1230,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: the moderation log */
         get: operations["StaffController_audit"];
         put?: never;
         post?: never;
@@ -1163,6 +1247,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: a listing for moderation */
         get: operations["StaffController_listing"];
         put?: never;
         post?: never;
@@ -1181,6 +1266,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: hide a listing */
         post: operations["StaffController_hide"];
         delete?: never;
         options?: never;
@@ -1197,6 +1283,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: restore a hidden listing */
         post: operations["StaffController_restore"];
         delete?: never;
         options?: never;
@@ -1213,6 +1300,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: feature or unfeature a listing */
         post: operations["StaffController_feature"];
         delete?: never;
         options?: never;
@@ -1227,6 +1315,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: an account for moderation */
         get: operations["StaffController_account"];
         put?: never;
         post?: never;
@@ -1245,6 +1334,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: suspend an account */
         post: operations["StaffController_suspend"];
         delete?: never;
         options?: never;
@@ -1261,6 +1351,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: lift a suspension */
         post: operations["StaffController_unsuspend"];
         delete?: never;
         options?: never;
@@ -1275,6 +1366,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: background job queues */
         get: operations["StaffController_queuesOverview"];
         put?: never;
         post?: never;
@@ -1293,6 +1385,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: retry a failed job */
         post: operations["StaffController_retry"];
         delete?: never;
         options?: never;
@@ -1310,6 +1403,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Staff: remove a failed job */
         delete: operations["StaffController_removeJob"];
         options?: never;
         head?: never;
@@ -1323,10 +1417,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Health check */
         get: operations["HealthController_check"];
         put?: never;
         post?: never;
         delete?: never;
+        /** Health check preflight */
         options: operations["HealthController_preflight"];
         head?: never;
         patch?: never;
@@ -1339,6 +1435,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness probe */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -1355,6 +1452,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness probe */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -1371,6 +1469,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Operator: every health check in detail */
         get: operations["HealthController_details"];
         put?: never;
         post?: never;
@@ -1387,6 +1486,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Operator: Prometheus metrics */
         get: operations["MetricsController_scrape"];
         put?: never;
         post?: never;
@@ -2418,6 +2518,18 @@ export interface components {
             status: "ok" | "degraded" | "down";
             checks: components["schemas"]["HealthCheckDetails"][];
         };
+        ErrorResponse: {
+            /** @enum {boolean} */
+            success: false;
+            /** @description What went wrong, in words a person can act on */
+            error: string;
+            /** @description One message per invalid request field */
+            fields?: {
+                [key: string]: string;
+            };
+            /** @description Machine-readable context, such as the individual health checks */
+            details?: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -2453,36 +2565,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is missing or invalid, or the password is too common */
+            /** @description A field is missing or invalid, or the password is too common. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many accounts created from this connection */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many accounts created from this connection. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2513,36 +2640,60 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Incorrect email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many sign-in attempts */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many sign-in attempts. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2569,6 +2720,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     AuthController_me: {
@@ -2591,6 +2762,17 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["AuthStateResponse"];
                     };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2617,20 +2799,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Session expired. Please sign in again. */
+            /** @description Session expired. Please sign in again. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2661,20 +2856,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The link is invalid, used or expired */
+            /** @description The link is invalid, used or expired. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2701,20 +2927,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Several links were sent recently */
-            429: {
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Several links were sent recently. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2745,20 +2984,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many reset requests from this connection */
-            429: {
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reset requests from this connection. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2789,20 +3059,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid reset link. Please request a new password reset. */
+            /** @description Invalid reset link. Please request a new password reset. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2833,20 +3134,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code */
+            /** @description Invalid verification code. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No challenge in this browser, or it expired: sign in again */
@@ -2855,30 +3149,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many incorrect codes: sign in again */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many incorrect codes: sign in again. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2905,6 +3214,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     AuthController_listSessions: {
@@ -2929,6 +3258,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     AuthController_endOtherSessions: {
@@ -2951,6 +3300,35 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["MessageResponse"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2979,20 +3357,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such session of this account */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session of this account. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3017,6 +3417,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["TwoFactorStatusResponse"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3047,20 +3467,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code, or turning on without setup */
+            /** @description Invalid verification code, or turning on without setup. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3093,14 +3553,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3131,20 +3613,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code */
+            /** @description Invalid verification code. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3175,20 +3697,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code */
+            /** @description Invalid verification code. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3213,6 +3775,17 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["AuthProvidersResponse"];
                     };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3240,6 +3813,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     GoogleAuthController_callback: {
@@ -3259,6 +3852,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
         };
     };
@@ -3282,6 +3886,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["ProfileResponse"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3312,20 +3936,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid; `fields` says which */
+            /** @description A field is invalid; `fields` says which. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3356,36 +4020,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description The password is missing or wrong */
+            /** @description The password is missing or wrong. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A Google account must sign in with Google again first */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A Google account must sign in with Google again first. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3416,6 +4104,62 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ProfileController_changePassword: {
@@ -3444,20 +4188,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description The current password is wrong, or the new one is invalid or too common */
+            /** @description The current password is wrong, or the new one is invalid or too common. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3482,6 +4266,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Object"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3510,20 +4314,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such profile, or its owner keeps it private */
+            /** @description No such profile, or its owner keeps it private. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3552,20 +4360,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such profile, or its owner keeps it private */
+            /** @description No such profile, or its owner keeps it private. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3590,6 +4402,17 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["CategoryResponse"][];
                     };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3618,20 +4441,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Category not found */
+            /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3664,100 +4491,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not a JPEG, PNG or WebP image (judged by content), no file, or more than 8 files */
+            /** @description Not a JPEG, PNG or WebP image (judged by content), no file, or more than 8 files. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The e-mail address is not confirmed yet */
+            /** @description The e-mail address is not confirmed yet. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A file is larger than 5 MB (5242880 bytes), or an image has more than 40 megapixels */
+            /** @description A file is larger than 5 MB (5242880 bytes), or an image has more than 40 megapixels. Or: The body is too large, or has too many values */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not multipart/form-data */
+            /** @description Not multipart/form-data. Or: The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many images uploaded in the last hour; Retry-After says when to try again */
+            /** @description Too many images uploaded in the last hour; Retry-After says when to try again. Or: Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3807,20 +4594,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description A filter is invalid; `fields` says which */
+            /** @description A filter is invalid; `fields` says which. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3851,52 +4642,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid; `fields` has one message per field, `error` joins them with commas */
+            /** @description A field is invalid; `fields` has one message per field, `error` joins them with commas. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The e-mail address is not confirmed yet */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The e-mail address is not confirmed yet. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The day’s posting limit is reached */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The day’s posting limit is reached. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3926,6 +4725,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ListingsController_mine: {
@@ -3953,6 +4772,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ListingsController_saved: {
@@ -3975,6 +4823,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["SavedListingEntry"][];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4005,20 +4873,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Listing Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4047,6 +4964,62 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["SaveResult"];
                     };
+                };
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4078,20 +5051,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing Not Found */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Listing Not Found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4124,20 +5110,69 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found, or not the seller’s */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4166,20 +5201,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found, or not the seller’s */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4212,20 +5269,69 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found, or not the seller’s */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4257,6 +5363,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     PlacesController_search: {
@@ -4284,6 +5419,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     MessagingController_conversations: {
@@ -4308,20 +5463,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4352,52 +5511,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your own listing ('You cannot send a message to yourself.'), or the listing is no longer live */
+            /** @description Your own listing ('You cannot send a message to yourself.'), or the listing is no longer live. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description E-mail not confirmed, or one of you blocked the other */
+            /** @description E-mail not confirmed, or one of you blocked the other. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Listing Not Found */
@@ -4406,30 +5544,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many new conversations in the last hour */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many new conversations in the last hour. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4458,36 +5602,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not the caller’s */
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4520,36 +5670,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not the caller’s */
+            /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4580,52 +5736,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Empty ('Please enter a message to send.'), too long or with control characters */
+            /** @description Empty ('Please enter a message to send.'), too long or with control characters. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description One of you blocked the other, or the other account is gone */
+            /** @description One of you blocked the other, or the other account is gone. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not found, or not the caller’s */
@@ -4634,30 +5769,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many messages in the last minute */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many messages in the last minute. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4687,52 +5828,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description userId is not the caller */
+            /** @description userId is not the caller. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not the caller’s */
+            /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4761,20 +5892,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description userId is not the caller */
@@ -4783,14 +5907,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4817,20 +5954,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4861,36 +6002,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Yourself */
+            /** @description Yourself. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description User not found */
@@ -4899,14 +6035,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4935,20 +6093,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4979,52 +6159,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Dates missing, in the wrong order, past or outside the availability; not a rental; your own listing */
+            /** @description Dates missing, in the wrong order, past or outside the availability; not a rental; your own listing. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description E-mail not confirmed, or one of you blocked the other */
+            /** @description E-mail not confirmed, or one of you blocked the other. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Listing Not Found */
@@ -5033,14 +6192,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5073,52 +6254,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Only the listing’s owner decides */
+            /** @description Only the listing’s owner decides. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not in the caller’s conversations */
+            /** @description Not found, or not in the caller’s conversations. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Already accepted or declined */
@@ -5127,14 +6296,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5161,20 +6352,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5199,6 +6394,35 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["UnreadCount"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5227,20 +6451,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Notification not found (or not yours) */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Notification not found (or not yours). Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5269,20 +6515,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Notification not found (or not yours) */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Notification not found (or not yours). Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5307,6 +6575,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["FollowedCategories"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5335,20 +6623,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Category not found */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5377,20 +6687,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Category not found */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5420,20 +6752,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description after must be a whole number */
+            /** @description after must be a whole number. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5460,6 +6805,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     LiveEventsController_pollingDiagnostics: {
@@ -5482,6 +6847,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PollingDiagnostics"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5512,36 +6897,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is missing or invalid; `fields` has one message per field */
+            /** @description A field is missing or invalid; `fields` has one message per field. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many messages from this client; try again later */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many messages from this client; try again later. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5572,36 +6972,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is missing or invalid; `fields` has one message per field, `error` joins them with commas */
+            /** @description A field is missing or invalid; `fields` has one message per field, `error` joins them with commas. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too much feedback from this client; try again later (Retry-After) */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too much feedback from this client; try again later (Retry-After). Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5632,36 +7047,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The address is missing or invalid */
+            /** @description The address is missing or invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many sign-ups from this client; try again later (Retry-After) */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many sign-ups from this client; try again later (Retry-After). Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5692,20 +7122,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The link is unknown, used or expired */
+            /** @description The link is unknown, used or expired. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5736,20 +7197,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The link is unknown */
+            /** @description The link is unknown. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5780,36 +7272,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid, or it is your own listing or profile */
+            /** @description A field is invalid, or it is your own listing or profile. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No live listing or shown profile with this id */
@@ -5818,14 +7305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description You already have an open report of this */
@@ -5834,30 +7314,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many reports in the last hour */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reports in the last hour. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5896,36 +7382,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description A filter is invalid */
+            /** @description A filter is invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not staff, or a staff account without two-factor sign-in (the message says which) */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff, or a staff account without two-factor sign-in (the message says which). Or: Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5952,20 +7444,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not staff, or a staff account without two-factor sign-in (the message says which) */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff, or a staff account without two-factor sign-in (the message says which). Or: Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5995,20 +7500,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such item */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6025,20 +7552,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No such item */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6059,20 +7615,76 @@ export interface operations {
             };
         };
         responses: {
-            /** @description No such item */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6093,20 +7705,76 @@ export interface operations {
             };
         };
         responses: {
-            /** @description No such item */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6127,36 +7795,76 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not a member of staff */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a member of staff. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such item */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6190,36 +7898,69 @@ export interface operations {
                     };
                 };
             };
-            /** @description The reply is invalid, or there is no address to reply to */
+            /** @description The reply is invalid, or there is no address to reply to. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such item */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6244,6 +7985,35 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["StaffMemberResponse"][];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6273,6 +8043,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     StaffController_listing: {
@@ -6299,20 +8107,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such listing */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6345,20 +8175,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such listing */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Already hidden */
@@ -6367,14 +8217,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6407,20 +8279,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such listing */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not hidden, or hidden with its suspended seller */
@@ -6429,14 +8321,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6469,36 +8383,69 @@ export interface operations {
                     };
                 };
             };
-            /** @description Only a live listing can be featured */
+            /** @description Only a live listing can be featured. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such listing */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6527,20 +8474,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such user */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such user. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6573,36 +8542,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your own account */
+            /** @description Your own account. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such user */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such user. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Already suspended */
@@ -6611,14 +8584,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6651,20 +8646,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such user */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such user. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not suspended */
@@ -6673,14 +8688,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6707,6 +8744,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     StaffController_retry: {
@@ -6721,20 +8787,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No such queue or job */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such queue or job. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The job has not failed */
@@ -6743,14 +8827,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6767,20 +8855,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No such queue or job */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such queue or job. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6813,14 +8930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6894,14 +9004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6934,14 +9037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No OPERATOR_TOKEN is configured */
@@ -6950,14 +9046,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6986,14 +9086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No OPERATOR_TOKEN is configured */
@@ -7002,14 +9095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
