@@ -216,44 +216,23 @@ function validationRules(dto: unknown): Map<string, Rule[]> {
 }
 
 /** class-validator's built-in checks in JSON Schema's words; custom checks document themselves in @ApiProperty. */
+const SCHEMA_OF_CHECK: Record<string, (schema: SchemaObject, constraint: unknown) => void> = {
+  [IS_INT]: (schema) => void (schema.type = 'integer'),
+  [IS_NUMBER]: (schema) => void (schema.type = 'number'),
+  [IS_BOOLEAN]: (schema) => void (schema.type = 'boolean'),
+  [MIN]: (schema, value) => void (schema.minimum = value as number),
+  [MAX]: (schema, value) => void (schema.maximum = value as number),
+  [MIN_LENGTH]: (schema, value) => void (schema.minLength = value as number),
+  [MAX_LENGTH]: (schema, value) => void (schema.maxLength = value as number),
+  [IS_NOT_EMPTY]: (schema) => void (schema.minLength = Math.max(schema.minLength ?? 0, 1)),
+  [MATCHES]: (schema, value) => void (schema.pattern = value instanceof RegExp ? value.source : String(value)),
+  [IS_UUID]: (schema) => void (schema.format = 'uuid'),
+  [IS_IN]: (schema, value) => void (schema.enum ??= value as unknown[]),
+};
+
 function applyRules(schema: SchemaObject, rules: Rule[]): void {
   for (const { name, constraints, each } of rules) {
-    const target = each ? ((schema.items as SchemaObject | undefined) ?? schema) : schema;
-    const [first] = constraints;
-    switch (name) {
-      case IS_INT:
-        target.type = 'integer';
-        break;
-      case IS_NUMBER:
-        target.type = 'number';
-        break;
-      case IS_BOOLEAN:
-        target.type = 'boolean';
-        break;
-      case MIN:
-        target.minimum = first as number;
-        break;
-      case MAX:
-        target.maximum = first as number;
-        break;
-      case MIN_LENGTH:
-        target.minLength = first as number;
-        break;
-      case MAX_LENGTH:
-        target.maxLength = first as number;
-        break;
-      case IS_NOT_EMPTY:
-        target.minLength = Math.max(target.minLength ?? 0, 1);
-        break;
-      case MATCHES:
-        target.pattern = first instanceof RegExp ? first.source : String(first);
-        break;
-      case IS_UUID:
-        target.format = 'uuid';
-        break;
-      case IS_IN:
-        target.enum ??= first as unknown[];
-        break;
-    }
+    // `each` checks the items of a list.
+    SCHEMA_OF_CHECK[name]?.(each ? ((schema.items as SchemaObject | undefined) ?? schema) : schema, constraints[0]);
   }
 }
