@@ -94,7 +94,12 @@ export class ListingRequest {
   @Matches(/^\d{1,12}$/, { message: LISTING_TEXTS.unknownPlace })
   place_id?: string;
 
-  @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_IMAGES, description: 'Ids of uploaded images, in order; the first is the main photo' })
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_IMAGES,
+    description: 'Ids of uploaded images, in order; the first is the main photo',
+  })
   @IsUUID('4', { each: true, message: 'Each image must be the id of an uploaded image' })
   @ValidateBy({
     name: 'images',
