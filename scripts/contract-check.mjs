@@ -30,7 +30,12 @@ if (drift.length > 0) {
 
 // Redocly exits 0 on warnings; its JSON totals count both.
 const lint = (format) =>
-  execFileSync('npm', ['exec', '--no', '--', 'redocly', 'lint', 'openapi.yaml', `--format=${format}`], { encoding: 'utf8', stdio: 'pipe' });
+  execFileSync('npm', ['exec', '--no', '--', 'redocly', 'lint', 'openapi.yaml', `--format=${format}`], {
+    encoding: 'utf8',
+    stdio: 'pipe',
+    // Offline and quiet: no usage report, no check for a newer version.
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
 let totals;
 try {
   totals = JSON.parse(lint('json')).totals;
