@@ -19,6 +19,7 @@ import {
 } from 'class-validator';
 import { ERROR_RESPONSE, ERROR_RESPONSE_SCHEMA } from '../common/api-docs.js';
 import { HEALTH_PROBE_PATHS } from '../common/api-rate-limit.js';
+import { MAX_PATH_PARAMETER_LENGTH } from '../common/http-exception.filter.js';
 import { OperatorTokenGuard } from '../common/operator-token.guard.js';
 import { ACCOUNT_TEXTS } from '../contracts/account.js';
 import { STAFF_TEXTS } from '../contracts/staff.js';
@@ -145,7 +146,11 @@ function describeGlobalRefusals({ path, verb, operation }: OperationEntry, { han
     addResponse(operation, 413, 'The body is too large, or has too many values');
     addResponse(operation, 415, 'The body is not JSON (Content-Type: application/json)');
   }
-  if (parameters.some((parameter) => parameter.in === 'path')) addResponse(operation, 404, 'Nothing with that id (or not yours)');
+  if (parameters.some((parameter) => parameter.in === 'path')) {
+    addResponse(operation, 400, 'A part of the path is not properly percent-encoded');
+    addResponse(operation, 404, 'Nothing with that id (or not yours)');
+    addResponse(operation, 414, `A part of the path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`);
+  }
   if (STATE_CHANGING.has(verb))
     addResponse(operation, 403, `The session cookie came without X-Requested-With: "${ACCOUNT_TEXTS.missingClientHeader}"`);
   if (path.startsWith('/api/') && !HEALTH_PROBE_PATHS.includes(path)) {

@@ -68,4 +68,17 @@ describe('requests outside the contract', () => {
       expect(response.json<Refusal>()).toMatchObject({ error: 'q is required', fields: { q: 'q is required' } });
     }
   });
+
+  it('answers a malformed or overlong path id in the envelope, as the contract lists', async () => {
+    const overlong = await new Browser(t).call('GET', `/api/listings/${'x'.repeat(101)}`);
+    expect([overlong.statusCode, overlong.json<Refusal>()]).toEqual([
+      414,
+      { success: false, error: 'A part of the path is longer than 100 characters.' },
+    ]);
+    const malformed = await new Browser(t).call('GET', '/api/listings/%E0%A4%A');
+    expect([malformed.statusCode, malformed.json<Refusal>()]).toEqual([
+      400,
+      { success: false, error: 'A part of the path is not properly percent-encoded.' },
+    ]);
+  });
 });

@@ -3357,6 +3357,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -3377,6 +3386,15 @@ export interface operations {
             };
             /** @description No such session of this account. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4314,8 +4332,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such profile, or its owner keeps it private. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4360,8 +4396,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such profile, or its owner keeps it private. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4441,8 +4495,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5051,7 +5123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5062,6 +5134,15 @@ export interface operations {
             };
             /** @description Listing Not Found. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5110,7 +5191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5148,6 +5229,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5201,6 +5291,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -5221,6 +5320,15 @@ export interface operations {
             };
             /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5269,7 +5377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5307,6 +5415,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5363,7 +5480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5374,6 +5491,15 @@ export interface operations {
             };
             /** @description Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5602,6 +5728,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -5622,6 +5757,15 @@ export interface operations {
             };
             /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5670,7 +5814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5690,6 +5834,15 @@ export interface operations {
             };
             /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5828,6 +5981,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -5848,6 +6010,15 @@ export interface operations {
             };
             /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5892,6 +6063,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -5912,6 +6092,15 @@ export interface operations {
             };
             /** @description Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6093,6 +6282,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -6113,6 +6311,15 @@ export interface operations {
             };
             /** @description Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6254,7 +6461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6301,6 +6508,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6451,6 +6667,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -6471,6 +6696,15 @@ export interface operations {
             };
             /** @description Notification not found (or not yours). Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6515,6 +6749,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -6535,6 +6778,15 @@ export interface operations {
             };
             /** @description Notification not found (or not yours). Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6623,6 +6875,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -6643,6 +6904,15 @@ export interface operations {
             };
             /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6687,6 +6957,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -6707,6 +6986,15 @@ export interface operations {
             };
             /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7500,6 +7788,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -7520,6 +7817,15 @@ export interface operations {
             };
             /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7559,6 +7865,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -7579,6 +7894,15 @@ export interface operations {
             };
             /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7622,7 +7946,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7660,6 +7984,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7712,7 +8045,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7750,6 +8083,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7802,7 +8144,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a member of staff. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description Not a member of staff. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7840,6 +8182,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7898,7 +8249,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The reply is invalid, or there is no address to reply to. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The reply is invalid, or there is no address to reply to. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7936,6 +8287,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8107,6 +8467,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -8127,6 +8496,15 @@ export interface operations {
             };
             /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8175,7 +8553,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8222,6 +8600,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8279,7 +8666,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8326,6 +8713,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8383,7 +8779,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Only a live listing can be featured. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description Only a live listing can be featured. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8421,6 +8817,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8474,6 +8879,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -8494,6 +8908,15 @@ export interface operations {
             };
             /** @description No such user. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8542,7 +8965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your own account. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description Your own account. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8589,6 +9012,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8646,7 +9078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8693,6 +9125,15 @@ export interface operations {
             };
             /** @description The body is too large, or has too many values */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8794,6 +9235,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -8823,6 +9273,15 @@ export interface operations {
             };
             /** @description The job has not failed */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8862,6 +9321,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
@@ -8882,6 +9350,15 @@ export interface operations {
             };
             /** @description No such queue or job. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
