@@ -76,7 +76,7 @@ async function send(verb, path, operation, { body, query = {}, signedIn = false 
 async function signIn() {
   const email = `fuzz-${Date.now()}@example.com`;
   const password = 'contract-fuzz-password-1';
-  await fetch(new URL('/api/auth/signup', base), {
+  const signUp = await fetch(new URL('/api/auth/signup', base), {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-requested-with': 'contract-fuzz' },
     body: JSON.stringify({ name: 'Contract Fuzz', email, password }),
@@ -90,10 +90,14 @@ async function signIn() {
     .getSetCookie()
     .map((cookie) => cookie.split(';')[0])
     .join('; ');
-  if (!session) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  if (!session)
+    throw new Error(
+      `sign-up ${signUp.status}, sign-in ${response.status}: ${await response.text()} (a fresh DATA_DIR resets the sign-up limit)`,
+    );
 }
 
-const ENDS_SESSION = /signout|sessions|^DELETE \/api\/profile$|two-factor\/cancel|password/;
+// Calls that end or replace the session (refresh issues a new token) are made as a visitor only.
+const ENDS_SESSION = /signout|refresh|sessions|^DELETE \/api\/profile$|two-factor\/cancel|password/;
 
 await signIn();
 for (const [path, item] of Object.entries(contract.paths)) {

@@ -47,6 +47,7 @@ describe('the API contract', () => {
     expect(op('GET /api/listings').security).toBeUndefined(); // the document's default: a session is optional
     expect(contract.security).toEqual([{}, { session: [] }]);
     expect(op('GET /api/listings').responses['429']?.headers).toHaveProperty('Retry-After');
+    expect(statuses(op('DELETE /api/listings/saved'))).toContain('404'); // unsaving a listing that does not exist
   });
 
   it('states the rules the server enforces in the schemas', () => {
