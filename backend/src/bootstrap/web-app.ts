@@ -8,7 +8,7 @@ import type { Clock } from '../infra/clock/clock.js';
 import { useApiPrefix } from '../common/api-prefix.js';
 import { Metrics } from '../infra/metrics/metrics.js';
 import { envelopeApiResults } from '../common/envelope.hook.js';
-import { HttpExceptionFilter } from '../common/http-exception.filter.js';
+import { HttpExceptionFilter, MAX_PATH_PARAMETER_LENGTH, renderFrameworkError } from '../common/http-exception.filter.js';
 import { acceptMultipartOnFileRoutes } from '../common/multipart-body.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
@@ -30,7 +30,8 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
     bodyLimit: config.bodyLimitBytes,
     ...httpTimeouts(config.http),
     trustProxy: fastifyTrustProxy(config.trustProxy),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: renderFrameworkError,
     genReqId: requestIdOf,
   });
   const logger = createLogger(config);

@@ -7,6 +7,7 @@ import { stringify } from 'yaml';
 import { AppModule } from '../app.module.js';
 import { useApiPrefix } from '../common/api-prefix.js';
 import { loadConfig } from '../config/env.js';
+import { completeContract } from './openapi-contract.js';
 
 /**
  * Writes the OpenAPI contract generated from the controllers and DTOs (no database needed:
@@ -29,9 +30,12 @@ const document = SwaggerModule.createDocument(
     .setTitle('Fieldmarket API')
     .setDescription('UK agricultural marketplace. Every response is an envelope: { success: true, data } or { success: false, error }.')
     .setVersion('0.1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'OPERATOR_TOKEN', description: 'For the operator endpoints' })
+    .addServer('/', 'The deployment serving this document')
     .build(),
 );
-await writeFile(output, stringify(document, { sortMapEntries: false }));
+// No licence is granted (package.json: UNLICENSED); Redocly asks the document to say so.
+document.info.license = { name: 'Proprietary' };
+completeContract(app, document);
+await writeFile(output, stringify(document, { sortMapEntries: false, aliasDuplicateObjects: false }));
 await app.close();
 console.log(`wrote ${output}`);

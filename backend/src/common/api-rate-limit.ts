@@ -106,12 +106,12 @@ export class LeasedHits {
   }
 }
 
+/** The probes the limit leaves alone (also left without a 429 in the API contract). */
+export const HEALTH_PROBE_PATHS: readonly string[] = ['/api/health', '/api/health/live', '/api/health/ready'];
+
 function isHealthProbe(request: FastifyRequest): boolean {
-  const path = request.url.split('?')[0]?.replace(/\/$/, '');
-  return (
-    (path === '/api/health' || path === '/api/health/live' || path === '/api/health/ready') &&
-    ['GET', 'HEAD', 'OPTIONS'].includes(request.method)
-  );
+  const path = request.url.split('?')[0]?.replace(/\/$/, '') ?? '';
+  return HEALTH_PROBE_PATHS.includes(path) && ['GET', 'HEAD', 'OPTIONS'].includes(request.method);
 }
 
 /**

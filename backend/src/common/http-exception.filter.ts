@@ -106,3 +106,22 @@ function messageOf(exception: HttpException): string {
   if (Array.isArray(message)) return message.join(', ');
   return typeof message === 'string' ? message : exception.message;
 }
+
+/** Fastify's router refuses a path parameter longer than this (its default, kept) before any route runs. */
+export const MAX_PATH_PARAMETER_LENGTH = 100;
+
+/**
+ * Fastify's own refusals of a URL, before any route or filter runs (`frameworkErrors`): a path
+ * parameter that is not properly percent-encoded, or one too long. Answered in the envelope like
+ * every other client mistake, not in Fastify's own body.
+ */
+export function renderFrameworkError(error: FastifyLikeError, _request: FastifyRequest, reply: FastifyReply): void {
+  const [status, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, `A part of the path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.`]
+      : error.code === 'FST_ERR_BAD_URL'
+        ? [400, 'A part of the path is not properly percent-encoded.']
+        : [error.statusCode ?? 400, error.message ?? 'Bad request.'];
+  const body: ErrorEnvelope = { success: false, error: message };
+  void reply.status(status).header('cache-control', 'no-store').send(body);
+}

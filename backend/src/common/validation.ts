@@ -1,9 +1,9 @@
-import { applyDecorators, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { type ArgumentMetadata, applyDecorators, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ApiProperty, DECORATORS } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { passwordError } from '../contracts/account.js';
-import { textFieldError, trimText, type TextRule } from '../contracts/text-rules.js';
+import { textFieldError, textFieldPattern, trimText, type TextRule } from '../contracts/text-rules.js';
 import { FieldValidationException } from './errors.js';
 
 /**
@@ -11,13 +11,71 @@ import { FieldValidationException } from './errors.js';
  * its message, and the result is a 400 with one message per field.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     whitelist: true,
     transform: true,
     stopAtFirstError: true,
     validationError: { target: false, value: false },
     exceptionFactory: (errors: ValidationError[]) => new FieldValidationException(collectMessages(errors)),
   });
+}
+
+/**
+ * Also refuses `null` in a body field the contract does not declare nullable: class-validator's
+ * optional fields take null as absent, so `"bio": null` passed although openapi.yaml says string.
+ * The contract's own declaration (@ApiProperty's `nullable`) decides, so the two cannot disagree.
+ */
+class RequestValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const nulls = metadata.type === 'body' ? undeclaredNulls(value, metadata.metatype) : {};
+    if (Object.keys(nulls).length === 0) return super.transform(value, metadata);
+    let fields: Record<string, string> = {};
+    try {
+      await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof FieldValidationException)) throw error;
+      fields = error.fields;
+    }
+    throw new FieldValidationException({ ...nulls, ...fields }); // a field's own message ("Full name is required") comes first
+  }
+}
+
+const FIELD_LABEL = 'fieldmarket:field-label';
+
+/** Names a body field in messages the generic checks write ("Bio must be text"); the property name otherwise. */
+const FieldLabel =
+  (label: string): PropertyDecorator =>
+  (target, key) =>
+    Reflect.defineMetadata(FIELD_LABEL, label, target, key);
+
+interface DocumentedField {
+  nullable?: boolean;
+  type?: unknown;
+  isArray?: boolean;
+}
+
+function undeclaredNulls(body: unknown, dto: unknown): Record<string, string> {
+  if (typeof dto !== 'function' || typeof body !== 'object' || body === null) return {};
+  const prototype = (dto as { prototype: object }).prototype;
+  const documented = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, prototype) as string[] | undefined) ?? [];
+  const fields: Record<string, string> = {};
+  for (const field of documented.map((name) => name.replace(/^:/, ''))) {
+    if ((body as Record<string, unknown>)[field] !== null) continue;
+    const declared = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, prototype, field) ?? {}) as DocumentedField;
+    if (declared.nullable) continue;
+    const label = (Reflect.getMetadata(FIELD_LABEL, prototype, field) as string | undefined) ?? field;
+    fields[field] = `${label} ${expectedKind(declared)}`;
+  }
+  return fields;
+}
+
+/** What a documented field must be instead of null, in the words the field's own checks use. */
+function expectedKind({ type, isArray }: DocumentedField): string {
+  if (isArray || type === Array || type === 'array') return 'must be a list';
+  if (type === String || type === 'string') return 'must be text';
+  if (type === Number || type === 'number' || type === 'integer') return 'must be a number';
+  if (type === Boolean || type === 'boolean') return 'must be true or false';
+  return 'must not be null';
 }
 
 function collectMessages(errors: ValidationError[], prefix = ''): Record<string, string> {
@@ -42,10 +100,13 @@ export function TextField(rule: TextRule, docs: { example?: string } = {}): Prop
       type: 'string',
       required: !rule.optional,
       maxLength: rule.maxLength,
-      ...(rule.minLength !== undefined ? { minLength: rule.minLength } : {}),
+      // Blank counts as missing: a required field needs one character at least (the pattern says which).
+      ...(rule.minLength !== undefined || !rule.optional ? { minLength: rule.minLength ?? 1 } : {}),
+      pattern: textFieldPattern(rule),
       ...(rule.email ? { format: 'email' } : {}),
       ...docs,
     }),
+    FieldLabel(rule.label),
     Transform(({ value }: { value: unknown }) => trimText(value, rule)),
     ValidateBy({
       name: 'textField',
@@ -66,6 +127,7 @@ export function PasswordField(kind: 'new' | 'given', label = 'Password'): Proper
     kind === 'new' ? passwordError(value, label) : typeof value === 'string' && value !== '' ? undefined : `${label} is required`;
   return applyDecorators(
     ApiProperty({ type: 'string', format: 'password', ...(kind === 'new' ? { minLength: 6, maxLength: 128 } : { maxLength: 1024 }) }),
+    FieldLabel(label),
     ValidateBy({
       name: 'password',
       validator: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EMAIL_PATTERN, textFieldError } from './text-rules.js';
+import { EMAIL_PATTERN, textFieldError, textFieldPattern, trimText } from './text-rules.js';
 
 describe('EMAIL_PATTERN', () => {
   it.each(['jane@example.co.uk', 'j.farmer+hay@mail.example.com', "o'neill@farm.ie", 'a@b.io', 'FARM@EXAMPLE.COM'])(
@@ -44,5 +44,35 @@ describe('textFieldError', () => {
 
   it('lets an optional field be empty', () => {
     expect(textFieldError({ ...rule, optional: true }, '')).toBeUndefined();
+  });
+});
+
+describe('textFieldPattern', () => {
+  const rules = {
+    'single line, required': { label: 'Title', maxLength: 100, singleLine: true },
+    'single line, optional': { label: 'Phone', maxLength: 100, singleLine: true, optional: true },
+    'several lines, required': { label: 'Description', maxLength: 100 },
+  };
+  const samples = [
+    'Hay',
+    '  Hay  ',
+    '',
+    '   ',
+    '\u00a0\ufeff',
+    'one\ntwo',
+    'one\u2028two',
+    'tab\there',
+    'bell\u0007',
+    'del\u007f',
+    'nel\u0085',
+    'é ü 中',
+  ];
+
+  // What the contract tells a client generator agrees with what the server refuses (length aside).
+  it.each(Object.entries(rules))('accepts in the contract what the API accepts: %s', (_kind, rule) => {
+    const pattern = new RegExp(textFieldPattern(rule));
+    for (const sample of samples) {
+      expect([sample, pattern.test(sample)]).toEqual([sample, textFieldError(rule, trimText(sample)) === undefined]);
+    }
   });
 });

@@ -25,10 +25,23 @@ export const EMAIL_PATTERN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 /** Line breaks, including the vertical tab, form feed, NEL and Unicode's line and paragraph separators. */
-const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
+const LINE_BREAK_CHARS = '\\n\\r\\v\\f\\u0085\\u2028\\u2029';
 /** C0 and C1 control characters and DEL, but tab, line feed and carriage return (judged by singleLine). */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROL_CHARS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f';
+/** What String.prototype.trim removes, spelled out: JSON Schema's readers do not agree on `\s`. */
+const SPACE_CHARS = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARS}]`);
+const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
+
+/**
+ * The characters `rule` accepts, as a pattern for the API contract (JSON Schema, ECMA-262 syntax):
+ * no control characters (nor line breaks or tabs on one line) and, for a required field, at least
+ * one character that is not a space. Length and e-mail form are stated apart (maxLength, format).
+ */
+export function textFieldPattern(rule: TextRule): string {
+  const refused = rule.singleLine ? `${CONTROL_CHARS}${LINE_BREAK_CHARS}\\t` : CONTROL_CHARS;
+  return rule.optional ? `^[^${refused}]*$` : `^[^${refused}]*[^${refused}${SPACE_CHARS}][^${refused}]*$`;
+}
 
 /** The first thing wrong with `value` (already trimmed when it is a string), or undefined. */
 export function textFieldError(rule: TextRule, value: unknown): string | undefined {

@@ -13,6 +13,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create an account */
         post: operations["AuthController_signUp"];
         delete?: never;
         options?: never;
@@ -29,6 +30,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign in with e-mail and password */
         post: operations["AuthController_signIn"];
         delete?: never;
         options?: never;
@@ -45,6 +47,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign out */
         post: operations["AuthController_signOut"];
         delete?: never;
         options?: never;
@@ -59,6 +62,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Who is signed in */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -77,6 +81,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Renew the session */
         post: operations["AuthController_refresh"];
         delete?: never;
         options?: never;
@@ -93,6 +98,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Confirm the e-mail address */
         post: operations["AuthController_verifyEmail"];
         delete?: never;
         options?: never;
@@ -109,6 +115,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send the confirmation e-mail again */
         post: operations["AuthController_resendVerification"];
         delete?: never;
         options?: never;
@@ -125,6 +132,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Ask for a password reset link */
         post: operations["AuthController_requestPasswordReset"];
         delete?: never;
         options?: never;
@@ -141,6 +149,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Set a new password from a reset link */
         post: operations["AuthController_resetPassword"];
         delete?: never;
         options?: never;
@@ -157,6 +166,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Finish signing in with a two-factor code */
         post: operations["AuthController_verifyLogin"];
         delete?: never;
         options?: never;
@@ -173,6 +183,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Give up a two-factor sign-in */
         post: operations["AuthController_cancelTwoFactor"];
         delete?: never;
         options?: never;
@@ -187,6 +198,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List where the account is signed in */
         get: operations["AuthController_listSessions"];
         put?: never;
         post?: never;
@@ -206,6 +218,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Sign out every other session */
         delete: operations["AuthController_endOtherSessions"];
         options?: never;
         head?: never;
@@ -222,6 +235,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Sign out one session */
         delete: operations["AuthController_endSession"];
         options?: never;
         head?: never;
@@ -235,7 +249,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Two-factor sign-in status */
         get: operations["TwoFactorController_status"];
+        /** Turn two-factor sign-in off */
         put: operations["TwoFactorController_toggle"];
         post?: never;
         delete?: never;
@@ -253,6 +269,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Start setting up two-factor sign-in */
         post: operations["TwoFactorController_setup"];
         delete?: never;
         options?: never;
@@ -269,6 +286,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Turn two-factor sign-in on with a code */
         post: operations["TwoFactorController_verify"];
         delete?: never;
         options?: never;
@@ -285,6 +303,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Turn two-factor sign-in off with a code */
         post: operations["TwoFactorController_disable"];
         delete?: never;
         options?: never;
@@ -299,6 +318,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Sign-in methods on offer */
         get: operations["GoogleAuthController_providers"];
         put?: never;
         post?: never;
@@ -315,6 +335,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Sign in with Google */
         get: operations["GoogleAuthController_start"];
         put?: never;
         post?: never;
@@ -331,6 +352,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Return from Google sign-in */
         get: operations["GoogleAuthController_callback"];
         put?: never;
         post?: never;
@@ -347,9 +369,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your profile */
         get: operations["ProfileController_get"];
+        /** Update your profile */
         put: operations["ProfileController_update"];
         post?: never;
+        /** Delete your account */
         delete: operations["ProfileController_delete"];
         options?: never;
         head?: never;
@@ -364,6 +389,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Update your privacy settings */
         put: operations["ProfileController_updatePrivacy"];
         post?: never;
         delete?: never;
@@ -380,6 +406,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Change your password */
         put: operations["ProfileController_changePassword"];
         post?: never;
         delete?: never;
@@ -395,6 +422,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download your data */
         get: operations["ProfileController_export"];
         put?: never;
         post?: never;
@@ -411,6 +439,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A public profile */
         get: operations["ProfileController_publicProfile"];
         put?: never;
         post?: never;
@@ -427,6 +456,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A public profile (users path) */
         get: operations["UsersController_profile"];
         put?: never;
         post?: never;
@@ -443,6 +473,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List categories */
         get: operations["CategoriesController_list"];
         put?: never;
         post?: never;
@@ -459,6 +490,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One category */
         get: operations["CategoriesController_get"];
         put?: never;
         post?: never;
@@ -477,6 +509,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Upload listing photos */
         post: operations["UploadController_upload"];
         delete?: never;
         options?: never;
@@ -491,8 +524,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Browse and search listings */
         get: operations["ListingsController_search"];
         put?: never;
+        /** Post a listing */
         post: operations["ListingsController_create"];
         delete?: never;
         options?: never;
@@ -507,6 +542,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Featured listings */
         get: operations["ListingsController_featured"];
         put?: never;
         post?: never;
@@ -523,6 +559,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your listings */
         get: operations["ListingsController_mine"];
         put?: never;
         post?: never;
@@ -539,9 +576,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your saved listings */
         get: operations["ListingsController_saved"];
         put?: never;
+        /** Save a listing */
         post: operations["ListingsController_save"];
+        /** Unsave a listing */
         delete: operations["ListingsController_unsave"];
         options?: never;
         head?: never;
@@ -555,6 +595,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Whether you have confirmed you are 18 or over */
         get: operations["ListingsController_sellerDeclaration"];
         put?: never;
         post?: never;
@@ -571,9 +612,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One listing */
         get: operations["ListingsController_detail"];
+        /** Edit your listing */
         put: operations["ListingsController_update"];
         post?: never;
+        /** Delete your listing */
         delete: operations["ListingsController_delete"];
         options?: never;
         head?: never;
@@ -593,6 +637,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Mark your listing sold, let, withdrawn or live */
         patch: operations["ListingsController_changeStatus"];
         trace?: never;
     };
@@ -603,6 +648,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A seller’s live listings */
         get: operations["SellerListingsController_sellerListings"];
         put?: never;
         post?: never;
@@ -619,6 +665,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Find UK towns and villages */
         get: operations["PlacesController_search"];
         put?: never;
         post?: never;
@@ -635,8 +682,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your conversations */
         get: operations["MessagingController_conversations"];
         put?: never;
+        /** Start a conversation about a listing */
         post: operations["MessagingController_start"];
         delete?: never;
         options?: never;
@@ -654,6 +703,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a conversation */
         delete: operations["MessagingController_deleteConversation"];
         options?: never;
         head?: never;
@@ -667,6 +717,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Messages of a conversation */
         get: operations["MessagingController_messages"];
         put?: never;
         post?: never;
@@ -685,6 +736,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send a message */
         post: operations["MessagingController_send"];
         delete?: never;
         options?: never;
@@ -700,6 +752,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Mark a conversation read */
         put: operations["MessagingController_markRead"];
         post?: never;
         delete?: never;
@@ -715,6 +768,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your unread message count */
         get: operations["MessagingController_unread"];
         put?: never;
         post?: never;
@@ -731,8 +785,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** People you have blocked */
         get: operations["MessagingController_blocks"];
         put?: never;
+        /** Block someone */
         post: operations["MessagingController_block"];
         delete?: never;
         options?: never;
@@ -750,6 +806,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Unblock someone */
         delete: operations["MessagingController_unblock"];
         options?: never;
         head?: never;
@@ -765,6 +822,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Ask to book a rental */
         post: operations["MessagingController_requestBooking"];
         delete?: never;
         options?: never;
@@ -780,6 +838,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Accept or decline a booking request */
         put: operations["MessagingController_decideBooking"];
         post?: never;
         delete?: never;
@@ -795,6 +854,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your notifications */
         get: operations["NotificationsController_list"];
         put?: never;
         post?: never;
@@ -812,6 +872,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Mark all notifications read */
         put: operations["NotificationsController_markAllRead"];
         post?: never;
         delete?: never;
@@ -828,6 +889,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Mark a notification read */
         put: operations["NotificationsController_markRead"];
         post?: never;
         delete?: never;
@@ -846,6 +908,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a notification */
         delete: operations["NotificationsController_delete"];
         options?: never;
         head?: never;
@@ -859,6 +922,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Categories you follow */
         get: operations["FollowsController_follows"];
         put?: never;
         post?: never;
@@ -877,7 +941,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Follow a category */
         post: operations["FollowsController_follow"];
+        /** Stop following a category */
         delete: operations["FollowsController_unfollow"];
         options?: never;
         head?: never;
@@ -891,6 +957,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Your live events since a point (catch-up and polling) */
         get: operations["LiveEventsController_events"];
         put?: never;
         post?: never;
@@ -909,6 +976,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Contact the Fieldmarket team */
         post: operations["ContactController_submit"];
         delete?: never;
         options?: never;
@@ -925,6 +993,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send feedback */
         post: operations["FeedbackController_submit"];
         delete?: never;
         options?: never;
@@ -941,6 +1010,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Subscribe to the newsletter */
         post: operations["NewsletterController_subscribe"];
         delete?: never;
         options?: never;
@@ -957,6 +1027,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Confirm a newsletter subscription */
         post: operations["NewsletterController_confirm"];
         delete?: never;
         options?: never;
@@ -973,6 +1044,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Unsubscribe from the newsletter */
         post: operations["NewsletterController_unsubscribe"];
         delete?: never;
         options?: never;
@@ -989,6 +1061,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Report a listing, person or message */
         post: operations["ReportsController_report"];
         delete?: never;
         options?: never;
@@ -1003,6 +1076,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: the inbox */
         get: operations["StaffController_inbox"];
         put?: never;
         post?: never;
@@ -1019,6 +1093,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: what waits in the inbox */
         get: operations["StaffController_summary"];
         put?: never;
         post?: never;
@@ -1035,9 +1110,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: one inbox item */
         get: operations["StaffController_detail"];
         put?: never;
         post?: never;
+        /** Staff: delete an inbox item */
         delete: operations["StaffController_delete"];
         options?: never;
         head?: never;
@@ -1053,6 +1130,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: mark an inbox item read or unread */
         post: operations["StaffController_read"];
         delete?: never;
         options?: never;
@@ -1069,6 +1147,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: archive or unarchive an inbox item */
         post: operations["StaffController_archive"];
         delete?: never;
         options?: never;
@@ -1085,6 +1164,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: assign an inbox item */
         post: operations["StaffController_assign"];
         delete?: never;
         options?: never;
@@ -1101,6 +1181,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: reply to an inbox item */
         post: operations["StaffController_reply"];
         delete?: never;
         options?: never;
@@ -1115,6 +1196,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: the staff members */
         get: operations["StaffController_members"];
         put?: never;
         post?: never;
@@ -1131,6 +1213,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: the moderation log */
         get: operations["StaffController_audit"];
         put?: never;
         post?: never;
@@ -1147,6 +1230,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: a listing for moderation */
         get: operations["StaffController_listing"];
         put?: never;
         post?: never;
@@ -1165,6 +1249,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: hide a listing */
         post: operations["StaffController_hide"];
         delete?: never;
         options?: never;
@@ -1181,6 +1266,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: restore a hidden listing */
         post: operations["StaffController_restore"];
         delete?: never;
         options?: never;
@@ -1197,6 +1283,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: feature or unfeature a listing */
         post: operations["StaffController_feature"];
         delete?: never;
         options?: never;
@@ -1211,6 +1298,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: an account for moderation */
         get: operations["StaffController_account"];
         put?: never;
         post?: never;
@@ -1229,6 +1317,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: suspend an account */
         post: operations["StaffController_suspend"];
         delete?: never;
         options?: never;
@@ -1245,6 +1334,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: lift a suspension */
         post: operations["StaffController_unsuspend"];
         delete?: never;
         options?: never;
@@ -1259,6 +1349,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Staff: background job queues */
         get: operations["StaffController_queuesOverview"];
         put?: never;
         post?: never;
@@ -1277,6 +1368,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Staff: retry a failed job */
         post: operations["StaffController_retry"];
         delete?: never;
         options?: never;
@@ -1294,6 +1386,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Staff: remove a failed job */
         delete: operations["StaffController_removeJob"];
         options?: never;
         head?: never;
@@ -1307,10 +1400,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Health check */
         get: operations["HealthController_check"];
         put?: never;
         post?: never;
         delete?: never;
+        /** Health check preflight */
         options: operations["HealthController_preflight"];
         head?: never;
         patch?: never;
@@ -1323,6 +1418,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness probe */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -1339,6 +1435,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness probe */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -1355,6 +1452,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Operator: every health check in detail */
         get: operations["HealthController_details"];
         put?: never;
         post?: never;
@@ -1371,6 +1469,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Operator: Prometheus metrics */
         get: operations["MetricsController_scrape"];
         put?: never;
         post?: never;
@@ -1387,6 +1486,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Check the live connection */
         get: operations["LiveDiagnosticsController_realtimeDiagnostics"];
         put?: never;
         post?: never;
@@ -1403,6 +1503,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Check live updates by polling */
         get: operations["LiveDiagnosticsController_pollingDiagnostics"];
         put?: never;
         post?: never;
@@ -2440,6 +2541,18 @@ export interface components {
             /** Format: date-time */
             server_time: string;
         };
+        ErrorResponse: {
+            /** @enum {boolean} */
+            success: false;
+            /** @description What went wrong, in words a person can act on */
+            error: string;
+            /** @description One message per invalid request field */
+            fields?: {
+                [key: string]: string;
+            };
+            /** @description Machine-readable context, such as the individual health checks */
+            details?: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -2475,36 +2588,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is missing or invalid, or the password is too common */
+            /** @description A field is missing or invalid, or the password is too common. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many accounts created from this connection */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many accounts created from this connection. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2535,36 +2663,60 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Incorrect email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many sign-in attempts */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many sign-in attempts. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2591,6 +2743,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     AuthController_me: {
@@ -2613,6 +2785,17 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["AuthStateResponse"];
                     };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2639,20 +2822,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Session expired. Please sign in again. */
+            /** @description Session expired. Please sign in again. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2683,20 +2879,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The link is invalid, used or expired */
+            /** @description The link is invalid, used or expired. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2723,20 +2950,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Several links were sent recently */
-            429: {
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Several links were sent recently. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2767,20 +3007,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many reset requests from this connection */
-            429: {
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reset requests from this connection. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2811,20 +3082,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid reset link. Please request a new password reset. */
+            /** @description Invalid reset link. Please request a new password reset. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2855,20 +3157,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code, or a code already used */
+            /** @description Invalid verification code, or a code already used. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No challenge in this browser, or it expired: sign in again */
@@ -2877,30 +3172,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many incorrect codes: sign in again, or wait */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many incorrect codes: sign in again, or wait. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2927,6 +3237,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     AuthController_listSessions: {
@@ -2951,6 +3281,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     AuthController_endOtherSessions: {
@@ -2973,6 +3323,35 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["MessageResponse"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3001,20 +3380,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such session of this account */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session of this account. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3039,6 +3458,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["TwoFactorStatusResponse"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3069,36 +3508,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code, or turning on without setup */
+            /** @description Invalid verification code, or turning on without setup. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many incorrect codes */
-            429: {
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many incorrect codes. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3131,14 +3594,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3169,20 +3654,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code */
+            /** @description Invalid verification code. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3213,36 +3738,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid verification code, or a code already used */
+            /** @description Invalid verification code, or a code already used. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many incorrect codes */
-            429: {
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many incorrect codes. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3267,6 +3816,17 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["AuthProvidersResponse"];
                     };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3294,6 +3854,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     GoogleAuthController_callback: {
@@ -3313,6 +3893,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
         };
     };
@@ -3336,6 +3927,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["ProfileResponse"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3366,20 +3977,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid; `fields` says which */
+            /** @description A field is invalid; `fields` says which. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3410,36 +4061,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description The password is missing or wrong */
+            /** @description The password is missing or wrong. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A Google account must sign in with Google again first */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A Google account must sign in with Google again first. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3470,6 +4145,62 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ProfileController_changePassword: {
@@ -3498,20 +4229,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description The current password is wrong, or the new one is invalid or too common */
+            /** @description The current password is wrong, or the new one is invalid or too common. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3536,6 +4307,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Object"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3564,20 +4355,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such profile, or its owner keeps it private */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such profile, or its owner keeps it private. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3606,20 +4419,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such profile, or its owner keeps it private */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such profile, or its owner keeps it private. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3644,6 +4479,17 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["CategoryResponse"][];
                     };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3672,20 +4518,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Category not found */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3718,100 +4586,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not a JPEG, PNG or WebP image (judged by content), no file, or more than 8 files */
+            /** @description Not a JPEG, PNG or WebP image (judged by content), no file, or more than 8 files. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The e-mail address is not confirmed yet */
+            /** @description The e-mail address is not confirmed yet. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A file is larger than 5 MB (5242880 bytes), or an image has more than 40 megapixels */
+            /** @description A file is larger than 5 MB (5242880 bytes), or an image has more than 40 megapixels. Or: The body is too large, or has too many values */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not multipart/form-data */
+            /** @description Not multipart/form-data. Or: The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many images uploaded in the last hour; Retry-After says when to try again */
+            /** @description Too many images uploaded in the last hour; Retry-After says when to try again. Or: Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3861,20 +4689,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description A filter is invalid; `fields` says which */
+            /** @description A filter is invalid; `fields` says which. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3905,52 +4737,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid, or the first listing lacks confirm_over_18; `fields` has one message per field, `error` joins them with commas */
+            /** @description A field is invalid, or the first listing lacks confirm_over_18; `fields` has one message per field, `error` joins them with commas. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The e-mail address is not confirmed yet */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The e-mail address is not confirmed yet. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The day’s posting limit is reached */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The day’s posting limit is reached. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3980,6 +4820,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ListingsController_mine: {
@@ -4007,6 +4867,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ListingsController_saved: {
@@ -4029,6 +4918,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["SavedListingEntry"][];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4059,20 +4968,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Listing Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4103,6 +5061,71 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Listing Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ListingsController_sellerDeclaration: {
@@ -4125,6 +5148,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["SellerDeclaration"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4156,20 +5199,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing Not Found */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Listing Not Found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4202,20 +5267,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found, or not the seller’s */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4244,20 +5367,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found, or not the seller’s */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4290,20 +5453,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found, or not the seller’s */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4335,6 +5556,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     PlacesController_search: {
@@ -4362,6 +5621,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     MessagingController_conversations: {
@@ -4386,20 +5665,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4430,52 +5713,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your own listing ('You cannot send a message to yourself.'), or the listing is no longer live */
+            /** @description Your own listing ('You cannot send a message to yourself.'), or the listing is no longer live. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description E-mail not confirmed, or one of you blocked the other */
+            /** @description E-mail not confirmed, or one of you blocked the other. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Listing Not Found */
@@ -4484,30 +5746,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many new conversations in the last hour */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many new conversations in the last hour. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4536,36 +5804,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not the caller’s */
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4598,36 +5890,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not the caller’s */
+            /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4658,52 +5965,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Empty ('Please enter a message to send.'), too long or with control characters */
+            /** @description Empty ('Please enter a message to send.'), too long or with control characters. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description One of you blocked the other, or the other account is gone */
+            /** @description One of you blocked the other, or the other account is gone. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not found, or not the caller’s */
@@ -4712,30 +5998,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many messages in the last minute */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many messages in the last minute. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4765,52 +6057,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description userId is not the caller */
+            /** @description userId is not the caller. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not the caller’s */
+            /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4839,20 +6139,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description userId is not the caller */
@@ -4861,14 +6163,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4895,20 +6219,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -4939,36 +6267,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Yourself */
+            /** @description Yourself. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description User not found */
@@ -4977,14 +6300,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5013,20 +6358,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5057,52 +6442,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Dates missing, in the wrong order, past or outside the availability; not a rental; your own listing */
+            /** @description Dates missing, in the wrong order, past or outside the availability; not a rental; your own listing. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description E-mail not confirmed, or one of you blocked the other */
+            /** @description E-mail not confirmed, or one of you blocked the other. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Listing Not Found */
@@ -5111,14 +6475,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5151,52 +6537,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication Required: 'Please sign in to send messages.' */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Only the listing’s owner decides */
+            /** @description Only the listing’s owner decides. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not in the caller’s conversations */
+            /** @description Not found, or not in the caller’s conversations. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Already accepted or declined */
@@ -5205,14 +6579,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5239,20 +6644,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5277,6 +6686,35 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["UnreadCount"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5305,20 +6743,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Notification not found (or not yours) */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Notification not found (or not yours). Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5347,20 +6825,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Notification not found (or not yours) */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Notification not found (or not yours). Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5385,6 +6903,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["FollowedCategories"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5413,20 +6951,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Category not found */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5455,20 +7033,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Category not found */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Category not found. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5498,20 +7116,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description after must be a whole number */
+            /** @description after must be a whole number. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5542,36 +7173,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is missing or invalid; `fields` has one message per field */
+            /** @description A field is missing or invalid; `fields` has one message per field. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many messages from this client; try again later */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many messages from this client; try again later. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5602,36 +7248,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is missing or invalid; `fields` has one message per field, `error` joins them with commas */
+            /** @description A field is missing or invalid; `fields` has one message per field, `error` joins them with commas. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too much feedback from this client; try again later (Retry-After) */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too much feedback from this client; try again later (Retry-After). Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5662,36 +7323,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The address is missing or invalid */
+            /** @description The address is missing or invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many sign-ups from this client; try again later (Retry-After) */
-            429: {
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many sign-ups from this client; try again later (Retry-After). Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5722,20 +7398,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The link is unknown, used or expired */
+            /** @description The link is unknown, used or expired. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5766,20 +7473,51 @@ export interface operations {
                     };
                 };
             };
-            /** @description The link is unknown */
+            /** @description The link is unknown. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5810,36 +7548,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid, or it is your own listing or profile */
+            /** @description A field is invalid, or it is your own listing or profile. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No live listing or shown profile with this id */
@@ -5848,14 +7581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description You already have an open report of this */
@@ -5864,30 +7590,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many reports in the last hour */
-            429: {
+            /** @description The body is too large, or has too many values */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reports in the last hour. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5926,36 +7658,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description A filter is invalid */
+            /** @description A filter is invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not staff, or a staff account without two-factor sign-in (the message says which) */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff, or a staff account without two-factor sign-in (the message says which). Or: Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -5982,20 +7720,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not staff, or a staff account without two-factor sign-in (the message says which) */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff, or a staff account without two-factor sign-in (the message says which). Or: Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6025,20 +7776,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such item */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6055,20 +7846,67 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No such item */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6089,20 +7927,85 @@ export interface operations {
             };
         };
         responses: {
-            /** @description No such item */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6123,20 +8026,85 @@ export interface operations {
             };
         };
         responses: {
-            /** @description No such item */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6157,36 +8125,85 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not a member of staff */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a member of staff. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such item */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6220,36 +8237,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description The reply is invalid, or there is no address to reply to */
+            /** @description The reply is invalid, or there is no address to reply to. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such item */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6274,6 +8333,35 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["StaffMemberResponse"][];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6303,6 +8391,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     StaffController_listing: {
@@ -6329,20 +8455,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such listing */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6375,20 +8541,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such listing */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Already hidden */
@@ -6397,14 +8583,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6437,20 +8654,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such listing */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not hidden, or hidden with its suspended seller */
@@ -6459,14 +8696,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6499,36 +8767,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Only a live listing can be featured */
+            /** @description Only a live listing can be featured. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such listing */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6557,20 +8867,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such user */
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such user. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6603,36 +8953,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your own account */
+            /** @description Your own account. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such user */
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such user. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Already suspended */
@@ -6641,14 +8995,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6681,20 +9066,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such user */
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such user. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not suspended */
@@ -6703,14 +9108,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6737,6 +9173,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     StaffController_retry: {
@@ -6751,20 +9216,47 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No such queue or job */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such queue or job. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The job has not failed */
@@ -6773,14 +9265,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6797,20 +9302,67 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No such queue or job */
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such queue or job. Or: Nothing with that id (or not yours) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6843,14 +9395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6924,14 +9469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6964,14 +9502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No OPERATOR_TOKEN is configured */
@@ -6980,14 +9511,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -7016,14 +9551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No OPERATOR_TOKEN is configured */
@@ -7032,14 +9560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -7066,6 +9587,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     LiveDiagnosticsController_pollingDiagnostics: {
@@ -7088,6 +9629,26 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PollingDiagnostics"];
                     };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

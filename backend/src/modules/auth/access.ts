@@ -16,8 +16,13 @@ import type { User } from '../users/user.entity.js';
 import { type Authenticated, SESSION_COOKIE, Sessions } from './sessions.service.js';
 
 /** What a route asks of its caller; routes without one are open to everyone. */
-type Requirement = 'signed-in' | 'verified-email' | 'staff';
+export type Requirement = 'signed-in' | 'verified-email' | 'staff';
 const REQUIREMENT = 'fieldmarket:requirement';
+
+/** The requirement of a route: its handler's, else its controller's (read by the guard and by the API contract). */
+export function requirementOf(reflector: Reflector, handler: object, controller: object): Requirement | undefined {
+  return reflector.getAllAndOverride<Requirement | undefined>(REQUIREMENT, [handler as () => void, controller as () => void]);
+}
 
 /** The route needs a session (401 otherwise, which the browser answers with one refresh, then signs out). */
 export const SignedIn = () => SetMetadata(REQUIREMENT, 'signed-in' satisfies Requirement);
@@ -79,7 +84,7 @@ export class AccessGuard implements CanActivate {
       throw new ForbiddenException(ACCOUNT_TEXTS.missingClientHeader);
     }
     request.auth ??= token ? await this.sessions.resolve(token) : null;
-    const requirement = this.reflector.getAllAndOverride<Requirement | undefined>(REQUIREMENT, [context.getHandler(), context.getClass()]);
+    const requirement = requirementOf(this.reflector, context.getHandler(), context.getClass());
     if (!requirement) return true;
     if (!request.auth) {
       const signInText = this.reflector.getAllAndOverride<string | undefined>(SIGN_IN_TEXT, [context.getHandler(), context.getClass()]);

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, HttpCode, Inject, Options, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { OperatorTokenGuard } from '../../common/operator-token.guard.js';
 import { HealthDetailsResponse, HealthResponse, LivenessResponse, ReadinessResponse } from './dto/health.response.js';
@@ -39,7 +39,6 @@ export class HealthController {
   @Get('details')
   @UseGuards(OperatorTokenGuard)
   @Header('cache-control', 'no-store')
-  @ApiBearerAuth()
   @ApiEnvelope(200, HealthDetailsResponse, { description: 'Every check in detail, whether or not a dependency is down' })
   @ApiErrorEnvelope(401, 'Missing or wrong operator token')
   @ApiErrorEnvelope(404, 'No OPERATOR_TOKEN is configured')

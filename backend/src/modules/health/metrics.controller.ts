@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorEnvelope } from '../../common/api-docs.js';
 import { OperatorTokenGuard } from '../../common/operator-token.guard.js';
@@ -13,7 +13,6 @@ export class MetricsController {
 
   @Get()
   @UseGuards(OperatorTokenGuard)
-  @ApiBearerAuth()
   @ApiOkResponse({ description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiErrorEnvelope(401, 'Missing or wrong operator token')
   @ApiErrorEnvelope(404, 'No OPERATOR_TOKEN is configured')

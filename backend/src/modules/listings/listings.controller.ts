@@ -76,6 +76,7 @@ export class ListingsController {
   @Delete('saved')
   @SignedIn()
   @ApiEnvelope(200, SaveResult)
+  @ApiErrorEnvelope(404, 'Listing Not Found')
   unsave(@CurrentUser() user: User, @Body() body: SavedListingRequest): Promise<SaveResult> {
     return this.listings.unsave(user.id, body.listingId);
   }

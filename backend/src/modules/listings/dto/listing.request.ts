@@ -4,6 +4,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNotEmpty,
   IsNumber,
   IsObject,
   IsOptional,
@@ -93,7 +94,12 @@ export class ListingRequest {
   @Matches(/^\d{1,12}$/, { message: LISTING_TEXTS.unknownPlace })
   place_id?: string;
 
-  @ApiProperty({ type: [String], description: 'Ids of uploaded images, in order; the first is the main photo' })
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_IMAGES,
+    description: 'Ids of uploaded images, in order; the first is the main photo',
+  })
   @IsUuid('Each image must be the id of an uploaded image', { each: true })
   @ValidateBy({
     name: 'images',
@@ -231,7 +237,8 @@ export class FeaturedRequest {
 
 export class PlaceSearchRequest {
   @ApiProperty({ description: 'The start of a town or village name' })
-  @IsString({ message: 'q must be text' })
   @MaxLength(60, { message: 'q must be at most 60 characters' })
+  @IsString({ message: 'q must be text' })
+  @IsNotEmpty({ message: 'q is required' })
   q!: string;
 }
