@@ -132,6 +132,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password-reset/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["AuthController_checkResetLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/password-reset/complete": {
         parameters: {
             query?: never;
@@ -1467,6 +1483,9 @@ export interface components {
              */
             email: string;
         };
+        PasswordResetLink: {
+            token: string;
+        };
         PasswordResetCompletion: {
             token: string;
             /** Format: password */
@@ -2747,6 +2766,50 @@ export interface operations {
             };
             /** @description Too many reset requests from this connection */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    AuthController_checkResetLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetLink"];
+            };
+        };
+        responses: {
+            /** @description The link still works; checking it does not use it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Invalid reset link. Please request a new password reset. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
