@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { generate } from 'otplib';
-import { mailedLink, signInWithForm, signOutFromHeader, signUpThroughApi, uniqueEmail } from './account-steps.js';
+import { CLIENT_HEADERS, mailedLink, signInWithForm, signOutFromHeader, signUpThroughApi, uniqueEmail } from './account-steps.js';
 import { expect, test } from './fixtures.js';
 
 /** Screenshots for people to look at (not compared): e2e/screenshots/, ignored by git. */
@@ -158,6 +158,59 @@ test.describe('accounts', () => {
     await page.goto('/signin');
     await signInWithForm(page, email, newPassword);
     await expect(page.getByTestId('signin-error')).toHaveText('Incorrect email or password.');
+  });
+
+  test('a refused common password is said once on sign-up, beside the field', async ({ page }) => {
+    await page.goto('/signup');
+    const signup = page.getByRole('form', { name: 'Sign up' });
+    await signup.getByLabel('Name', { exact: true }).fill('Jane Farmer');
+    await signup.getByLabel('Email').fill(uniqueEmail('common'));
+    await signup.getByLabel('Password', { exact: true }).fill('password123');
+    await signup.getByLabel('Confirm password').fill('password123');
+    await signup.getByRole('button', { name: 'Create Account' }).click();
+    const common = signup.getByText('This password is too common and appears in lists of leaked passwords. Please choose another.');
+    await expect(common).toHaveCount(1);
+    await expect(signup.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await expect(signup.getByTestId('signup-error')).toBeEmpty();
+  });
+
+  test('a used reset link says so as the page opens; an unused one opens the form and still works', async ({ page }) => {
+    const email = uniqueEmail('used-link');
+    await signUpThroughApi(page.request, email, 'Meadow-Gate-2026');
+    expect((await page.request.post('/api/auth/password-reset', { data: { email }, headers: CLIENT_HEADERS })).status()).toBe(200);
+    const link = await mailedLink(email, '/reset-password');
+    await page.goto(link);
+    await expect(page.getByRole('button', { name: 'Reset Password' })).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('Hedgerow-Lane-2027');
+    await page.getByLabel('Confirm new password').fill('Hedgerow-Lane-2027');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByTestId('reset-done')).toBeVisible();
+
+    await page.goto(link);
+    await expect(page.getByTestId('reset-invalid')).toContainText('Invalid reset link. Please request a new password reset.');
+    await expect(page.getByRole('button', { name: 'Reset Password' })).toHaveCount(0);
+  });
+
+  test('Delete Account: a wrong password is said once; the home page then says the account was deleted', async ({ page }) => {
+    const email = uniqueEmail('deleted');
+    const password = 'Meadow-Gate-2026';
+    await signUpThroughApi(page.request, email, password);
+    expect((await page.request.post('/api/auth/signin', { data: { email, password }, headers: CLIENT_HEADERS })).status()).toBe(200);
+    await page.goto('/profile#account');
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    const deletion = page.getByRole('dialog', { name: 'Delete Account' });
+    await deletion.getByLabel('Your password', { exact: true }).fill('Not-my-password-1');
+    await deletion.getByRole('button', { name: 'Delete my account' }).click();
+    await expect(deletion.getByText('Your current password is not correct.')).toHaveCount(1);
+    await expect(deletion.getByLabel('Your password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+
+    await deletion.getByLabel('Your password', { exact: true }).fill(password);
+    await deletion.getByRole('button', { name: 'Delete my account' }).click();
+    await expect(page).toHaveURL(/\/\?account=deleted$/);
+    await expect(page.getByRole('status').filter({ hasText: 'Account deleted successfully' })).toBeVisible();
+    // Only after a deletion.
+    await page.goto('/');
+    await expect(page.getByText('Account deleted successfully')).toHaveCount(0);
   });
 
   test('a privacy switch survives a reload; Export Data downloads the profile; Sign Out from the header', async ({ page }) => {

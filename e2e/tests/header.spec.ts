@@ -1,6 +1,9 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { CLIENT_HEADERS, signUpThroughApi, uniqueEmail } from './account-steps.js';
 import { expect, test } from './fixtures.js';
+import { boxOf, isUncovered, overlaps } from './layout.js';
 
 const PASSWORD = 'Meadow-Gate-2026';
 
@@ -84,5 +87,61 @@ test.describe('the header while the session resolves', () => {
     await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
     await expect(page.getByTestId('account-loading')).toBeHidden();
     await expect(page.getByRole('banner').getByRole('button', { name: /messages|notifications/i })).toHaveCount(0);
+  });
+});
+
+/** Screenshots for people to look at (not compared): e2e/screenshots/, ignored by git. */
+const SCREENSHOTS = resolve(import.meta.dirname, '..', 'screenshots');
+/** 40 characters: a long but real-looking display name. */
+const LONG_NAME = 'Henrietta Fotheringham-Cholmondeley-Ward';
+
+/**
+ * Signed in with a long name, the header fits the screen: no page-wide horizontal scroll, the
+ * Fieldmarket wordmark shown whole and uncovered, and the account menu opening below its toggle (on
+ * a phone, below the whole header), on screen and clear of the logo.
+ */
+async function expectSignedInHeaderFits(page: Page, label: 'desktop' | 'phone') {
+  test.setTimeout(60_000);
+  expect(LONG_NAME).toHaveLength(40);
+  const email = uniqueEmail('long-name');
+  await signUpThroughApi(page.request, email, PASSWORD, LONG_NAME);
+  const signIn = await page.request.post('/api/auth/signin', { data: { email, password: PASSWORD }, headers: CLIENT_HEADERS });
+  expect(signIn.status()).toBe(200);
+  await page.goto('/');
+  const menu = page.getByTestId('account-menu');
+  await expect(menu).toBeVisible();
+  await expect(page.getByTestId('messages-bell')).toBeVisible();
+
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  const wordmark = page.getByTestId('site-logo').getByText('Fieldmarket', { exact: true });
+  await expect(wordmark).toBeVisible();
+  // Whole, not squeezed to nothing or clipped, and nothing in the bar on top of it.
+  expect(await wordmark.evaluate((element) => element.getBoundingClientRect().width >= element.scrollWidth - 0.5)).toBe(true);
+  expect((await boxOf(wordmark)).width).toBeGreaterThan(60);
+  expect(await isUncovered(wordmark)).toBe(true);
+
+  await menu.click();
+  const panel = page.locator('#account-menu-panel');
+  await expect(panel).toBeVisible();
+  const below = label === 'phone' ? await boxOf(page.getByRole('banner')) : await boxOf(menu);
+  const panelBox = await boxOf(panel);
+  expect(panelBox.y).toBeGreaterThanOrEqual(below.y + below.height - 1);
+  expect(overlaps(panelBox, await boxOf(page.getByTestId('site-logo')))).toBe(false);
+  expect(await isUncovered(wordmark)).toBe(true);
+  expect(panelBox.x).toBeGreaterThanOrEqual(0);
+  expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(await page.evaluate(() => document.documentElement.clientWidth));
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: resolve(SCREENSHOTS, `header-long-name-${label}.png`) });
+}
+
+test.describe('the signed-in header with a long name', () => {
+  test('fits a desktop screen, the account menu below it', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectSignedInHeaderFits(page, 'desktop');
+  });
+
+  test('fits a phone, the wordmark shown and the account menu below the header @phone', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectSignedInHeaderFits(page, 'phone');
   });
 });

@@ -12,6 +12,7 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'POST /api/auth/verify-email/resend': 'Send the confirmation e-mail again',
   'POST /api/auth/password-reset': 'Ask for a password reset link',
   'POST /api/auth/password-reset/complete': 'Set a new password from a reset link',
+  'POST /api/auth/password-reset/check': 'Check a reset link without using it',
   'POST /api/auth/two-factor/verify-login': 'Finish signing in with a two-factor code',
   'POST /api/auth/two-factor/cancel': 'Give up a two-factor sign-in',
   'GET /api/auth/sessions': 'List where the account is signed in',

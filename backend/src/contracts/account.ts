@@ -56,6 +56,8 @@ export const ACCOUNT_TEXTS = {
   codeAlreadyUsed: 'This code has already been used. Wait for the next code from your authenticator app.',
   codeFormat: 'Please enter a valid 6-digit code',
   deleteConfirm: 'Are you sure you want to delete your account? This action cannot be undone.',
+  /** SPEC §8 "Profile": said on the home page the deleted account lands on. */
+  accountDeleted: 'Account deleted successfully',
   missingClientHeader: 'This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again.',
   googleNotConfigured: 'Google sign-in is not configured on this server.',
   /** SPEC §8 "OAuth failure". */

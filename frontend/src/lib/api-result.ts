@@ -27,6 +27,15 @@ export function interpretEnvelope<T>(status: number, body: unknown, fallback: st
   return { ok: false, status, error, fields };
 }
 
+/**
+ * What a form's banner says of a refusal: nothing when every field the API names is shown beside
+ * its input, since the API's `error` joins those same messages and the form would say each twice.
+ */
+export function formAlert(result: { error: string; fields: Record<string, string> }, shownFields: readonly string[]): string | null {
+  const named = Object.keys(result.fields);
+  return named.length > 0 && named.every((name) => shownFields.includes(name)) ? null : result.error;
+}
+
 /** Awaits an openapi-fetch call; a network failure or timeout is a result too (status 0). */
 export async function settle<T>(
   call: Promise<{ data?: unknown; error?: unknown; response: Response }>,

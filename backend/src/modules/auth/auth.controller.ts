@@ -11,6 +11,7 @@ import { AuthService } from './auth.service.js';
 import {
   EmailLinkRequest,
   PasswordResetCompletion,
+  PasswordResetLink,
   PasswordResetRequest,
   SignInRequest,
   SignUpRequest,
@@ -111,6 +112,15 @@ export class AuthController {
   async requestPasswordReset(@Body() body: PasswordResetRequest, @ClientIp() clientIp: string): Promise<MessageResponse> {
     await this.auth.requestPasswordReset(body.email, clientIp);
     return { message: ACCOUNT_TEXTS.resetRequested };
+  }
+
+  @Post('password-reset/check')
+  @HttpCode(200)
+  @ApiEnvelope(200, MessageResponse, { description: 'The link still works; checking it does not use it' })
+  @ApiErrorEnvelope(400, 'Invalid reset link. Please request a new password reset.')
+  async checkResetLink(@Body() body: PasswordResetLink): Promise<MessageResponse> {
+    await this.auth.checkResetLink(body.token);
+    return { message: 'This reset link works.' };
   }
 
   @Post('password-reset/complete')

@@ -158,6 +158,13 @@ export class AuthService {
     await this.em.transactional(async (tx) => this.events.publish(tx, 'user.password-reset-requested', { userId: user.id }));
   }
 
+  /** Refuses a reset link that would be refused on use (unknown, used, expired, its account deleted), without using it. */
+  async checkResetLink(token: unknown): Promise<void> {
+    const userId = await this.emailTokens.peek(token, 'reset-password');
+    const user = userId ? await this.em.fork().findOne(User, { id: userId }) : null;
+    if (!user || user.deletedAt) throw new BadRequestException(ACCOUNT_TEXTS.invalidResetLink);
+  }
+
   /** Sets the new password from a reset link and ends every session; two-factor still applies at the next sign-in. */
   async resetPassword(token: unknown, password: string): Promise<void> {
     if (this.passwords.isCommon(password)) throw new FieldValidationException({ password: ACCOUNT_TEXTS.commonPassword });

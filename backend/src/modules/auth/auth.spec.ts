@@ -300,6 +300,10 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
       const { browser, person } = await signedInPerson(t, db);
       await new Browser(t).call('POST', '/api/auth/password-reset', { email: person.email });
       const token = tokenOf(await linkMailedTo(t, person.email, '/reset-password'));
+      // The page checks its link first; checking does not use it.
+      for (let i = 0; i < 2; i++) {
+        expect((await new Browser(t).call('POST', '/api/auth/password-reset/check', { token })).statusCode).toBe(200);
+      }
       const reset = await new Browser(t).call('POST', '/api/auth/password-reset/complete', {
         token,
         password: 'A-new-password-for-spring',
@@ -319,7 +323,13 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
         });
         expect(refused.statusCode).toBe(400);
         expect(refused.json<{ error: string }>().error).toBe('Invalid reset link. Please request a new password reset.');
+        const checked = await new Browser(t).call('POST', '/api/auth/password-reset/check', { token: again });
+        expect(checked.statusCode).toBe(400);
+        expect(checked.json<{ error: string }>().error).toBe('Invalid reset link. Please request a new password reset.');
       }
+      const malformed = await new Browser(t).call('POST', '/api/auth/password-reset/check', { token: 'short' });
+      expect(malformed.json<{ error: string }>()).toMatchObject({ error: 'Invalid reset link. Please request a new password reset.' });
+      expect(malformed.statusCode).toBe(400);
     });
 
     it('sends one account at most three reset links an hour, saying the same to the asker', async () => {

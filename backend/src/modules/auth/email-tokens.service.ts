@@ -38,15 +38,25 @@ export class EmailTokens {
    * the same link cannot both use it.
    */
   async consume(em: EntityManager, token: unknown, purpose: EmailTokenPurpose): Promise<string | null> {
-    if (typeof token !== 'string' || token.length === 0 || token.length > 100) return null;
-    const found = await em.findOne(EmailToken, { tokenHash: tokenHash(token), purpose }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!found || found.usedAt || found.expiresAt <= new Date()) return null;
+    const found = await this.usable(em, token, purpose, LockMode.PESSIMISTIC_WRITE);
+    if (!found) return null;
     found.usedAt = new Date();
     return found.user.id;
+  }
+
+  /** The user id a token would give, as consume, without using it: a page checks its link before showing a form. */
+  async peek(token: unknown, purpose: EmailTokenPurpose): Promise<string | null> {
+    return (await this.usable(this.em.fork(), token, purpose))?.user.id ?? null;
   }
 
   /** Other unused links of the same purpose stop working (a password reset, a verified address). */
   async retire(em: EntityManager, userId: string, purpose: EmailTokenPurpose): Promise<void> {
     await em.nativeUpdate(EmailToken, { user: userId, purpose, usedAt: null }, { usedAt: new Date() });
+  }
+
+  private async usable(em: EntityManager, token: unknown, purpose: EmailTokenPurpose, lockMode?: LockMode): Promise<EmailToken | null> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 100) return null;
+    const found = await em.findOne(EmailToken, { tokenHash: tokenHash(token), purpose }, lockMode ? { lockMode } : {});
+    return found && !found.usedAt && found.expiresAt > new Date() ? found : null;
   }
 }

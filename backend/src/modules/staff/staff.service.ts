@@ -25,8 +25,9 @@ import { StaffAction } from './staff-action.entity.js';
 const PAGE = 50;
 
 /**
- * The staff inbox over every registered source, and moderation. Moderation changes go through
- * the listings and users modules' own methods, in one transaction with the audit entry.
+ * The staff inbox over every registered source, and moderation. Every change (an inbox item's
+ * read, archive, assignment, reply or deletion; moderation through the listings and users
+ * modules' own methods) is written in one transaction with its audit entry.
  */
 @Injectable()
 export class StaffService {
@@ -104,26 +105,39 @@ export class StaffService {
   }
 
   async setRead(me: User, kind: string, id: string, read: boolean): Promise<void> {
-    this.found(await this.source(kind).setRead(id, read));
-    await this.record(this.em.fork(), me, read ? 'inbox.read' : 'inbox.unread', kind, id);
+    const source = this.source(kind);
+    await this.em.transactional(async (tx) => {
+      this.found(await source.setRead(tx, id, read));
+      await this.record(tx, me, read ? 'inbox.read' : 'inbox.unread', kind, id);
+    });
   }
 
   async setArchived(me: User, kind: string, id: string, archived: boolean): Promise<void> {
-    this.found(await this.source(kind).setArchived(id, archived));
-    await this.record(this.em.fork(), me, archived ? 'inbox.archive' : 'inbox.unarchive', kind, id);
+    const source = this.source(kind);
+    await this.em.transactional(async (tx) => {
+      this.found(await source.setArchived(tx, id, archived));
+      await this.record(tx, me, archived ? 'inbox.archive' : 'inbox.unarchive', kind, id);
+    });
   }
 
   async assign(me: User, kind: string, id: string, staffId: string | null): Promise<void> {
+    const source = this.source(kind);
     if (staffId !== null && !(await this.accounts.isStaff(staffId))) throw new BadRequestException(STAFF_TEXTS.notStaffMember);
-    this.found(await this.source(kind).assign(id, staffId));
     const name = staffId ? (await this.staffNames()).get(staffId) : undefined;
-    await this.record(this.em.fork(), me, staffId ? 'inbox.assign' : 'inbox.unassign', kind, id, name ? `to ${name}` : undefined);
+    await this.em.transactional(async (tx) => {
+      this.found(await source.assign(tx, id, staffId));
+      await this.record(tx, me, staffId ? 'inbox.assign' : 'inbox.unassign', kind, id, name ? `to ${name}` : undefined);
+    });
   }
 
+  /** The item, its replies and the audit entry go together. */
   async delete(me: User, kind: string, id: string): Promise<void> {
-    this.found(await this.source(kind).delete(id));
-    await this.em.fork().nativeDelete(InboxReply, { itemKind: kind, itemId: id });
-    await this.record(this.em.fork(), me, 'inbox.delete', kind, id);
+    const source = this.source(kind);
+    await this.em.transactional(async (tx) => {
+      this.found(await source.delete(tx, id));
+      await tx.nativeDelete(InboxReply, { itemKind: kind, itemId: id });
+      await this.record(tx, me, 'inbox.delete', kind, id);
+    });
   }
 
   /** Stores the reply and queues its e-mail (inbox.reply-queued) in one transaction; the item counts as read. */
@@ -146,11 +160,11 @@ export class StaffService {
         createdAt: new Date(),
       });
       tx.persist(stored);
+      await source.setRead(tx, id, true);
       await this.record(tx, me, 'inbox.reply', kind, id);
       this.events.publish(tx, 'inbox.reply-queued', { replyId: stored.id });
       return stored;
     });
-    await source.setRead(id, true);
     return replyResponse(reply);
   }
 

@@ -446,6 +446,64 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect(overdue).toMatchObject({ overdue: true });
     });
 
+    it('writes an inbox change and its audit entry together: neither is kept when the other fails', async () => {
+      const [{ id }] = (await db.query<{ id: string }>(
+        `insert into contact_message (id, name, email, subject, message, client_ip, created_at, acknowledgement_due)
+         values (gen_random_uuid(), 'Bea Stook', 'bea@example.co.uk', 'Haulage', 'Can a seller arrange haulage?', '10.9.9.8', now(), false)
+         returning id`,
+      )) as [{ id: string }];
+      const item = async () =>
+        (
+          await db.query<{ read_at: Date | null; archived_at: Date | null; assigned_to_id: string | null }>(
+            'select read_at, archived_at, assigned_to_id from contact_message where id = $1',
+            [id],
+          )
+        )[0];
+      const audited = async () => db.query('select id from staff_action where target_id = $1', [id]);
+      // A failure injected in the database, on this item's rows only: the trigger refuses the write.
+      const refuse = async (table: string, events: string, column: string) => {
+        await db.query(`create or replace function refuse_write() returns trigger language plpgsql as $$
+          begin raise exception 'refused for the test'; end $$`);
+        await db.query(
+          `create trigger refuse_write before ${events} on ${table} for each row
+           when (${events === 'delete' ? 'OLD' : 'NEW'}.${column}::text = '${id}') execute function refuse_write()`,
+        );
+      };
+      const allow = async (table: string) => db.query(`drop trigger refuse_write on ${table}`);
+      const changes = [
+        ['read', { read: true }],
+        ['archive', { archived: true }],
+        ['assign', { staff_id: staff.id }],
+      ] as const;
+
+      // The audit entry fails: the change is not applied.
+      await refuse('staff_action', 'insert', 'target_id');
+      for (const [action, body] of changes) {
+        expect((await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/${action}`, body)).statusCode).toBe(500);
+        expect(await item()).toEqual({ read_at: null, archived_at: null, assigned_to_id: null });
+      }
+      expect((await staff.browser.call('DELETE', `/api/staff/inbox/contact/${id}`)).statusCode).toBe(500);
+      expect(await item()).toEqual({ read_at: null, archived_at: null, assigned_to_id: null });
+      await allow('staff_action');
+
+      // The change fails: no audit entry says it was made.
+      await refuse('contact_message', 'update', 'id');
+      for (const [action, body] of changes) {
+        expect((await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/${action}`, body)).statusCode).toBe(500);
+      }
+      await allow('contact_message');
+      await refuse('contact_message', 'delete', 'id');
+      expect((await staff.browser.call('DELETE', `/api/staff/inbox/contact/${id}`)).statusCode).toBe(500);
+      await allow('contact_message');
+      expect(await audited()).toEqual([]);
+      expect(await item()).toEqual({ read_at: null, archived_at: null, assigned_to_id: null });
+
+      // With nothing refused, both are written.
+      expect((await staff.browser.call('POST', `/api/staff/inbox/contact/${id}/archive`, { archived: true })).statusCode).toBe(204);
+      expect((await item())?.archived_at).not.toBeNull();
+      expect(await audited()).toHaveLength(1);
+    });
+
     it('replies by e-mail through a job and keeps the reply in the thread', async () => {
       const contact = await t.app.inject({
         method: 'POST',

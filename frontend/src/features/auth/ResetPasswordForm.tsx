@@ -1,7 +1,8 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
+import { formAlert } from '../../lib/api-result';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import { completePasswordReset } from './auth-api';
+import { checkPasswordResetLink, completePasswordReset } from './auth-api';
 import { ACCOUNT_TEXTS, validateNewPassword, type NewPasswordField } from './auth-validation';
 import { FormMessage, NewPasswordFields, useCheckedForm } from './form-parts';
 import './auth.css';
@@ -22,9 +23,17 @@ function ResetPasswordForm() {
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // A used or expired link says so at once, not after a new password is typed. Only a refusal counts:
+  // when the check cannot reach the server, the form is shown and the reset itself decides.
   useEffect(() => {
     const token = new URLSearchParams(window.location.search).get('token') ?? '';
-    setState(TOKEN_PATTERN.test(token) ? { kind: 'form', token } : { kind: 'invalid' });
+    if (!TOKEN_PATTERN.test(token)) {
+      setState({ kind: 'invalid' });
+      return;
+    }
+    void checkPasswordResetLink(token).then((result) =>
+      setState(!result.ok && result.status === 400 ? { kind: 'invalid' } : { kind: 'form', token }),
+    );
   }, []);
 
   if (state.kind === 'loading') return <p className="auth-card__intro">Loading...</p>;
@@ -67,7 +76,7 @@ function ResetPasswordForm() {
       return;
     }
     setErrors({ password: result.fields['password'] });
-    setAlert(result.error);
+    setAlert(formAlert(result, FIELDS));
   };
 
   return (

@@ -2,6 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { ACCOUNT_TEXTS, GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
 import { afterSignInPath } from '../../lib/redirect';
 import { AFTER_SIGN_IN_DEFAULT } from '../../lib/routes';
+import { formAlert } from '../../lib/api-result';
 import { useHydrated } from '../../lib/use-hydrated';
 import { loadSession, setSignedIn, type SignedInUser } from '../../stores/session';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
@@ -71,7 +72,7 @@ function SignInForm() {
     setBusy(false);
     if (!result.ok) {
       setErrors(result.fields as Errors<SignInField>);
-      setAlert(result.error);
+      setAlert(formAlert(result, FIELDS));
       return;
     }
     if (result.data.status === 'two-factor-required') setTwoFactor(true);

@@ -1,4 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
+import { formAlert } from '../../lib/api-result';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { signUp } from './auth-api';
@@ -35,7 +36,7 @@ function SignUpForm() {
     }
     // The server is the authority (a common password, a taken limit): keep what was typed.
     setErrors(result.fields as Errors<SignUpField>);
-    setAlert(result.error || 'Sign up failed');
+    setAlert(formAlert(result, FIELDS));
     focusFirstError(formRef.current, FIELDS, result.fields as Errors<SignUpField>);
   };
 

@@ -33,6 +33,11 @@ export function requestPasswordReset(email: string): Promise<ApiResult<Schemas['
   return settle(api.POST('/api/auth/password-reset', { body: { email }, signal: timeoutSignal() }), 'Failed to send the reset link');
 }
 
+/** Whether a reset link still works; checking does not use it. */
+export function checkPasswordResetLink(token: string): Promise<ApiResult<Schemas['MessageResponse']>> {
+  return settle(api.POST('/api/auth/password-reset/check', { body: { token }, signal: timeoutSignal() }), 'Failed to check the reset link');
+}
+
 export function completePasswordReset(token: string, password: string): Promise<ApiResult<Schemas['MessageResponse']>> {
   return settle(
     api.POST('/api/auth/password-reset/complete', { body: { token, password }, signal: timeoutSignal() }),

@@ -1,4 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
+import { formAlert } from '../../lib/api-result';
 import { signOut } from '../../stores/session';
 import { ACCOUNT_TEXTS } from '../auth/auth-validation';
 import { PasswordField } from '../auth/form-parts';
@@ -83,7 +84,7 @@ function DeleteModal({ profile, onClose }: { profile: Profile; onClose: () => vo
       return;
     }
     setFieldError(result.fields['password']);
-    setError(result.error);
+    setError(formAlert(result, google ? [] : ['password']));
   };
 
   return (

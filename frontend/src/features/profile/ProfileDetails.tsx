@@ -1,4 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
+import { formAlert } from '../../lib/api-result';
 import { resendConfirmation, updateProfile, type Profile } from './profile-api';
 import {
   memberSinceYear,
@@ -59,7 +60,8 @@ export function ProfileDetails({ profile, onSaved, notify }: { profile: Profile;
     }
     // Stays in edit with everything typed (SPEC §4 "Profile").
     setErrors(result.fields as Partial<Record<ProfileField, string>>);
-    notify({ kind: 'error', text: result.error });
+    const alert = formAlert(result, PROFILE_FIELDS);
+    if (alert) notify({ kind: 'error', text: alert });
   };
 
   const resend = async () => {

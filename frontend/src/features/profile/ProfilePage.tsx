@@ -34,7 +34,7 @@ function tabFromHash(): TabId {
 }
 
 /**
- * /profile: the signed-in user's account, in four tabs (details, security, privacy, account), with
+ * /profile: the signed-in user's account, in six tabs (details, my listings, saved, security, privacy, account), with
  * one status banner for what the last action did (SPEC §2 "Profile").
  */
 function ProfilePage() {

@@ -7,6 +7,7 @@ import {
   normaliseRecoveryCode,
   validateNewPassword,
 } from '../auth/auth-validation';
+import { formAlert } from '../../lib/api-result';
 import { NewPasswordFields, PasswordField } from '../auth/form-parts';
 import { Modal } from '../auth/Modal';
 import {
@@ -80,7 +81,8 @@ function ChangePassword({ notify }: { notify: Notify }) {
       return;
     }
     setErrors({ current: result.fields['current_password'], password: result.fields['new_password'] });
-    notify({ kind: 'error', text: result.error });
+    const alert = formAlert(result, ['current_password', 'new_password']);
+    if (alert) notify({ kind: 'error', text: alert });
   };
 
   return (

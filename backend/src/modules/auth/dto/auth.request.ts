@@ -34,10 +34,13 @@ export class PasswordResetRequest {
   email!: string;
 }
 
-export class PasswordResetCompletion {
+/** The token of a reset link, checked before the form is shown. */
+export class PasswordResetLink {
   @PatternField(/^[\w-]{10,100}$/, ACCOUNT_TEXTS.invalidResetLink)
   token!: string;
+}
 
+export class PasswordResetCompletion extends PasswordResetLink {
   @PasswordField('new')
   password!: string;
 }

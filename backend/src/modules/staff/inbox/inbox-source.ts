@@ -58,11 +58,14 @@ export interface InboxSource {
   readonly kind: InboxKind;
   list(filter: InboxFilter): Promise<InboxItem[]>;
   get(id: string): Promise<InboxItemDetail | null>;
-  /** Each returns false when there is no such item. */
-  setRead(id: string, read: boolean): Promise<boolean>;
-  setArchived(id: string, archived: boolean): Promise<boolean>;
-  assign(id: string, staffId: string | null): Promise<boolean>;
-  delete(id: string): Promise<boolean>;
+  /**
+   * Each changes the item in `tx`, the caller's transaction (so the change and its audit entry
+   * are written together or not at all), and returns false when there is no such item.
+   */
+  setRead(tx: EntityManager, id: string, read: boolean): Promise<boolean>;
+  setArchived(tx: EntityManager, id: string, archived: boolean): Promise<boolean>;
+  assign(tx: EntityManager, id: string, staffId: string | null): Promise<boolean>;
+  delete(tx: EntityManager, id: string): Promise<boolean>;
   waiting(): Promise<WaitingCount>;
 }
 
@@ -160,21 +163,21 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
     return row ? this.toDetail(row) : null;
   }
 
-  setRead(id: string, read: boolean): Promise<boolean> {
-    return this.change(id, (row) => (row.readAt = read ? (row.readAt ?? new Date()) : null));
+  setRead(tx: EntityManager, id: string, read: boolean): Promise<boolean> {
+    return this.change(tx, id, (row) => (row.readAt = read ? (row.readAt ?? new Date()) : null));
   }
 
-  setArchived(id: string, archived: boolean): Promise<boolean> {
-    return this.change(id, (row) => (row.archivedAt = archived ? (row.archivedAt ?? new Date()) : null));
+  setArchived(tx: EntityManager, id: string, archived: boolean): Promise<boolean> {
+    return this.change(tx, id, (row) => (row.archivedAt = archived ? (row.archivedAt ?? new Date()) : null));
   }
 
-  assign(id: string, staffId: string | null): Promise<boolean> {
-    return this.change(id, (row) => (row.assignedToId = staffId));
+  assign(tx: EntityManager, id: string, staffId: string | null): Promise<boolean> {
+    return this.change(tx, id, (row) => (row.assignedToId = staffId));
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(tx: EntityManager, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    return (await this.em.fork().nativeDelete(this.entity, { id } as FilterQuery<E>)) === 1;
+    return (await tx.nativeDelete(this.entity, { id } as FilterQuery<E>)) === 1;
   }
 
   async waiting(): Promise<WaitingCount> {
@@ -214,12 +217,11 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
     return isUuid(id) ? em.findOne(this.entity, { id } as FilterQuery<E>, { populate: this.populate as never }) : null;
   }
 
-  private async change(id: string, apply: (row: E) => unknown): Promise<boolean> {
-    const em = this.em.fork();
-    const row = await this.find(em, id);
+  private async change(tx: EntityManager, id: string, apply: (row: E) => unknown): Promise<boolean> {
+    const row = await this.find(tx, id);
     if (!row) return false;
     apply(row);
-    await em.flush();
+    await tx.flush();
     return true;
   }
 }
