@@ -15,6 +15,8 @@ import { Migration20261122081127_feedback_inbox } from './Migration2026112208112
 import { Migration20261125163000_listing_terms } from './Migration20261125163000_listing_terms.js';
 import { Migration20261125163835_listing_geo_cells } from './Migration20261125163835_listing_geo_cells.js';
 import { Migration20261125200000_listing_term_rank } from './Migration20261125200000_listing_term_rank.js';
+import { Migration20261126040000_notification_about_user } from './Migration20261126040000_notification_about_user.js';
+import { Migration20261126040100_booking_request_dates } from './Migration20261126040100_booking_request_dates.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +36,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125163000_listing_terms', class: Migration20261125163000_listing_terms },
   { name: 'Migration20261125163835_listing_geo_cells', class: Migration20261125163835_listing_geo_cells },
   { name: 'Migration20261125200000_listing_term_rank', class: Migration20261125200000_listing_term_rank },
+  { name: 'Migration20261126040000_notification_about_user', class: Migration20261126040000_notification_about_user },
+  { name: 'Migration20261126040100_booking_request_dates', class: Migration20261126040100_booking_request_dates },
 ];

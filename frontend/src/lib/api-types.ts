@@ -635,7 +635,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["MessagingController_conversation"];
         put?: never;
         post?: never;
         delete: operations["MessagingController_deleteConversation"];
@@ -1872,7 +1872,7 @@ export interface components {
         ConversationParticipant: {
             /** Format: uuid */
             id: string;
-            /** @description 'Unknown User' when the account is gone */
+            /** @description 'Deleted user' once the account is deleted */
             name: string;
             avatar_url: string | null;
             /** @description False once the account is deleted */
@@ -1899,6 +1899,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ConversationPage: {
+            /** @description Newest activity first; deleted ones are left out */
+            conversations: components["schemas"]["ConversationView"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
         StartConversationRequest: {
             /**
              * Format: uuid
@@ -1924,9 +1930,12 @@ export interface components {
             id: string;
             /** Format: uuid */
             conversation_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Null when the author deleted their account
+             */
             sender_id: string | null;
-            /** @description 'Unknown User' when the account is gone */
+            /** @description 'Deleted user' when the author deleted their account */
             sender_name: string;
             content: string;
             /** @enum {string} */
@@ -4288,14 +4297,22 @@ export interface operations {
     };
     MessagingController_conversations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description Only conversations whose other participant's name, listing title or last message contains this (any case) */
+                q?: string;
+                /** @description unread: only conversations with messages the caller has not read */
+                only?: "unread";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Newest activity first; deleted ones are left out */
+            /** @description One page, newest activity first; pass next_cursor as `cursor` for the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4304,7 +4321,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ConversationView"][];
+                        data: components["schemas"]["ConversationPage"];
+                    };
+                };
+            };
+            /** @description A page link no longer valid, a limit outside 1 to 100, or search text over 100 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -4418,6 +4451,64 @@ export interface operations {
             };
             /** @description Too many new conversations in the last hour */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    MessagingController_conversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One conversation as the list shows it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ConversationView"];
+                    };
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.' */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5089,7 +5180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Only the listing’s owner decides */
+            /** @description Only the listing’s owner decides; not while one of you blocked the other, nor once the requester’s account is gone */
             403: {
                 headers: {
                     [name: string]: unknown;
