@@ -558,7 +558,12 @@ describe('messaging', () => {
         });
         // Its text (previews, notifications, e-mails) gives the dates as the product writes dates: "3 Mar 2027".
         const gb = (offset: number) =>
-          new Date(`${day(offset)}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+          new Date(`${day(offset)}T00:00:00Z`).toLocaleDateString('en-GB', {
+            day: 'numeric',
+            month: 'short',
+            year: 'numeric',
+            timeZone: 'UTC',
+          });
         expect(message.content).toBe(`Booking request: ${gb(7)} to ${gb(14)}\nFor 40 ewes`);
         expect(message.content).toMatch(/^Booking request: \d{1,2} [A-Z][a-z]{2} \d{4} to /);
         expect((await arrived).id).toBe(message.id);

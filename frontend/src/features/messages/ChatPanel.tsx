@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { MESSAGE_MAX_LENGTH } from '../../../../backend/src/contracts/messaging';
+import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
 import { formatRelativeTime } from '../../lib/format';
 import type { ChatMessage, Conversation } from './messages-api';
 import { bookingDay, initialOf } from './messages-logic';
@@ -217,6 +217,11 @@ export function ChatPanel(props: Props) {
 
       {conversation.blocked ? (
         <p className="chat__blocked">You blocked {other.name}. Unblock them from the menu to send messages.</p>
+      ) : !other.exists ? (
+        // A deleted account's conversation stays to be read, not answered.
+        <p className="chat__blocked" data-testid="chat-closed">
+          {MESSAGING_TEXTS.otherGone}
+        </p>
       ) : (
         <form className="chat__form" onSubmit={send}>
           <label className="visually-hidden" htmlFor="chat-input">
