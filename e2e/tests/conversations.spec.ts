@@ -384,7 +384,7 @@ async function bookingBetween(owner: { page: Page }, renter: { page: Page }): Pr
 }
 
 test.describe('a busy inbox', () => {
-  test('an old conversation is reached by scrolling the list, by Load more and by searching; its booking preview reads "3 Mar 2027"', async ({
+  test('an old conversation is reached by scrolling the list (Load more) and by searching; its booking preview reads "3 Mar 2027"', async ({
     browser,
   }) => {
     test.setTimeout(120_000);
@@ -416,12 +416,6 @@ test.describe('a busy inbox', () => {
     await expect(page.getByTestId('conversations-more')).toHaveCount(0);
     await expect(row(page, 'Olive Oldest')).toContainText(`Booking request: ${gbDay(10)} to ${gbDay(17)}`);
     await expect(row(page, 'Olive Oldest')).not.toContainText(day(10));
-
-    // The Load more button does the same.
-    await page.reload();
-    await expect(row(page, 'Fred Filler')).toHaveCount(30);
-    await page.getByTestId('conversations-more').click();
-    await expect(row(page, 'Olive Oldest')).toHaveCount(1);
 
     // The search box asks the server: it finds the conversation before any page holding it is loaded.
     await page.reload();

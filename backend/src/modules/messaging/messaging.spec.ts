@@ -440,6 +440,14 @@ describe('messaging', () => {
   });
 
   describe('blocking', () => {
+    /** The status and error of `call` made while `blocker` blocks `blocked` (unblocked again after). */
+    const whileBlocking = async (blocker: Person, blocked: Person, call: () => ReturnType<Browser['call']>) => {
+      await blocker.browser.call('POST', '/api/messages/blocks', { userId: blocked.id });
+      const response = await call();
+      await blocker.browser.call('DELETE', `/api/messages/blocks/${blocked.id}`);
+      return [response.statusCode, response.json<{ error: string }>().error];
+    };
+
     it('stops a blocked user starting or continuing a conversation with the blocker, until unblocked', async () => {
       const { buyer, seller, conversation } = await pair();
       const blocked = await seller.browser.call('POST', '/api/messages/blocks', { userId: buyer.id });
@@ -471,15 +479,8 @@ describe('messaging', () => {
       const listingId = await rentalOf(owner);
       const conversation = await start(renter, listingId);
       const book = () => renter.browser.call('POST', '/api/messages/booking-requests', { listingId, from: day(3), to: day(5) });
-
-      await owner.browser.call('POST', '/api/messages/blocks', { userId: renter.id });
-      const blockedByOwner = await book();
-      expect([blockedByOwner.statusCode, blockedByOwner.json<{ error: string }>().error]).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
-      await owner.browser.call('DELETE', `/api/messages/blocks/${renter.id}`);
-
-      await renter.browser.call('POST', '/api/messages/blocks', { userId: owner.id });
-      const blockedByRenter = await book();
-      expect([blockedByRenter.statusCode, blockedByRenter.json<{ error: string }>().error]).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
+      expect(await whileBlocking(owner, renter, book)).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
+      expect(await whileBlocking(renter, owner, book)).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
       expect(await db.query('select id from message where conversation_id = $1', [conversation.id])).toHaveLength(0);
       expect((await page(owner, conversation.id)).messages).toEqual([]);
     });
@@ -490,14 +491,8 @@ describe('messaging', () => {
       const booked = await renter.browser.call('POST', '/api/messages/booking-requests', { listingId, from: day(3), to: day(5) });
       const { conversation_id, message } = booked.json<{ data: { conversation_id: string; message: Message } }>().data;
       const decide = () => owner.browser.call('PUT', `/api/messages/booking-requests/${message.id}`, { decision: 'accepted' });
-
-      await owner.browser.call('POST', '/api/messages/blocks', { userId: renter.id });
-      const byBlocker = await decide();
-      expect([byBlocker.statusCode, byBlocker.json<{ error: string }>().error]).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
-      await owner.browser.call('DELETE', `/api/messages/blocks/${renter.id}`);
-      await renter.browser.call('POST', '/api/messages/blocks', { userId: owner.id });
-      const whenBlocked = await decide();
-      expect([whenBlocked.statusCode, whenBlocked.json<{ error: string }>().error]).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
+      expect(await whileBlocking(owner, renter, decide)).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
+      expect(await whileBlocking(renter, owner, decide)).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
       expect((await page(renter, conversation_id)).messages[0]?.booking).toMatchObject({ status: 'pending' });
     });
 
