@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
+import { productDatabase } from './database.js';
 import { expect, test } from './fixtures.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
@@ -19,6 +20,9 @@ async function person(browser: Browser, name: string): Promise<{ context: Browse
 }
 
 const day = (offset: number) => new Date(Date.now() + offset * 24 * 3600_000).toISOString().slice(0, 10);
+/** A day as the product writes dates: "3 Mar 2027". */
+const gbDay = (offset: number) =>
+  new Date(`${day(offset)}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const row = (page: Page, name: string) => page.getByTestId('conversation-row').filter({ hasText: name });
 
 test.describe('conversations', () => {
@@ -355,4 +359,146 @@ test.describe('conversations on a phone', () => {
     await context.close();
     await buyer.context.close();
   });
+});
+
+/** A rental the owner posts, and a booking request for it from the renter: their conversation's id. */
+async function bookingBetween(owner: { page: Page }, renter: { page: Page }): Promise<string> {
+  const place = await placeNamed(owner.page.request, 'Minehead');
+  const { id } = await postListing(owner.page.request, {
+    type: 'rent',
+    category: 'rentals',
+    subcategory: 'land',
+    title: `Grazing ${uniqueWord()} meadow`,
+    price: 60,
+    price_unit: 'per-week',
+    location: place.label,
+    place_id: place.id,
+    attributes: { acres: 12, available_from: day(1), available_to: day(60) },
+  });
+  const booked = await renter.page.request.post('/api/messages/booking-requests', {
+    headers: SITE,
+    data: { listingId: id, from: day(10), to: day(17), note: 'For 40 ewes' },
+  });
+  expect(booked.status()).toBe(201);
+  return ((await booked.json()) as { data: { conversation_id: string } }).data.conversation_id;
+}
+
+test.describe('a busy inbox', () => {
+  test('an old conversation is reached by scrolling the list (Load more) and by searching; its booking preview reads "3 Mar 2027"', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const owner = await person(browser, 'Bea Busy');
+    const renter = await person(browser, 'Olive Oldest');
+    const filler = await person(browser, 'Fred Filler');
+    const oldest = await bookingBetween(owner, renter);
+    // Forty newer conversations with someone else, stored as an operator would find them.
+    const db = await productDatabase();
+    try {
+      await db.query(
+        `insert into conversation (id, starter_id, owner_id, listing_id, title, created_at, updated_at)
+         select gen_random_uuid(), $1, $2, gen_random_uuid(), 'Enquiry ' || n, now() - interval '1 day', now() + make_interval(secs => n)
+           from generate_series(1, 40) as n`,
+        [filler.id, owner.id],
+      );
+    } finally {
+      await db.end();
+    }
+
+    const page = owner.page;
+    await page.goto('/messages');
+    await expect(row(page, 'Fred Filler')).toHaveCount(30);
+    await expect(row(page, 'Olive Oldest')).toHaveCount(0);
+    // Scrolled to its end, the list loads the next page.
+    await page.getByTestId('conversation-list').evaluate((list) => list.scrollTo(0, list.scrollHeight));
+    await expect(row(page, 'Olive Oldest')).toHaveCount(1);
+    await expect(row(page, 'Fred Filler')).toHaveCount(40);
+    await expect(page.getByTestId('conversations-more')).toHaveCount(0);
+    await expect(row(page, 'Olive Oldest')).toContainText(`Booking request: ${gbDay(10)} to ${gbDay(17)}`);
+    await expect(row(page, 'Olive Oldest')).not.toContainText(day(10));
+
+    // The search box asks the server: it finds the conversation before any page holding it is loaded.
+    await page.reload();
+    await expect(row(page, 'Fred Filler')).toHaveCount(30);
+    await page.getByPlaceholder('Search conversations...').fill('olive');
+    await expect(row(page, 'Olive Oldest')).toHaveCount(1);
+    await expect(page.getByTestId('conversation-row')).toHaveCount(1);
+    await row(page, 'Olive Oldest').click();
+    const card = page.getByTestId('booking-card');
+    await expect(card).toContainText(`${gbDay(10)} to ${gbDay(17)}`);
+    await page.getByPlaceholder('Search conversations...').fill('enquiry 7');
+    await expect(page.getByTestId('conversation-row')).toHaveCount(1);
+
+    // A link to it opens it, though it is on no page loaded.
+    await page.goto(`/messages?conversation=${oldest}`);
+    await expect(page.getByTestId('chat-name')).toHaveText('Olive Oldest');
+    await owner.context.close();
+    await renter.context.close();
+    await filler.context.close();
+  });
+});
+
+test.describe('the chat fits the screen', () => {
+  for (const screen of [
+    { name: 'a laptop, 1280 x 800', viewport: { width: 1280, height: 800 }, phone: false },
+    { name: 'a phone, 390 x 844', viewport: { width: 390, height: 844 }, phone: true },
+  ]) {
+    test(`on ${screen.name} the composer and Send stay in view with a long conversation`, async ({ browser }) => {
+      test.setTimeout(90_000);
+      const seller = await person(browser, 'Lena Long');
+      const buyer = await person(browser, 'Chatty Charlie');
+      const conversationId = await bookingBetween(seller, buyer);
+      const db = await productDatabase();
+      try {
+        // The booking request an hour ago, then sixty messages since.
+        await db.query(`update message set created_at = now() - interval '1 hour' where conversation_id = $1`, [conversationId]);
+        await db.query(
+          `insert into message (id, conversation_id, sender_id, recipient_id, kind, content, read_at, created_at)
+           select gen_random_uuid(), $1, case when n % 2 = 0 then $2::uuid else $3::uuid end, case when n % 2 = 0 then $3::uuid else $2::uuid end,
+                  'text', 'Message ' || n || ': about the gate, the water trough and when the ewes can go in.', now(), now() - make_interval(secs => 100 - n)
+             from generate_series(1, 60) as n`,
+          [conversationId, buyer.id, seller.id],
+        );
+      } finally {
+        await db.end();
+      }
+      const context = await browser.newContext({
+        baseURL,
+        viewport: screen.viewport,
+        ...(screen.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+        storageState: await seller.context.storageState(),
+      });
+      const page = await context.newPage();
+      // Someone who has answered the cookie question (the banner covers the foot of any page until then).
+      await page.addInitScript(() => window.localStorage.setItem('cookieConsent', 'accepted'));
+      await page.goto(`/messages?conversation=${conversationId}`);
+      await expect(page.getByTestId('chat-message').last()).toContainText('Message 60:');
+      await page.getByPlaceholder('Type your message...').fill('Gate code is 1234');
+
+      for (const part of [page.getByPlaceholder('Type your message...'), page.getByTestId('chat-send'), page.getByTestId('chat-name')]) {
+        const box = await part.boundingBox();
+        expect(box).not.toBeNull();
+        expect(box!.y).toBeGreaterThanOrEqual(0);
+        expect(box!.y + box!.height).toBeLessThanOrEqual(screen.viewport.height);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(screen.viewport.width);
+      }
+      // Nothing lies over Send: a tap at its middle reaches it.
+      expect(
+        await page.getByTestId('chat-send').evaluate((send) => {
+          const box = send.getBoundingClientRect();
+          return send.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+        }),
+      ).toBe(true);
+      // The newest message is in view above the composer, without scrolling the page.
+      await expect(page.getByTestId('chat-message').last()).toBeInViewport();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await page.screenshot({ path: join(SCREENSHOTS, `chat-fits-${screen.viewport.width}x${screen.viewport.height}.png`) });
+
+      await page.getByTestId('chat-send').click();
+      await expect(page.getByTestId('chat-message').last()).toContainText('Gate code is 1234');
+      await context.close();
+      await seller.context.close();
+      await buyer.context.close();
+    });
+  }
 });

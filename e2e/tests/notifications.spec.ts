@@ -53,7 +53,10 @@ test.describe('notifications', () => {
     await expect(panel.getByRole('heading', { name: 'Notifications' })).toBeVisible();
     const item = panel.getByTestId('notification').filter({ hasText: title });
     await expect(item).toContainText('New Listing Available');
-    // Opening the bell marked all read, on the server too.
+    // Opening the bell marks nothing read; the item's own Mark read does, on the server too.
+    await expect(badge(page)).toHaveText('1');
+    await item.getByRole('button', { name: 'Mark read' }).click();
+    await expect(item.getByRole('button', { name: 'Mark read' })).toHaveCount(0);
     await expect(badge(page)).toHaveCount(0);
     await expect
       .poll(
@@ -66,6 +69,63 @@ test.describe('notifications', () => {
     await page.reload();
     await page.getByTestId('notifications-bell').click();
     await expect(page.getByRole('region', { name: 'Notifications' }).getByText('No notifications yet')).toBeVisible();
+  });
+
+  test('each notification is read on its own: opening one, or its Mark read; Mark all read does the rest', async ({ page, browser }) => {
+    await signUpVerified(page.request, 'Nina Notified');
+    await page.request.post('/api/follows/categories/land', { headers: SITE });
+    const seller = await browser.newContext({
+      baseURL: test.info().project.use.baseURL,
+      extraHTTPHeaders: { 'x-forwarded-for': '10.200.1.8' },
+    });
+    const titles = [`Grazing ${uniqueWord()} by the river`, `Grazing ${uniqueWord()} on the hill`, `Grazing ${uniqueWord()} in the vale`];
+    try {
+      await postAsAnotherUser(seller.request, 'land', titles[0] as string);
+      for (const title of titles.slice(1)) {
+        const taunton = await placeNamed(seller.request, 'Taunton');
+        await postListing(seller.request, {
+          category: 'land',
+          title,
+          price: 900,
+          location: taunton.label,
+          place_id: taunton.id,
+          attributes: { acres: 5 },
+        });
+      }
+    } finally {
+      await seller.close();
+    }
+    const unreadOnServer = async () =>
+      ((await (await page.request.get('/api/notifications')).json()) as { data: { unread_count: number } }).data.unread_count;
+    await expect.poll(unreadOnServer).toBe(3);
+
+    await page.goto('/browse');
+    await expect(badge(page)).toHaveText('3');
+    await page.getByTestId('notifications-bell').click();
+    const panel = page.getByRole('region', { name: 'Notifications' });
+    const item = (n: number) => panel.getByTestId('notification').filter({ hasText: titles[n] as string });
+    await expect(panel.getByTestId('notification')).toHaveCount(3);
+    await expect(badge(page)).toHaveText('3');
+
+    // Opening one (a click on its text) reads that one only.
+    await item(0).getByTestId('notification-open').click();
+    await expect(badge(page)).toHaveText('2');
+    await expect(item(0).getByRole('button', { name: 'Mark read' })).toHaveCount(0);
+    await expect(item(1).getByRole('button', { name: 'Mark read' })).toBeVisible();
+    // Its own Mark read reads another.
+    await item(1).getByRole('button', { name: 'Mark read' }).click();
+    await expect(badge(page)).toHaveText('1');
+    await expect.poll(unreadOnServer).toBe(1);
+
+    // Closing and opening again changes nothing; after a reload the server's state shows.
+    await page.reload();
+    await expect(badge(page)).toHaveText('1');
+    await page.getByTestId('notifications-bell').click();
+    await expect(item(2).getByRole('button', { name: 'Mark read' })).toBeVisible();
+    await expect(item(0).getByRole('button', { name: 'Mark read' })).toHaveCount(0);
+    await panel.getByRole('button', { name: 'Mark all read' }).click();
+    await expect(badge(page)).toHaveCount(0);
+    await expect.poll(unreadOnServer).toBe(0);
   });
 
   test('the developer page shows the connection type and the round trip, and its Test Badge raises the badge', async ({ page }) => {

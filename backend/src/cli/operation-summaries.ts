@@ -52,6 +52,7 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /api/users/{id}/listings': 'A seller’s live listings',
   'GET /api/places': 'Find UK towns and villages',
   'GET /api/messages/conversations': 'Your conversations',
+  'GET /api/messages/conversations/{id}': 'One of your conversations',
   'POST /api/messages/conversations': 'Start a conversation about a listing',
   'DELETE /api/messages/conversations/{id}': 'Delete a conversation',
   'GET /api/messages/conversations/{id}/messages': 'Messages of a conversation',

@@ -28,6 +28,9 @@ export const MESSAGING_TEXTS = {
   deleteConfirm: 'Are you sure you want to delete this conversation?',
   deleteFailed: 'Failed to delete conversation.',
   unknownUser: 'Unknown User',
+  /** The author of what a deleted account wrote: the other party keeps the record, not the person. */
+  deletedUser: 'Deleted user',
+  searchTooLong: 'Search text must be at most 100 characters.',
 } as const;
 
 /** The longest message (characters, after trimming). */
@@ -37,6 +40,10 @@ export const SENDS_PER_MINUTE = 30;
 export const NEW_CONVERSATIONS_PER_HOUR = 30;
 export const MESSAGE_PAGE_SIZE = 50;
 export const MESSAGE_PAGE_SIZE_MAX = 100;
+/** Conversations per page of the list, and the most one page may ask for. */
+export const CONVERSATION_PAGE_SIZE = 30;
+export const CONVERSATION_PAGE_SIZE_MAX = 100;
+export const CONVERSATION_SEARCH_MAX_LENGTH = 100;
 /** SPEC §9: previews are cut to 50 characters. */
 export const PREVIEW_LENGTH = 50;
 /** An unread message is e-mailed about after this long, at most once per conversation per hour. */
@@ -108,4 +115,16 @@ export function badgeText(count: number): string {
 export function previewOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH)}...` : flat;
+}
+
+/** A booking's day (YYYY-MM-DD) as the product shows dates: "3 Mar 2027". */
+export function bookingDay(isoDate: string): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate) || Number.isNaN(date.getTime())) return isoDate;
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** A booking request's text, which previews, notifications and e-mails show: "Booking request: 3 Mar 2027 to 5 Mar 2027". */
+export function bookingRequestText(from: string, to: string, note: string | null): string {
+  return `Booking request: ${bookingDay(from)} to ${bookingDay(to)}${note ? `\n${note}` : ''}`;
 }

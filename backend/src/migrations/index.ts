@@ -17,6 +17,8 @@ import { Migration20261125163835_listing_geo_cells } from './Migration2026112516
 import { Migration20261125200000_listing_term_rank } from './Migration20261125200000_listing_term_rank.js';
 import { Migration20261126040000_session_second_factor } from './Migration20261126040000_session_second_factor.js';
 import { Migration20261126041000_over_eighteen } from './Migration20261126041000_over_eighteen.js';
+import { Migration20261126042000_notification_about_user } from './Migration20261126042000_notification_about_user.js';
+import { Migration20261126042100_booking_request_dates } from './Migration20261126042100_booking_request_dates.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -38,4 +40,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125200000_listing_term_rank', class: Migration20261125200000_listing_term_rank },
   { name: 'Migration20261126040000_session_second_factor', class: Migration20261126040000_session_second_factor },
   { name: 'Migration20261126041000_over_eighteen', class: Migration20261126041000_over_eighteen },
+  { name: 'Migration20261126042000_notification_about_user', class: Migration20261126042000_notification_about_user },
+  { name: 'Migration20261126042100_booking_request_dates', class: Migration20261126042100_booking_request_dates },
 ];

@@ -717,7 +717,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One of your conversations */
+        get: operations["MessagingController_conversation"];
         put?: never;
         post?: never;
         /** Delete a conversation */
@@ -2015,7 +2016,7 @@ export interface components {
         ConversationParticipant: {
             /** Format: uuid */
             id: string;
-            /** @description 'Unknown User' when the account is gone */
+            /** @description 'Deleted user' once the account is deleted */
             name: string;
             avatar_url: string | null;
             /** @description False once the account is deleted */
@@ -2042,6 +2043,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ConversationPage: {
+            /** @description Newest activity first; deleted ones are left out */
+            conversations: components["schemas"]["ConversationView"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
         StartConversationRequest: {
             /**
              * Format: uuid
@@ -2067,9 +2074,12 @@ export interface components {
             id: string;
             /** Format: uuid */
             conversation_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Null when the author deleted their account
+             */
             sender_id: string | null;
-            /** @description 'Unknown User' when the account is gone */
+            /** @description 'Deleted user' when the author deleted their account */
             sender_name: string;
             content: string;
             /** @enum {string} */
@@ -5740,14 +5750,22 @@ export interface operations {
     };
     MessagingController_conversations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description Only conversations whose other participant's name, listing title or last message contains this (any case) */
+                q?: string;
+                /** @description unread: only conversations with messages the caller has not read */
+                only?: "unread";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Newest activity first; deleted ones are left out */
+            /** @description One page, newest activity first; pass next_cursor as `cursor` for the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5756,8 +5774,17 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ConversationView"][];
+                        data: components["schemas"]["ConversationPage"];
                     };
+                };
+            };
+            /** @description A page link no longer valid, a limit outside 1 to 100, or search text over 100 characters. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
@@ -5863,6 +5890,79 @@ export interface operations {
                 };
             };
             /** @description Too many new conversations in the last hour. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    MessagingController_conversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One conversation as the list shows it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ConversationView"];
+                    };
+                };
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the caller’s. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6650,7 +6750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Only the listing’s owner decides. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            /** @description Only the listing’s owner decides; not while one of you blocked the other, nor once the requester’s account is gone. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,7 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { randomUUID } from 'node:crypto';
+import { MESSAGING_TEXTS } from '../../contracts/messaging.js';
 import { User } from '../users/user.entity.js';
 
 /**
@@ -70,4 +71,10 @@ export function sideOf(conversation: Conversation, userId: string): Side | undef
 
 export function otherParticipant(conversation: Conversation, userId: string): string {
   return conversation.starter === userId ? conversation.owner : conversation.starter;
+}
+
+/** How a participant is named to the other: "Deleted user" once their account is gone, never their old name. */
+export function participantName(user: Pick<User, 'fullName' | 'deletedAt'> | null | undefined): string {
+  if (!user) return MESSAGING_TEXTS.unknownUser;
+  return user.deletedAt ? MESSAGING_TEXTS.deletedUser : user.fullName;
 }

@@ -1,8 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { MESSAGING_TEXTS } from '../../contracts/messaging.js';
 import { MessageSummaries, type MessageSummary } from '../notifications/message-summaries.js';
 import { User } from '../users/user.entity.js';
+import { participantName } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 
 /** Messaging's answer to the notifications module's "what is this message?": who sent it and what it says. */
@@ -18,8 +18,8 @@ export class MessagingSummaries extends MessageSummaries {
     if (!message) return null;
     const sender = await em.findOne(User, { id: message.sender });
     return {
-      senderName: !sender || sender.deletedAt ? MESSAGING_TEXTS.unknownUser : sender.fullName,
-      // A booking request's text already says what it is ("Booking request: 2026-12-01 to 2026-12-07").
+      senderName: participantName(sender),
+      // A booking request's text already says what it is ("Booking request: 1 Dec 2026 to 7 Dec 2026").
       preview: message.content,
       conversationId: message.conversation,
     };

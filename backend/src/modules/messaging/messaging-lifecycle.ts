@@ -10,14 +10,14 @@ import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
-import { Conversation } from './conversation.entity.js';
+import { Conversation, participantName } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 
 const REMINDER_BATCH = 500;
 
 /**
  * Messaging's background work: the e-mail about messages left unread, a deleted account's
- * messages, and messaging's part of the data export and of the profile's statistics.
+ * conversations, and messaging's part of the data export and of the profile's statistics.
  */
 @Injectable()
 export class MessagingLifecycle implements OnModuleInit {
@@ -46,7 +46,7 @@ export class MessagingLifecycle implements OnModuleInit {
       { orderBy: { createdAt: 'asc', id: 'asc' } },
     );
     const others = await em.find(User, { id: { $in: conversations.map((c) => (c.starter === userId ? c.owner : c.starter)) } });
-    const names = new Map(others.map((u) => [u.id, u.deletedAt ? MESSAGING_TEXTS.unknownUser : u.fullName]));
+    const names = new Map(others.map((u) => [u.id, participantName(u)]));
     return conversations.map((c) => {
       const otherId = c.starter === userId ? c.owner : c.starter;
       return {
@@ -137,7 +137,7 @@ export class MessagingLifecycle implements OnModuleInit {
     const newest = unread[0];
     if (!newest) return;
     const sender = await em.findOne(User, { id: newest.sender });
-    const senderName = !sender || sender.deletedAt ? MESSAGING_TEXTS.unknownUser : sender.fullName;
+    const senderName = participantName(sender);
     const count = unread.length;
     await this.mail.send({
       key: `conversation-${conversationId}.unread-reminder.${recipientId}.${event.id}`,
@@ -158,16 +158,26 @@ export class MessagingLifecycle implements OnModuleInit {
     });
   }
 
-  /** A deleted account's messages go; the other party keeps the conversation, with 'Unknown User'. */
+  /**
+   * A deleted account leaves its conversations, but the other party keeps the record of what was
+   * said and agreed (UK GDPR: their legitimate interest in the record of a transaction), its author
+   * shown as "Deleted user": the account's row no longer holds a name, e-mail or photo. A
+   * conversation nobody keeps any more (the other party deleted it, or their account too) goes
+   * with its messages.
+   */
   @OnDomainEvent('user.deleted', { name: 'messaging.forget-deleted-user', queue: 'maintenance' })
   async forgetDeletedUser(event: DomainEvent<'user.deleted'>): Promise<void> {
     const { userId } = event.payload;
     await this.em.fork().transactional(async (tx) => {
       const run = (sql: string, params: unknown[]) => tx.getConnection().execute(sql, params, 'run', tx.getTransactionContext());
-      await run(`delete from message where sender_id = ?`, [userId]);
       await run(`delete from user_block where blocker_id = ? or blocked_id = ?`, [userId, userId]);
       await run(`update conversation set starter_hidden_at = coalesce(starter_hidden_at, now()) where starter_id = ?`, [userId]);
       await run(`update conversation set owner_hidden_at = coalesce(owner_hidden_at, now()) where owner_id = ?`, [userId]);
+      // Hidden on both sides with one side gone: no message can bring it back, so nobody keeps it.
+      await run(
+        `delete from conversation where (starter_id = ? or owner_id = ?) and starter_hidden_at is not null and owner_hidden_at is not null`,
+        [userId, userId],
+      );
     });
   }
 }

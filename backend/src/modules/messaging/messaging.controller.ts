@@ -9,6 +9,7 @@ import {
   BlockRequest,
   BookingDecisionRequest,
   BookingRequestRequest,
+  ConversationPageQuery,
   MessagePageQuery,
   SendMessageRequest,
   StartConversationRequest,
@@ -16,6 +17,7 @@ import {
 import {
   BlockedUserView,
   BookingRequestResult,
+  ConversationPage,
   ConversationView,
   MarkReadResult,
   MessagePage,
@@ -39,9 +41,10 @@ export class MessagingController {
   constructor(@Inject(MessagingService) private readonly messaging: MessagingService) {}
 
   @Get('conversations')
-  @ApiEnvelope(200, ConversationView, { isArray: true, description: 'Newest activity first; deleted ones are left out' })
-  conversations(@CurrentUser() user: User): Promise<ConversationView[]> {
-    return this.messaging.conversations(user.id);
+  @ApiEnvelope(200, ConversationPage, { description: 'One page, newest activity first; pass next_cursor as `cursor` for the next' })
+  @ApiErrorEnvelope(400, 'A page link no longer valid, a limit outside 1 to 100, or search text over 100 characters')
+  conversations(@CurrentUser() user: User, @Query() query: ConversationPageQuery): Promise<ConversationPage> {
+    return this.messaging.conversations(user.id, query);
   }
 
   @Post('conversations')
@@ -54,6 +57,13 @@ export class MessagingController {
   @ApiErrorEnvelope(429, 'Too many new conversations in the last hour')
   start(@CurrentUser() user: User, @Body() body: StartConversationRequest): Promise<ConversationView> {
     return this.messaging.start(user, body.listingId);
+  }
+
+  @Get('conversations/:id')
+  @ApiEnvelope(200, ConversationView, { description: 'One conversation as the list shows it' })
+  @ApiErrorEnvelope(404, 'Not found, or not the caller’s')
+  conversation(@CurrentUser() user: User, @Param('id') id: string): Promise<ConversationView> {
+    return this.messaging.conversation(user.id, id);
   }
 
   @Delete('conversations/:id')
@@ -141,7 +151,10 @@ export class MessagingController {
 
   @Put('booking-requests/:messageId')
   @ApiEnvelope(200, MessageView, { description: 'The request with its new status' })
-  @ApiErrorEnvelope(403, 'Only the listing’s owner decides')
+  @ApiErrorEnvelope(
+    403,
+    'Only the listing’s owner decides; not while one of you blocked the other, nor once the requester’s account is gone',
+  )
   @ApiErrorEnvelope(404, 'Not found, or not in the caller’s conversations')
   @ApiErrorEnvelope(409, 'Already accepted or declined')
   decideBooking(

@@ -1,12 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { findKeysetPage } from '../../common/keyset-pagination.js';
+import { decodeTypedCursor, encodeCursor, findKeysetPage } from '../../common/keyset-pagination.js';
 import { FieldValidationException } from '../../common/errors.js';
 import {
   BOOKING_TEXTS,
   type BookingDecision,
+  bookingRequestText,
   type BookingDetails,
+  CONVERSATION_PAGE_SIZE,
   MESSAGE_PAGE_SIZE,
   MESSAGING_TEXTS,
   NEW_CONVERSATIONS_PER_HOUR,
@@ -19,11 +21,12 @@ import { RateLimiter, waitText } from '../../infra/rate-limit/rate-limiter.js';
 import { type ListingBrief, ListingsService } from '../listings/listings.service.js';
 import { User } from '../users/user.entity.js';
 import { UserBlock } from './block.entity.js';
-import { Conversation, otherParticipant, type Side, sideOf } from './conversation.entity.js';
-import type { BookingRequestRequest } from './dto/messaging.request.js';
+import { Conversation, otherParticipant, participantName, type Side, sideOf } from './conversation.entity.js';
+import type { BookingRequestRequest, ConversationPageQuery } from './dto/messaging.request.js';
 import type {
   BlockedUserView,
   BookingRequestResult,
+  ConversationPage,
   ConversationView,
   MarkReadResult,
   MessagePage,
@@ -33,9 +36,12 @@ import type {
 import { Message } from './message.entity.js';
 import { isUuid } from '../../common/uuid.js';
 
-const CONVERSATION_LIST_LIMIT = 200;
 
-const nameOf = (user: User | undefined) => (!user || user.deletedAt ? MESSAGING_TEXTS.unknownUser : user.fullName);
+/** A deleted account's id is not shown either: nothing links the record back to the person. */
+const authorId = (id: string, author: User | undefined) => (author?.deletedAt ? null : id);
+
+/** `like` pattern matching `text` anywhere, its wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 interface ConversationRow {
   id: string;
@@ -69,25 +75,43 @@ export class MessagingService {
 
   // ----- Conversations -----
 
-  /** The caller's conversations, newest activity first, without those they deleted. */
-  async conversations(userId: string): Promise<ConversationView[]> {
-    const rows = await this.em.getConnection().execute<ConversationRow[]>(
-      `select c.id, c.title, c.listing_id, c.starter_id, c.owner_id, c.updated_at,
-              last.content as last_content, last.sender_id as last_sender_id, last.created_at as last_created_at,
-              (select count(*)::int from message u where u.conversation_id = c.id and u.recipient_id = ? and u.read_at is null) as unread
-         from conversation c
-         left join lateral (
-           select m.content, m.sender_id, m.created_at from message m
-            where m.conversation_id = c.id
-              and m.created_at > coalesce(case when c.starter_id = ? then c.starter_cleared_at else c.owner_cleared_at end, '-infinity')
-            order by m.created_at desc, m.id desc limit 1
-         ) last on true
-        where (c.starter_id = ? and c.starter_hidden_at is null) or (c.owner_id = ? and c.owner_hidden_at is null)
-        order by c.updated_at desc, c.id desc
-        limit ${CONVERSATION_LIST_LIMIT}`,
-      [userId, userId, userId, userId],
-    );
-    return this.views(userId, rows);
+  /**
+   * One page of the caller's conversations, newest activity first, without those they deleted;
+   * with `q`, only those whose other party's name, listing title or last message contains it; with
+   * `only: 'unread'`, only those with messages waiting for the caller.
+   */
+  async conversations(userId: string, query: ConversationPageQuery = {}): Promise<ConversationPage> {
+    const limit = query.limit ?? CONVERSATION_PAGE_SIZE;
+    const where = ['((c.starter_id = ? and c.starter_hidden_at is null) or (c.owner_id = ? and c.owner_hidden_at is null))'];
+    const params: unknown[] = [userId, userId];
+    if (query.cursor) {
+      where.push('(c.updated_at, c.id) < (?::timestamptz, ?::uuid)');
+      params.push(...decodeTypedCursor(query.cursor, ['timestamptz', 'uuid']));
+    }
+    if (query.only === 'unread') {
+      where.push('exists (select 1 from message u where u.conversation_id = c.id and u.recipient_id = ? and u.read_at is null)');
+      params.push(userId);
+    }
+    const search = query.q?.trim();
+    if (search) {
+      where.push(
+        `(c.title ilike ? or last.content ilike ? or (case when other.deleted_at is null then other.full_name else ? end) ilike ?)`,
+      );
+      params.push(containing(search), containing(search), MESSAGING_TEXTS.deletedUser, containing(search));
+    }
+    const rows = await this.conversationRows(userId, where.join(' and '), params, limit + 1);
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      conversations: await this.views(userId, shown),
+      next_cursor: rows.length > limit && last ? encodeCursor([new Date(last.updated_at), last.id]) : null,
+    };
+  }
+
+  /** One of the caller's conversations as the list shows it (one on a later page, opened from a link). */
+  conversation(userId: string, conversationId: string): Promise<ConversationView> {
+    if (!isUuid(conversationId)) throw new NotFoundException(MESSAGING_TEXTS.conversationNotFound);
+    return this.viewOf(userId, conversationId);
   }
 
   /** Create-or-get the caller's conversation with the owner of `listingId` about it. */
@@ -101,6 +125,12 @@ export class MessagingService {
   async deleteConversation(userId: string, conversationId: string): Promise<void> {
     await this.em.transactional(async (tx) => {
       const conversation = await this.ownConversation(tx, userId, conversationId);
+      const other = await tx.findOne(User, { id: otherParticipant(conversation, userId) });
+      // The record kept from a deleted account was kept for this user alone: it goes when they let it go.
+      if (!other || other.deletedAt) {
+        await tx.nativeDelete(Conversation, { id: conversation.id });
+        return;
+      }
       const side = sideOf(conversation, userId) as Side;
       const now = new Date();
       conversation[`${side}HiddenAt`] = now;
@@ -205,7 +235,7 @@ export class MessagingService {
         listing_id: listing.id,
         decided_at: null,
       };
-      const content = `Booking request: ${request.from} to ${request.to}${note ? `\n${note}` : ''}`;
+      const content = bookingRequestText(request.from, request.to, note);
       return this.store(tx, locked, user.id, { content, kind: 'booking-request', booking });
     });
     const view = this.messageView(message, user);
@@ -222,6 +252,8 @@ export class MessagingService {
       if (message.kind !== 'booking-request' || !message.booking) throw new BadRequestException(BOOKING_TEXTS.notBooking);
       if (conversation.owner !== user.id || message.sender === user.id) throw new ForbiddenException(BOOKING_TEXTS.notOwner);
       if (message.booking.status !== 'pending') throw new ConflictException(BOOKING_TEXTS.alreadyDecided);
+      // An answer reaches the requester (their card, a notification): the same rule as a message.
+      await this.checkMayMessage(tx, user.id, message.sender);
       message.booking = { ...message.booking, status: decision, decided_at: new Date().toISOString() };
       this.events.publish(tx, 'booking.decided', {
         messageId: message.id,
@@ -265,7 +297,7 @@ export class MessagingService {
       em,
       blocks.map((b) => b.blocked),
     );
-    return blocks.map((b) => ({ user_id: b.blocked, name: nameOf(users.get(b.blocked)), blocked_at: b.createdAt.toISOString() }));
+    return blocks.map((b) => ({ user_id: b.blocked, name: participantName(users.get(b.blocked)), blocked_at: b.createdAt.toISOString() }));
   }
 
   // ----- Helpers -----
@@ -370,18 +402,36 @@ export class MessagingService {
   }
 
   private async viewOf(userId: string, conversationId: string): Promise<ConversationView> {
-    const all = await this.conversations(userId);
-    const found = all.find((c) => c.id === conversationId);
-    if (found) return found;
-    // Beyond the list's limit (a very busy account): build it on its own.
-    const rows = await this.em.getConnection().execute<ConversationRow[]>(
-      `select c.id, c.title, c.listing_id, c.starter_id, c.owner_id, c.updated_at, null as last_content, null as last_sender_id,
-              null as last_created_at, 0 as unread from conversation c where c.id = ?`,
-      [conversationId],
+    const rows = await this.conversationRows(
+      userId,
+      '(c.starter_id = ? or c.owner_id = ?) and c.id = ?',
+      [userId, userId, conversationId],
+      1,
     );
     const [view] = await this.views(userId, rows);
     if (!view) throw new NotFoundException(MESSAGING_TEXTS.conversationNotFound);
     return view;
+  }
+
+  /** The caller's conversations matching `where` (over `c`, the conversation, and `other`, the other party's account). */
+  private conversationRows(userId: string, where: string, params: unknown[], limit: number): Promise<ConversationRow[]> {
+    return this.em.getConnection().execute<ConversationRow[]>(
+      `select c.id, c.title, c.listing_id, c.starter_id, c.owner_id, c.updated_at,
+              last.content as last_content, last.sender_id as last_sender_id, last.created_at as last_created_at,
+              (select count(*)::int from message u where u.conversation_id = c.id and u.recipient_id = ? and u.read_at is null) as unread
+         from conversation c
+         join app_user other on other.id = case when c.starter_id = ? then c.owner_id else c.starter_id end
+         left join lateral (
+           select m.content, m.sender_id, m.created_at from message m
+            where m.conversation_id = c.id
+              and m.created_at > coalesce(case when c.starter_id = ? then c.starter_cleared_at else c.owner_cleared_at end, '-infinity')
+            order by m.created_at desc, m.id desc limit 1
+         ) last on true
+        where ${where}
+        order by c.updated_at desc, c.id desc
+        limit ${limit}`,
+      [userId, userId, userId, ...params],
+    );
   }
 
   private async views(userId: string, rows: ConversationRow[]): Promise<ConversationView[]> {
@@ -412,13 +462,17 @@ export class MessagingService {
           : null,
         other_participant: {
           id: otherId,
-          name: nameOf(other),
+          name: participantName(other),
           avatar_url: other && !other.deletedAt ? (other.avatarUrl ?? null) : null,
           exists: Boolean(other && !other.deletedAt),
         },
         last_message:
           row.last_content !== null && row.last_created_at
-            ? { content: row.last_content, sender_id: row.last_sender_id, created_at: new Date(row.last_created_at).toISOString() }
+            ? {
+                content: row.last_content,
+                sender_id: row.last_sender_id && authorId(row.last_sender_id, users.get(row.last_sender_id)),
+                created_at: new Date(row.last_created_at).toISOString(),
+              }
             : null,
         unread_count: row.unread,
         blocked: blocked.has(otherId),
@@ -445,8 +499,8 @@ export class MessagingService {
     return {
       id: message.id,
       conversation_id: message.conversation,
-      sender_id: message.sender,
-      sender_name: nameOf(sender),
+      sender_id: authorId(message.sender, sender),
+      sender_name: participantName(sender),
       content: message.content,
       kind: message.kind,
       booking: message.booking ?? null,

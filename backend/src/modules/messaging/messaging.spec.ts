@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
+import { INVALID_CURSOR_MESSAGE } from '../../common/keyset-pagination.js';
 import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS, SENDS_PER_MINUTE } from '../../contracts/messaging.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
@@ -21,7 +22,7 @@ interface Conversation {
 interface Message {
   id: string;
   conversation_id: string;
-  sender_id: string;
+  sender_id: string | null;
   sender_name: string;
   content: string;
   kind: string;
@@ -73,7 +74,12 @@ describe('messaging', () => {
     if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
     return response.json<{ data: Message }>().data;
   };
-  const list = async (who: Person) => (await who.browser.call('GET', '/api/messages/conversations')).json<{ data: Conversation[] }>().data;
+  const listPage = async (who: Person, query = '') => {
+    const response = await who.browser.call('GET', `/api/messages/conversations${query}`);
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+    return response.json<{ data: { conversations: Conversation[]; next_cursor: string | null } }>().data;
+  };
+  const list = async (who: Person) => (await listPage(who)).conversations;
   const page = async (who: Person, conversationId: string, query = '') => {
     const response = await who.browser.call('GET', `/api/messages/conversations/${conversationId}/messages${query}`);
     if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
@@ -351,7 +357,97 @@ describe('messaging', () => {
     });
   });
 
+  describe('the conversation list, page by page', () => {
+    /** A seller asked about five listings by five people, the oldest conversation first. */
+    const busySeller = async () => {
+      const seller = await person();
+      const buyers = await Promise.all(
+        ['Alan Ash', 'Beth Birch', 'Carl Cedar', 'Dina Damson', 'Ed Elm'].map((n) => signedInPerson(t, db, newPerson(n))),
+      );
+      const ids: string[] = [];
+      for (const [i, buyer] of buyers.entries()) {
+        const conversation = await start(buyer, await listingOf(seller, { title: `Tractor number ${i}` }));
+        await db.query('update conversation set updated_at = $2 where id = $1', [
+          conversation.id,
+          new Date(Date.now() - (10 - i) * 60_000),
+        ]);
+        ids.push(conversation.id);
+      }
+      return { seller, buyers, newestFirst: ids.reverse() };
+    };
+    const allPages = async (who: Person, query: string) => {
+      const pages: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const next: { conversations: Conversation[]; next_cursor: string | null } = await listPage(
+          who,
+          `?${query}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        pages.push(next.conversations.map((c) => c.id));
+        cursor = next.next_cursor;
+      } while (cursor && pages.length < 10);
+      return pages;
+    };
+
+    it('reaches the oldest conversation through pages of the asked size, newest first, none twice', async () => {
+      const { seller, newestFirst } = await busySeller();
+      const pages = await allPages(seller, 'limit=2');
+      expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+      expect(pages.flat()).toEqual(newestFirst);
+      expect((await listPage(seller)).conversations.map((c) => c.id)).toEqual(newestFirst);
+      // One on a later page opens on its own (a link to it); someone else's is not found.
+      const oldest = await seller.browser.call('GET', `/api/messages/conversations/${newestFirst.at(-1)}`);
+      expect(oldest.json()).toMatchObject({ data: { id: newestFirst.at(-1), title: 'Tractor number 0' } });
+      expect((await (await person()).browser.call('GET', `/api/messages/conversations/${newestFirst.at(-1)}`)).statusCode).toBe(404);
+      expect((await seller.browser.call('GET', '/api/messages/conversations/not-an-id')).statusCode).toBe(404);
+    });
+
+    it('searches every conversation on the server by the other person’s name or the listing’s title, in any case', async () => {
+      const { seller, buyers, newestFirst } = await busySeller();
+      const oldest = newestFirst.at(-1);
+      const byName = await listPage(seller, `?limit=2&q=${encodeURIComponent('alan ASH')}`);
+      expect(byName).toEqual({
+        conversations: [expect.objectContaining({ id: oldest, other_participant: expect.objectContaining({ id: buyers[0]?.id }) })],
+        next_cursor: null,
+      });
+      const byTitle = await listPage(seller, `?limit=2&q=${encodeURIComponent('NUMBER 0')}`);
+      expect(byTitle.conversations.map((c) => c.id)).toEqual([oldest]);
+      expect((await allPages(seller, `limit=2&q=tractor`)).flat()).toEqual(newestFirst);
+      await send(buyers[1] as Person, newestFirst[3] as string, 'Is the loader included?');
+      expect((await listPage(seller, '?q=LOADER')).conversations.map((c) => c.id)).toEqual([newestFirst[3]]);
+      // The bell asks for those waiting to be read, wherever they are in the list.
+      expect((await listPage(seller, '?only=unread&limit=1')).conversations.map((c) => c.id)).toEqual([newestFirst[3]]);
+      // Wildcards are only characters.
+      expect((await listPage(seller, `?q=${encodeURIComponent('%')}`)).conversations).toEqual([]);
+      expect((await listPage(seller, `?q=${encodeURIComponent('Tractor_number')}`)).conversations).toEqual([]);
+      // Another person's conversations never match.
+      expect((await listPage(await person(), '?q=tractor')).conversations).toEqual([]);
+    });
+
+    it.each([
+      ['?limit=0', 'limit must be a whole number from 1 to 100'],
+      ['?limit=101', 'limit must be a whole number from 1 to 100'],
+      ['?limit=two', 'limit must be a whole number from 1 to 100'],
+      [`?q=${'a'.repeat(101)}`, MESSAGING_TEXTS.searchTooLong],
+      ['?only=read', 'only must be unread'],
+      ['?cursor=not-a-cursor', INVALID_CURSOR_MESSAGE],
+      [`?cursor=${Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000Z', 'x'])).toString('base64url')}`, INVALID_CURSOR_MESSAGE],
+    ])('answers %s with 400 and says why', async (query, text) => {
+      const response = await (await person()).browser.call('GET', `/api/messages/conversations${query}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain(text);
+    });
+  });
+
   describe('blocking', () => {
+    /** The status and error of `call` made while `blocker` blocks `blocked` (unblocked again after). */
+    const whileBlocking = async (blocker: Person, blocked: Person, call: () => ReturnType<Browser['call']>) => {
+      await blocker.browser.call('POST', '/api/messages/blocks', { userId: blocked.id });
+      const response = await call();
+      await blocker.browser.call('DELETE', `/api/messages/blocks/${blocked.id}`);
+      return [response.statusCode, response.json<{ error: string }>().error];
+    };
+
     it('stops a blocked user starting or continuing a conversation with the blocker, until unblocked', async () => {
       const { buyer, seller, conversation } = await pair();
       const blocked = await seller.browser.call('POST', '/api/messages/blocks', { userId: buyer.id });
@@ -376,6 +472,28 @@ describe('messaging', () => {
       expect((await seller.browser.call('DELETE', `/api/messages/blocks/${buyer.id}`)).statusCode).toBe(200);
       await send(buyer, conversation.id, 'Hello again');
       expect((await seller.browser.call('GET', '/api/messages/blocks')).json()).toMatchObject({ data: [] });
+    });
+
+    it('refuses a booking request in an existing conversation while either of them blocks the other', async () => {
+      const [renter, owner] = await Promise.all([person(), person()]);
+      const listingId = await rentalOf(owner);
+      const conversation = await start(renter, listingId);
+      const book = () => renter.browser.call('POST', '/api/messages/booking-requests', { listingId, from: day(3), to: day(5) });
+      expect(await whileBlocking(owner, renter, book)).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
+      expect(await whileBlocking(renter, owner, book)).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
+      expect(await db.query('select id from message where conversation_id = $1', [conversation.id])).toHaveLength(0);
+      expect((await page(owner, conversation.id)).messages).toEqual([]);
+    });
+
+    it('refuses answering a booking request while either of them blocks the other; it stays pending', async () => {
+      const [renter, owner] = await Promise.all([person(), person()]);
+      const listingId = await rentalOf(owner);
+      const booked = await renter.browser.call('POST', '/api/messages/booking-requests', { listingId, from: day(3), to: day(5) });
+      const { conversation_id, message } = booked.json<{ data: { conversation_id: string; message: Message } }>().data;
+      const decide = () => owner.browser.call('PUT', `/api/messages/booking-requests/${message.id}`, { decision: 'accepted' });
+      expect(await whileBlocking(owner, renter, decide)).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
+      expect(await whileBlocking(renter, owner, decide)).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
+      expect((await page(renter, conversation_id)).messages[0]?.booking).toMatchObject({ status: 'pending' });
     });
 
     it('refuses blocking yourself or someone who does not exist', async () => {
@@ -433,6 +551,16 @@ describe('messaging', () => {
           kind: 'booking-request',
           booking: { from: day(7), to: day(14), status: 'pending', listing_id: listingId },
         });
+        // Its text (previews, notifications, e-mails) gives the dates as the product writes dates: "3 Mar 2027".
+        const gb = (offset: number) =>
+          new Date(`${day(offset)}T00:00:00Z`).toLocaleDateString('en-GB', {
+            day: 'numeric',
+            month: 'short',
+            year: 'numeric',
+            timeZone: 'UTC',
+          });
+        expect(message.content).toBe(`Booking request: ${gb(7)} to ${gb(14)}\nFor 40 ewes`);
+        expect(message.content).toMatch(/^Booking request: \d{1,2} [A-Z][a-z]{2} \d{4} to /);
         expect((await arrived).id).toBe(message.id);
 
         const byRenter = await renter.browser.call('PUT', `/api/messages/booking-requests/${message.id}`, { decision: 'accepted' });
@@ -534,20 +662,80 @@ describe('messaging', () => {
   });
 
   describe('a deleted account', () => {
-    it('takes its messages away; the other party keeps the conversation with Unknown User', async () => {
-      const { buyer, seller, conversation } = await pair();
-      await send(buyer, conversation.id, 'From the buyer');
-      await send(seller, conversation.id, 'From the seller');
-      const deleted = await buyer.browser.call('DELETE', '/api/profile', { password: buyer.person.password });
+    it('leaves the other party the record of what was said and agreed, by "Deleted user", to read but not answer', async () => {
+      const [renter, owner] = await Promise.all([signedInPerson(t, db, newPerson('Rhoda Renter')), person()]);
+      await db.query(`update app_user set avatar_url = '/uploads/avatars/rhoda.webp', phone = '07700 900123' where id = $1`, [renter.id]);
+      const listingId = await rentalOf(owner);
+      const booked = await renter.browser.call('POST', '/api/messages/booking-requests', {
+        listingId,
+        from: day(3),
+        to: day(5),
+        note: 'For 40 ewes',
+      });
+      const { conversation_id: conversationId, message: request } = booked.json<{ data: { conversation_id: string; message: Message } }>()
+        .data;
+      await send(renter, conversationId, 'Gate code please');
+      await owner.browser.call('PUT', `/api/messages/booking-requests/${request.id}`, { decision: 'accepted' });
+      await send(owner, conversationId, 'It is 1234');
+      await waitForJobs(db);
+
+      const deleted = await renter.browser.call('DELETE', '/api/profile', { password: renter.person.password });
       expect(deleted.statusCode).toBe(200);
       await waitForJobs(db);
-      await eventually(async () => {
-        const [kept] = await list(seller);
-        expect(kept).toMatchObject({ id: conversation.id, other_participant: { id: buyer.id, name: 'Unknown User', exists: false } });
+
+      const [kept] = await list(owner);
+      expect(kept).toMatchObject({
+        id: conversationId,
+        other_participant: { name: MESSAGING_TEXTS.deletedUser, avatar_url: null, exists: false },
       });
-      expect((await page(seller, conversation.id)).messages.map((m) => m.content)).toEqual(['From the seller']);
-      const reply = await seller.browser.call('POST', '/api/messages/send', { conversationId: conversation.id, content: 'Still there?' });
-      expect(reply.statusCode).toBe(403);
+      const { messages } = await page(owner, conversationId);
+      expect(messages.map((m) => [m.sender_name, m.content])).toEqual([
+        [MESSAGING_TEXTS.deletedUser, expect.stringContaining('For 40 ewes')],
+        [MESSAGING_TEXTS.deletedUser, 'Gate code please'],
+        [owner.person.name, 'It is 1234'],
+      ]);
+      expect(messages[0]).toMatchObject({
+        kind: 'booking-request',
+        sender_id: null,
+        booking: { status: 'accepted', from: day(3), to: day(5) },
+      });
+      expect(messages[1]?.sender_id).toBeNull();
+
+      // Nothing that was the renter's reaches the owner: not the name, e-mail, photo, phone nor id.
+      const answers = await Promise.all(
+        [
+          '/api/messages/conversations',
+          `/api/messages/conversations/${conversationId}/messages`,
+          '/api/notifications',
+          '/api/profile/export',
+          `/api/messages/conversations?q=rhoda`,
+        ].map((path) => owner.browser.call('GET', path)),
+      );
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(200);
+        for (const personal of ['Rhoda', renter.person.email, 'rhoda.webp', '07700 900123']) expect(answer.body).not.toContain(personal);
+      }
+      expect(answers[1]?.body).not.toContain(renter.id);
+      expect((await listPage(owner, '?q=deleted')).conversations.map((c) => c.id)).toEqual([conversationId]);
+
+      const reply = await owner.browser.call('POST', '/api/messages/send', { conversationId, content: 'Still there?' });
+      expect([reply.statusCode, reply.json<{ error: string }>().error]).toEqual([403, MESSAGING_TEXTS.otherGone]);
+
+      // Once the owner deletes it too, nobody keeps it: it goes with its messages.
+      expect((await owner.browser.call('DELETE', `/api/messages/conversations/${conversationId}`)).statusCode).toBe(200);
+      expect(await db.query('select id from message where conversation_id = $1', [conversationId])).toHaveLength(0);
+      expect(await db.query('select id from conversation where id = $1', [conversationId])).toHaveLength(0);
+    });
+
+    it('takes a conversation away when both of its people have deleted their accounts', async () => {
+      const { buyer, seller, conversation } = await pair();
+      await send(buyer, conversation.id, 'Hello');
+      for (const who of [buyer, seller]) {
+        expect((await who.browser.call('DELETE', '/api/profile', { password: who.person.password })).statusCode).toBe(200);
+      }
+      await waitForJobs(db);
+      expect(await db.query('select id from conversation where id = $1', [conversation.id])).toHaveLength(0);
+      expect(await db.query('select id from message where conversation_id = $1', [conversation.id])).toHaveLength(0);
     });
 
     it('exports the user’s conversations and messages with their data', async () => {

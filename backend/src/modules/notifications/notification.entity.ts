@@ -37,6 +37,10 @@ export class Notification {
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
+  /** The person it names (a new message's sender): it goes when their account is deleted. */
+  @Property({ type: 'uuid', nullable: true, index: true })
+  aboutUserId?: string | null;
+
   /** The domain event it came from: a retried subscriber finds it instead of adding a second. */
   @Property({ type: 'string', length: 100 })
   sourceKey!: string;

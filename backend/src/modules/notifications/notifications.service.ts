@@ -26,6 +26,8 @@ export interface NotificationDraft {
   type: NotificationType;
   message: string;
   actionUrl?: string;
+  /** The person the text names, if any: their account's deletion takes the notification away. */
+  aboutUserId?: string;
   /** The domain event's id: one notification per event and user, however often the job runs. */
   sourceKey: string;
 }
@@ -163,8 +165,8 @@ export class NotificationsService implements OnModuleInit {
     if (userIds.length === 0) return [];
     const connection = this.em.fork().getConnection();
     await connection.execute(
-      `insert into notification (id, user_id, kind, type, title, message, action_url, read, created_at, source_key)
-       select gen_random_uuid(), u, ?, ?, ?, ?, ?, false, now(), ? from unnest(array[?]::uuid[]) as u
+      `insert into notification (id, user_id, kind, type, title, message, action_url, about_user_id, read, created_at, source_key)
+       select gen_random_uuid(), u, ?, ?, ?, ?, ?, ?, false, now(), ? from unnest(array[?]::uuid[]) as u
        on conflict (user_id, source_key) do nothing`,
       [
         draft.kind,
@@ -172,6 +174,7 @@ export class NotificationsService implements OnModuleInit {
         NOTIFICATION_TITLES[draft.kind],
         draft.message.slice(0, 300),
         draft.actionUrl ?? null,
+        draft.aboutUserId ?? null,
         draft.sourceKey,
         userIds,
       ],
@@ -184,10 +187,10 @@ export class NotificationsService implements OnModuleInit {
     return rows.map((row) => ({ userId: row.user_id, notification: rowToView(row) }));
   }
 
-  /** A deleted account's notifications and follows. */
+  /** A deleted account's notifications and follows, and others' notifications that name it. */
   async forget(userId: string): Promise<void> {
     await this.em.fork().transactional(async (tx) => {
-      await tx.nativeDelete(Notification, { user: userId });
+      await tx.nativeDelete(Notification, { $or: [{ user: userId }, { aboutUserId: userId }] });
       await tx.nativeDelete(CategoryFollow, { user: userId });
     });
   }

@@ -287,6 +287,24 @@ describe('notifications', () => {
         }
       });
 
+      it('takes a message’s notification from the recipient’s bell when its sender deletes their account', async () => {
+        const [sender, recipient] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+        const messageId = randomUUID();
+        summaries.set(messageId, { senderName: 'Gone Soon', preview: 'About the baler', conversationId: randomUUID() });
+        await subscriber.newMessage(
+          messageEvent({ messageId, conversationId: randomUUID(), senderId: sender.id, recipientId: recipient.id }),
+        );
+        await publish(t, 'user.profile-updated', { userId: recipient.id });
+        await waitForJobs(db);
+        expect((await notificationsOf(recipient)).notifications.map((n) => n.kind)).toEqual(['PROFILE_UPDATED', 'NEW_MESSAGE']);
+
+        await publish(t, 'user.deleted', { userId: sender.id });
+        await waitForJobs(db);
+        const left = await notificationsOf(recipient);
+        expect(left.notifications.map((n) => n.kind)).toEqual(['PROFILE_UPDATED']);
+        expect(JSON.stringify(left)).not.toContain('Gone Soon');
+      });
+
       it('tells nobody of a message to oneself', async () => {
         const jane = await signedInPerson(t, db);
         await subscriber.newMessage(
@@ -345,7 +363,10 @@ describe('notifications', () => {
       const [first, second] = (await notificationsOf(alice)).notifications;
       const read = await alice.browser.call('PUT', `/api/notifications/${first?.id}/read`);
       expect(read.json()).toMatchObject({ data: { id: first?.id, read: true } });
-      expect((await notificationsOf(alice)).unread_count).toBe(11);
+      const afterOne = await notificationsOf(alice);
+      expect(afterOne.unread_count).toBe(11);
+      // Only that one: the others stay unread until opened or marked themselves.
+      expect(afterOne.notifications.map((n) => n.read)).toEqual(afterOne.notifications.map((n) => n.id === first?.id));
 
       const deleted = await alice.browser.call('DELETE', `/api/notifications/${second?.id}`);
       expect(deleted.json()).toMatchObject({ data: { unread_count: 10 } });

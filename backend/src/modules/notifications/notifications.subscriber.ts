@@ -106,6 +106,7 @@ export class NotificationsSubscriber {
         type: 'success',
         message: summary ? `${summary.senderName}: ${previewOf(summary.preview)}` : 'You have a new message.',
         actionUrl: `/messages?conversation=${encodeURIComponent(conversation)}`,
+        aboutUserId: senderId,
         sourceKey: event.id,
       },
       (notification) => [

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { MESSAGE_MAX_LENGTH } from '../../../../backend/src/contracts/messaging';
+import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
 import { formatRelativeTime } from '../../lib/format';
 import type { ChatMessage, Conversation } from './messages-api';
-import { bookingDate, initialOf } from './messages-logic';
+import { bookingDay, initialOf } from './messages-logic';
+import { useFitViewport } from './use-fit-viewport';
 
 interface Props {
   conversation: Conversation;
@@ -38,7 +39,7 @@ function BookingCard({
     <div className={`booking-card booking-card--${booking.status}`} data-testid="booking-card" data-status={booking.status}>
       <p className="booking-card__title">Booking request</p>
       <p className="booking-card__dates">
-        {bookingDate(booking.from)} to {bookingDate(booking.to)}
+        {bookingDay(booking.from)} to {bookingDay(booking.to)}
       </p>
       {booking.note && <p className="booking-card__note">{booking.note}</p>}
       <p className="booking-card__status" data-testid="booking-status">
@@ -66,7 +67,9 @@ export function ChatPanel(props: Props) {
   const [busy, setBusy] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
   const lastId = messages?.at(-1)?.id;
+  useFitViewport(panelRef, conversation.id);
 
   // Scrolls to the newest message when one arrives (not when older ones are loaded above).
   useEffect(() => {
@@ -108,7 +111,7 @@ export function ChatPanel(props: Props) {
   );
 
   return (
-    <section className="card chat" aria-label={`Conversation with ${other.name}`} data-testid="chat">
+    <section className="card chat" ref={panelRef} aria-label={`Conversation with ${other.name}`} data-testid="chat">
       <header className="chat__header">
         <button type="button" className="btn btn--ghost btn--small chat__back" onClick={props.onBack} aria-label="Back to conversations">
           ←
@@ -214,6 +217,11 @@ export function ChatPanel(props: Props) {
 
       {conversation.blocked ? (
         <p className="chat__blocked">You blocked {other.name}. Unblock them from the menu to send messages.</p>
+      ) : !other.exists ? (
+        // A deleted account's conversation stays to be read, not answered.
+        <p className="chat__blocked" data-testid="chat-closed">
+          {MESSAGING_TEXTS.otherGone}
+        </p>
       ) : (
         <form className="chat__form" onSubmit={send}>
           <label className="visually-hidden" htmlFor="chat-input">

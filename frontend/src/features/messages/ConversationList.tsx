@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { formatRelativeTime } from '../../lib/format';
 import type { Conversation } from './messages-api';
 import { badgeText, filterConversations, initialOf, previewText } from './messages-logic';
@@ -9,11 +10,33 @@ interface Props {
   query: string;
   onQuery: (query: string) => void;
   onOpen: (conversation: Conversation) => void;
+  /** More conversations than shown: the next page loads when the list is scrolled to its end, or on "Load more". */
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+}
+
+/** Calls `onSeen` whenever the element scrolls into its scrolling parent's view. */
+function useSeen(onSeen: () => void, active: boolean) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const seen = useRef(onSeen);
+  seen.current = onSeen;
+  useEffect(() => {
+    const element = ref.current;
+    if (!active || !element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && seen.current(), {
+      root: element.closest('.conversations__list'),
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [active]);
+  return ref;
 }
 
 /** SPEC §2 "Messages": title, search, rows (avatar, name, time, preview, unread badge), empty states, skeletons. */
-export function ConversationList({ conversations, myId, openId, query, onQuery, onOpen }: Props) {
+export function ConversationList({ conversations, myId, openId, query, onQuery, onOpen, hasMore, loadingMore, onLoadMore }: Props) {
   const shown = conversations ? filterConversations(conversations, query) : null;
+  const more = useSeen(onLoadMore, hasMore && !loadingMore);
   return (
     <section className="card conversations" aria-labelledby="conversations-title">
       <h1 id="conversations-title" className="conversations__title">
@@ -43,7 +66,7 @@ export function ConversationList({ conversations, myId, openId, query, onQuery, 
               </li>
             ))}
           </ul>
-        ) : shown.length === 0 ? (
+        ) : shown.length === 0 && !hasMore ? (
           query.trim() ? (
             <p className="conversations__empty">No conversations found</p>
           ) : (
@@ -105,6 +128,18 @@ export function ConversationList({ conversations, myId, openId, query, onQuery, 
               );
             })}
           </ul>
+        )}
+        {shown !== null && hasMore && (
+          <button
+            type="button"
+            ref={more}
+            className="btn btn--ghost btn--small conversations__more"
+            data-testid="conversations-more"
+            disabled={loadingMore}
+            onClick={onLoadMore}
+          >
+            {loadingMore ? 'Loading...' : 'Load more'}
+          </button>
         )}
       </div>
     </section>

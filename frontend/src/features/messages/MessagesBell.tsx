@@ -19,8 +19,8 @@ export function MessagesBell() {
   const close = useCallback(() => setOpen(false), []);
 
   const load = useCallback(async () => {
-    const result = await listConversations();
-    if (result.ok) setUnread(result.data.filter((c) => c.unread_count > 0));
+    const result = await listConversations({ only: 'unread' });
+    if (result.ok) setUnread(result.data.conversations);
   }, []);
 
   useEffect(() => {

@@ -10,6 +10,7 @@ import {
   blockUser,
   decideBooking,
   deleteConversation,
+  getConversation,
   listConversations,
   loadMessages,
   markRead,
@@ -18,13 +19,15 @@ import {
   type ChatMessage,
   type Conversation,
 } from './messages-api';
-import { applyNewMessage, clearUnread, keepReadTicks, markMessagesRead, mergeMessage, prependPage } from './messages-logic';
+import { appendPage, applyNewMessage, clearUnread, keepReadTicks, markMessagesRead, mergeMessage, prependPage } from './messages-logic';
 import './messages.css';
 import './messages-bell.css';
 
 /** SPEC §9: a live message is marked read after 1 s; the chat reloads 1 s after a send. */
 const READ_AFTER_LIVE_MS = 1_000;
 const RELOAD_AFTER_SEND_MS = 1_000;
+/** The server is asked once typing pauses this long. */
+const SEARCH_AFTER_MS = 300;
 
 function setConversationParam(id: string | null): void {
   const url = new URL(window.location.href);
@@ -37,19 +40,32 @@ function setConversationParam(id: string | null): void {
 function MessagesPage() {
   const [myId, setMyId] = useState<string | null>(null);
   const [conversations, setConversations] = useState<Conversation[] | null>(null);
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  /** The open conversation when it is not among the pages loaded (opened from a link). */
+  const [detached, setDetached] = useState<Conversation | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const [messages, setMessages] = useState<ChatMessage[] | null>(null);
   const [olderCursor, setOlderCursor] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const openRef = useRef<string | null>(null);
   const meRef = useRef<string | null>(null);
+  const queryRef = useRef('');
+  /** Counts list loads: an answer to an older search never replaces a newer one. */
+  const listLoads = useRef(0);
   openRef.current = openId;
   meRef.current = myId;
+  queryRef.current = query;
 
+  /** The first page for the current search (every conversation when there is none). */
   const loadList = useCallback(async () => {
-    const result = await listConversations();
-    if (result.ok) setConversations(result.data);
-    else if (result.status === 401) redirectToSignIn();
+    const load = ++listLoads.current;
+    const result = await listConversations({ q: queryRef.current });
+    if (load !== listLoads.current) return;
+    if (result.ok) {
+      setConversations(result.data.conversations);
+      setNextCursor(result.data.next_cursor);
+    } else if (result.status === 401) redirectToSignIn();
     else {
       // SPEC §8: messaging failures are logged and the list comes back empty.
       console.error(result.error);
@@ -82,6 +98,8 @@ function MessagesPage() {
       // Clicking a row marks its messages read, then opens it (SPEC §2).
       await markRead(id, me);
       setConversations((list) => (list ? clearUnread(list, id) : list));
+      const listed = await getConversation(id);
+      if (openRef.current === id && listed.ok) setDetached(listed.data);
       await loadChat(id);
     },
     [loadChat],
@@ -97,6 +115,16 @@ function MessagesPage() {
       if (wanted) void open(wanted);
     });
   }, [loadList, open]);
+
+  // The search box asks the server once typing pauses (it finds conversations not loaded yet).
+  const searched = useRef(false);
+  useEffect(() => {
+    if (!myId) return;
+    if (!searched.current && !query) return; // the first page is already loading
+    searched.current = true;
+    const timer = setTimeout(() => void loadList(), SEARCH_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [myId, query, loadList]);
 
   // Live updates: new messages, the other side reading ours, booking decisions.
   useEffect(() => {
@@ -137,7 +165,22 @@ function MessagesPage() {
 
   if (!myId) return <p className="messages-loading">Loading...</p>;
 
-  const conversation = conversations?.find((c) => c.id === openId) ?? null;
+  const conversation = conversations?.find((c) => c.id === openId) ?? (detached?.id === openId ? detached : null);
+
+  const loadMore = async () => {
+    if (!nextCursor || loadingMore) return;
+    setLoadingMore(true);
+    const load = listLoads.current;
+    const result = await listConversations({ cursor: nextCursor, q: query });
+    setLoadingMore(false);
+    if (load !== listLoads.current) return; // the search changed meanwhile
+    if (!result.ok) {
+      showToast({ title: 'Error', description: result.error, variant: 'destructive' });
+      return;
+    }
+    setConversations((list) => appendPage(list ?? [], result.data.conversations));
+    setNextCursor(result.data.next_cursor);
+  };
 
   const close = () => {
     setOpenId(null);
@@ -184,7 +227,9 @@ function MessagesPage() {
       showToast({ title: 'Error', description: result.error, variant: 'destructive' });
       return;
     }
-    setConversations((list) => (list ? list.map((c) => (c.other_participant.id === other.id ? { ...c, blocked: blocking } : c)) : list));
+    const change = (c: Conversation) => (c.other_participant.id === other.id ? { ...c, blocked: blocking } : c);
+    setConversations((list) => (list ? list.map(change) : list));
+    setDetached((shown) => shown && change(shown));
     showToast({
       title: blocking ? 'User blocked' : 'User unblocked',
       description: blocking ? `${other.name} can no longer message you.` : `You and ${other.name} can message each other again.`,
@@ -225,6 +270,9 @@ function MessagesPage() {
         query={query}
         onQuery={setQuery}
         onOpen={(c) => void open(c.id)}
+        hasMore={Boolean(nextCursor)}
+        loadingMore={loadingMore}
+        onLoadMore={() => void loadMore()}
       />
       {conversation ? (
         <ChatPanel

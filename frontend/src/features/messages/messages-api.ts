@@ -7,12 +7,31 @@ type Schemas = components['schemas'];
 export type Conversation = Schemas['ConversationView'];
 export type ChatMessage = Schemas['MessageView'];
 export type MessagePage = Schemas['MessagePage'];
+export type ConversationPage = Schemas['ConversationPage'];
 type Done = Schemas['MessageResponse'];
 
 const signal = timeoutSignal;
 
-export const listConversations = (): Promise<ApiResult<Conversation[]>> =>
-  settle(api.GET('/api/messages/conversations', { signal: signal() }), 'Failed to load conversations');
+/** One page of conversations (the first without `cursor`), only those matching `q` when given. */
+export const listConversations = (
+  page: { cursor?: string | null; q?: string; only?: 'unread' } = {},
+): Promise<ApiResult<ConversationPage>> =>
+  settle(
+    api.GET('/api/messages/conversations', {
+      params: {
+        query: {
+          ...(page.cursor ? { cursor: page.cursor } : {}),
+          ...(page.q?.trim() ? { q: page.q.trim() } : {}),
+          ...(page.only ? { only: page.only } : {}),
+        },
+      },
+      signal: signal(),
+    }),
+    'Failed to load conversations',
+  );
+
+export const getConversation = (id: string): Promise<ApiResult<Conversation>> =>
+  settle(api.GET('/api/messages/conversations/{id}', { params: { path: { id } }, signal: signal() }), 'Failed to load the conversation');
 
 export const startConversation = (listingId: string): Promise<ApiResult<Conversation>> =>
   settle(api.POST('/api/messages/conversations', { body: { listingId }, signal: signal() }), MESSAGING_TEXTS.sendFailed);

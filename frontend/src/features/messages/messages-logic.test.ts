@@ -1,9 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ChatMessage, Conversation } from './messages-api';
+import { bookingRequestText } from '../../../../backend/src/contracts/messaging';
 import {
+  appendPage,
   applyNewMessage,
   badgeText,
   bookableRange,
+  bookingDay,
   clearUnread,
   filterConversations,
   initialOf,
@@ -20,7 +23,7 @@ import {
 const ME = 'me';
 const conversation = (id: string, name: string, last: string | null, sender = 'other', unread = 0): Conversation => ({
   id,
-  title: 'Plough',
+  title: `Listing ${id}`,
   listing: null,
   other_participant: { id: `u-${id}`, name, avatar_url: null, exists: name !== 'Unknown User' },
   last_message: last === null ? null : { content: last, sender_id: sender, created_at: '2026-11-20T10:00:00.000Z' },
@@ -48,6 +51,26 @@ describe('the conversation list', () => {
     expect(filterConversations(list, 'PLOUGH').map((c) => c.id)).toEqual(['a']);
     expect(filterConversations(list, '  ').map((c) => c.id)).toEqual(['a', 'b']);
     expect(filterConversations(list, 'nobody')).toEqual([]);
+  });
+
+  it('filters by the listing’s title too (what the server searches)', () => {
+    expect(filterConversations(list, 'listing B').map((c) => c.id)).toEqual(['b']);
+  });
+
+  it('appends a further page, keeping a conversation that moved up meanwhile once, where it is', () => {
+    const moved = conversation('c', 'Cy Moved', 'Newer');
+    const shown = [moved, ...list];
+    const next = [conversation('c', 'Cy Moved', 'Older copy'), conversation('d', 'Di Old', 'Hello')];
+    expect(appendPage(shown, next).map((c) => [c.id, c.last_message?.content])).toEqual([
+      ['c', 'Newer'],
+      ['a', 'Is the plough sold?'],
+      ['b', 'See you Friday'],
+      ['d', 'Hello'],
+    ]);
+  });
+
+  it('shows "Deleted user" with ? for its avatar', () => {
+    expect(initialOf('Deleted user')).toBe('?');
   });
 
   it('prefixes the user’s own last message with You: and says Start a conversation when there is none', () => {
@@ -118,6 +141,21 @@ describe('the chat', () => {
       ['2', false],
     ]);
     expect(keepReadTicks(null, reloaded)).toEqual(reloaded);
+  });
+});
+
+describe('booking dates', () => {
+  it('are shown as the product shows dates, "3 Mar 2027", in the text previews and cards carry', () => {
+    expect(bookingDay('2027-03-03')).toBe('3 Mar 2027');
+    expect(bookingDay('2026-12-25')).toBe('25 Dec 2026');
+    expect(bookingRequestText('2027-03-03', '2027-03-10', null)).toBe('Booking request: 3 Mar 2027 to 10 Mar 2027');
+    expect(bookingRequestText('2027-03-03', '2027-03-03', 'For 40 ewes')).toBe('Booking request: 3 Mar 2027 to 3 Mar 2027\nFor 40 ewes');
+    // On one line in a preview.
+    expect(previewOf(bookingRequestText('2027-03-03', '2027-03-10', 'Ewes'))).toBe('Booking request: 3 Mar 2027 to 10 Mar 2027 Ewes');
+  });
+
+  it('leave anything that is not a day alone', () => {
+    expect(bookingDay('soon')).toBe('soon');
   });
 });
 

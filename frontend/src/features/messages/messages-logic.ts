@@ -1,15 +1,25 @@
 import { MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
 import type { ChatMessage, Conversation } from './messages-api';
 
-export { badgeText, previewOf } from '../../../../backend/src/contracts/messaging';
+export { badgeText, bookingDay, previewOf } from '../../../../backend/src/contracts/messaging';
 
-/** SPEC §2 "Messages": the search box filters by the other participant's name or the last message, ignoring case. */
+/**
+ * SPEC §2 "Messages": the search box matches the other participant's name, the listing's title or
+ * the last message, ignoring case. The server searches every conversation; this narrows the rows
+ * already shown at once, while its answer is on the way.
+ */
 export function filterConversations(conversations: readonly Conversation[], query: string): Conversation[] {
   const wanted = query.trim().toLowerCase();
   if (!wanted) return [...conversations];
-  return conversations.filter(
-    (c) => c.other_participant.name.toLowerCase().includes(wanted) || (c.last_message?.content ?? '').toLowerCase().includes(wanted),
+  return conversations.filter((c) =>
+    [c.other_participant.name, c.title, c.last_message?.content ?? ''].some((text) => text.toLowerCase().includes(wanted)),
   );
+}
+
+/** Appends a further page, keeping each conversation once (one that moved up meanwhile stays where it is). */
+export function appendPage(conversations: readonly Conversation[], page: readonly Conversation[]): Conversation[] {
+  const shown = new Set(conversations.map((c) => c.id));
+  return [...conversations, ...page.filter((c) => !shown.has(c.id))];
 }
 
 /** The row's preview: 'You: ' before the user's own message, 'Start a conversation' when there is none. */
@@ -21,7 +31,7 @@ export function previewText(conversation: Conversation, myId: string): string {
 
 /** An avatar's letter: the name's first, '?' when there is none or the account is gone. */
 export function initialOf(name: string | undefined | null): string {
-  if (!name || name === MESSAGING_TEXTS.unknownUser) return '?';
+  if (!name || name === MESSAGING_TEXTS.unknownUser || name === MESSAGING_TEXTS.deletedUser) return '?';
   return name.trim().charAt(0).toUpperCase() || '?';
 }
 
@@ -83,11 +93,6 @@ export function clearUnread(conversations: readonly Conversation[], id: string):
 
 export function totalUnread(conversations: readonly Conversation[]): number {
   return conversations.reduce((sum, c) => sum + c.unread_count, 0);
-}
-
-/** "1 Dec 2026". */
-export function bookingDate(date: string): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
 
 /** Today in the UK as YYYY-MM-DD (the earliest day a booking may start). */

@@ -1,11 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import {
   BOOKING_DECISIONS,
   BOOKING_NOTE_MAX_LENGTH,
   BOOKING_TEXTS,
   type BookingDecision,
+  CONVERSATION_PAGE_SIZE,
+  CONVERSATION_PAGE_SIZE_MAX,
+  CONVERSATION_SEARCH_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
   MESSAGE_PAGE_SIZE_MAX,
   MESSAGING_TEXTS,
@@ -62,6 +65,38 @@ export class MessagePageQuery {
   @Min(1, { message: `limit must be a whole number from 1 to ${MESSAGE_PAGE_SIZE_MAX}` })
   @Max(MESSAGE_PAGE_SIZE_MAX, { message: `limit must be a whole number from 1 to ${MESSAGE_PAGE_SIZE_MAX}` })
   limit?: number;
+}
+
+const conversationLimit = `limit must be a whole number from 1 to ${CONVERSATION_PAGE_SIZE_MAX}`;
+
+export class ConversationPageQuery {
+  @ApiProperty({ required: false, description: 'next_cursor of the previous page' })
+  @IsOptional()
+  @IsString({ message: 'cursor must be text' })
+  cursor?: string;
+
+  @ApiProperty({ required: false, minimum: 1, maximum: CONVERSATION_PAGE_SIZE_MAX, default: CONVERSATION_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: conversationLimit })
+  @Min(1, { message: conversationLimit })
+  @Max(CONVERSATION_PAGE_SIZE_MAX, { message: conversationLimit })
+  limit?: number;
+
+  @ApiProperty({
+    required: false,
+    maxLength: CONVERSATION_SEARCH_MAX_LENGTH,
+    description: "Only conversations whose other participant's name, listing title or last message contains this (any case)",
+  })
+  @IsOptional()
+  @IsString({ message: MESSAGING_TEXTS.searchTooLong })
+  @MaxLength(CONVERSATION_SEARCH_MAX_LENGTH, { message: MESSAGING_TEXTS.searchTooLong })
+  q?: string;
+
+  @ApiProperty({ required: false, enum: ['unread'], description: 'unread: only conversations with messages the caller has not read' })
+  @IsOptional()
+  @IsIn(['unread'], { message: 'only must be unread' })
+  only?: 'unread';
 }
 
 export class BlockRequest {

@@ -29,10 +29,10 @@ export class MessageView implements ChatMessage {
   @ApiProperty({ format: 'uuid' })
   conversation_id!: string;
 
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'Null when the author deleted their account' })
   sender_id!: string | null;
 
-  @ApiProperty({ description: "'Unknown User' when the account is gone" })
+  @ApiProperty({ description: "'Deleted user' when the author deleted their account" })
   sender_name!: string;
 
   @ApiProperty()
@@ -83,7 +83,7 @@ export class ConversationParticipant {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty({ description: "'Unknown User' when the account is gone" })
+  @ApiProperty({ description: "'Deleted user' once the account is deleted" })
   name!: string;
 
   @ApiProperty({ type: String, nullable: true })
@@ -129,6 +129,14 @@ export class ConversationView {
 
   @ApiProperty({ format: 'date-time' })
   updated_at!: string;
+}
+
+export class ConversationPage {
+  @ApiProperty({ type: [ConversationView], description: 'Newest activity first; deleted ones are left out' })
+  conversations!: ConversationView[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
+  next_cursor!: string | null;
 }
 
 export class UnreadConversation {
