@@ -36,7 +36,6 @@ import type {
 import { Message } from './message.entity.js';
 import { isUuid } from '../../common/uuid.js';
 
-
 /** A deleted account's id is not shown either: nothing links the record back to the person. */
 const authorId = (id: string, author: User | undefined) => (author?.deletedAt ? null : id);
 
