@@ -85,7 +85,8 @@ describe('the running API answers only what its contract lists', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
+    // Every documented operation is served, the diagnostic routes included.
+    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', DIAGNOSTIC_ROUTES: 'true' });
     const signedIn = await signedInPerson(t, db);
     await db.query('update app_user set email_verified_at = null where id = $1', [signedIn.id]);
     person = signedIn.browser;

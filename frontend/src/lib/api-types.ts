@@ -9791,6 +9791,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No API endpoint: the diagnostic routes are switched off (DIAGNOSTIC_ROUTES) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
@@ -9828,6 +9837,15 @@ export interface operations {
             };
             /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API endpoint: the diagnostic routes are switched off (DIAGNOSTIC_ROUTES) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

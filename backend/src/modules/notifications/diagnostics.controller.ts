@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope } from '../../common/api-docs.js';
+import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { LIVE_CHANNEL } from '../../contracts/notifications.js';
 import { EVENT_LOG_PAGE, RealtimeEventLog } from '../../infra/realtime/event-log.js';
 import { Realtime } from '../../infra/realtime/realtime.js';
@@ -25,6 +25,7 @@ export class LiveDiagnosticsController {
 
   @Get('realtime')
   @ApiEnvelope(200, RealtimeDiagnostics)
+  @ApiErrorEnvelope(404, 'No API endpoint: the diagnostic routes are switched off (DIAGNOSTIC_ROUTES)')
   async realtimeDiagnostics(@CurrentUser() user: User): Promise<RealtimeDiagnostics> {
     const { latest } = await this.log.after(user.id, Number.MAX_SAFE_INTEGER);
     return {
@@ -38,6 +39,7 @@ export class LiveDiagnosticsController {
 
   @Get('polling')
   @ApiEnvelope(200, PollingDiagnostics)
+  @ApiErrorEnvelope(404, 'No API endpoint: the diagnostic routes are switched off (DIAGNOSTIC_ROUTES)')
   async pollingDiagnostics(@CurrentUser() user: User): Promise<PollingDiagnostics> {
     const [{ latest }, kept, unread] = await Promise.all([
       this.log.after(user.id, Number.MAX_SAFE_INTEGER),

@@ -9,7 +9,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../events/cl
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
 import { Realtime } from '../../infra/realtime/realtime.js';
-import { type Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
+import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { uploadPhotos } from '../../testing/images.js';
 import { PLACES } from '../../testing/listings.js';
 import { deleteRedisKeys } from '../../testing/redis.js';
@@ -510,16 +510,19 @@ describe('notifications', () => {
     it('has no diagnostic routes unless DIAGNOSTIC_ROUTES is on (the default outside development): 404 to everyone', async () => {
       const production = await startTestApp(db, { NODE_ENV: 'production', API_RATE_LIMIT: '100000' });
       try {
-        const jane = await signedInPerson(production, db);
+        // Signed up through the first app: both apps' workers take jobs from the one database, so the
+        // confirmation mail may land in either's outbox. The session is in the database, good for both.
+        const jane = new Browser(production);
+        jane.cookies = (await signedInPerson(t, db)).browser.cookies;
         for (const path of ['/api/test/realtime', '/api/test/polling']) {
-          const signedIn = await jane.browser.call('GET', path);
+          const signedIn = await jane.call('GET', path);
           const visitor = await production.app.inject({ method: 'GET', url: path });
           for (const answer of [signedIn, visitor]) {
             expect([answer.statusCode, answer.json()]).toEqual([404, { success: false, error: `No API endpoint at GET ${path}` }]);
           }
         }
         // The live channel's own catch-up call is not a diagnostic: it stays.
-        expect((await jane.browser.call('GET', '/api/realtime/events?after=0')).statusCode).toBe(200);
+        expect((await jane.call('GET', '/api/realtime/events?after=0')).statusCode).toBe(200);
       } finally {
         await production.close();
       }
