@@ -676,6 +676,7 @@ test('a seller whose address is not confirmed is told so when publishing', async
     step: 3,
   });
   await page.goto('/post-listing');
+  await page.getByLabel('I confirm I am 18 or over').check();
   await page.getByRole('button', { name: 'Publish Listing' }).click();
   await expect(page.locator('[data-wizard-errors]')).toContainText('Please verify your email address first.');
 });
