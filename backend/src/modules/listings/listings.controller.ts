@@ -86,8 +86,8 @@ export class ListingsController {
   @ApiEnvelope(200, SellerDeclaration, {
     description: 'Whether the post-listing wizard must ask the seller to confirm they are 18 or over',
   })
-  sellerDeclaration(@CurrentUser() user: User): Promise<SellerDeclaration> {
-    return this.listings.sellerDeclaration(user.id);
+  sellerDeclaration(@CurrentUser() user: User): SellerDeclaration {
+    return this.listings.sellerDeclaration(user);
   }
 
   @Get(':id')

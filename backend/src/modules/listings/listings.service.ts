@@ -311,13 +311,14 @@ export class ListingsService {
   }
 
   /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */
-  async sellerDeclaration(sellerId: string): Promise<SellerDeclaration> {
-    return { over_18_confirmed: await this.standing.confirmedOverEighteen(sellerId) };
+  sellerDeclaration(seller: User): SellerDeclaration {
+    return { over_18_confirmed: seller.overEighteenConfirmedAt != null };
   }
 
   async create(seller: User, request: ListingRequest): Promise<ListingDetail> {
     // The terms let only adults post: asked once, with the first listing, and kept.
-    const declared = await this.standing.confirmedOverEighteen(seller.id);
+    // The request's own account row, read with its session: no second query.
+    const declared = seller.overEighteenConfirmedAt != null;
     if (!declared && request.confirm_over_18 !== true) {
       throw new FieldValidationException({ confirm_over_18: LISTING_TEXTS.overEighteenRequired });
     }

@@ -67,11 +67,6 @@ export class AccountStanding {
     return user;
   }
 
-  /** Whether the person has declared they are 18 or over (the terms' condition for posting a listing). */
-  async confirmedOverEighteen(userId: string): Promise<boolean> {
-    return isUuid(userId) && (await this.em.fork().count(User, { id: userId, overEighteenConfirmedAt: { $ne: null } })) === 1;
-  }
-
   /** Records the declaration in `tx`, once: a later one keeps the first time. */
   async confirmOverEighteen(tx: EntityManager, userId: string): Promise<void> {
     await tx.nativeUpdate(User, { id: userId, overEighteenConfirmedAt: null }, { overEighteenConfirmedAt: new Date() });
