@@ -428,8 +428,8 @@ export class MessagingService {
          ) last on true
         where ${where}
         order by c.updated_at desc, c.id desc
-        limit ${limit}`,
-      [userId, userId, userId, ...params],
+        limit ?`,
+      [userId, userId, userId, ...params, limit],
     );
   }
 
