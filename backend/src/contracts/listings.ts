@@ -1,5 +1,5 @@
 import type { CategorySlug } from './categories.js';
-import type { TextRule } from './text-rules.js';
+import { hasControlCharacters, type TextRule } from './text-rules.js';
 
 /** For sale, or for rent (SPEC §2 "Post listing"). */
 export const LISTING_TYPES = ['sale', 'rent'] as const;
@@ -122,7 +122,7 @@ export function categoryFieldError(field: CategoryField, value: unknown): string
   switch (field.kind) {
     case 'text':
       if (typeof value !== 'string') return `${field.label} must be text`;
-      if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return `${field.label} must be on one line`; // eslint-disable-line no-control-regex
+      if (hasControlCharacters(value, 'singleLine')) return `${field.label} must be on one line`;
       return value.trim().length > field.maxLength ? `${field.label} must be at most ${field.maxLength} characters` : undefined;
     case 'integer':
     case 'decimal': {

@@ -1,3 +1,5 @@
+import { hasControlCharacters } from './text-rules.js';
+
 /** Where a browser may be sent after signing in; shared by Google's callback and the sign-in pages. */
 const BASE = 'http://fieldmarket.invalid';
 
@@ -22,8 +24,7 @@ export function safeRedirect(raw: unknown): string | null {
 
 /** A path a browser resolves on this site: one leading slash, no backslash, no control character. */
 function isSameSitePath(path: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') && !/[\u0000-\u001f\u007f]/.test(path);
+  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') && !hasControlCharacters(path, 'singleLine');
 }
 
 function resolve(path: string): URL | null {

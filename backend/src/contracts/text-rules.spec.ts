@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { EMAIL_PATTERN, textFieldError, textFieldPattern, trimText } from './text-rules.js';
+import {
+  controlCharactersToSpaces,
+  EMAIL_PATTERN,
+  hasControlCharacters,
+  textFieldError,
+  textFieldPattern,
+  trimText,
+} from './text-rules.js';
 
 describe('EMAIL_PATTERN', () => {
   it.each(['jane@example.co.uk', 'j.farmer+hay@mail.example.com', "o'neill@farm.ie", 'a@b.io', 'FARM@EXAMPLE.COM'])(
@@ -23,6 +30,28 @@ describe('EMAIL_PATTERN', () => {
     'jane@exa_mple.com',
   ])('refuses %s', (address) => {
     expect(EMAIL_PATTERN.test(address)).toBe(false);
+  });
+});
+
+describe('the control-character rule', () => {
+  it.each([
+    ['a bell', 'ring\u0007', true, true],
+    ['NUL', 'a\u0000b', true, true],
+    ['an escape sequence', 'Hay \u001b[31mURGENT', true, true],
+    ['DEL', 'x\u007f', true, true],
+    ['a C1 control (NEL)', 'next\u0085line', true, true],
+    ['a line feed', 'one\ntwo', false, true],
+    ['a carriage return', 'one\r\ntwo', false, true],
+    ['a tab', 'hay\tbales', false, true],
+    ['a line separator', 'one\u2028two', false, true],
+    ['plain text with accents', 'Café crème, £20 a bale', false, false],
+  ])('%s: refused in several lines %s, on one line %s', (_what, value, multiLine, singleLine) => {
+    expect(hasControlCharacters(value, 'multiLine')).toBe(multiLine);
+    expect(hasControlCharacters(value, 'singleLine')).toBe(singleLine);
+  });
+
+  it('makes text from elsewhere one line, each run of control characters one space', () => {
+    expect(controlCharactersToSpaces('Jane\r\n\tFarmer\u0007\u0085Smith')).toBe('Jane Farmer Smith');
   });
 });
 

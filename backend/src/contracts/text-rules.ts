@@ -31,7 +31,31 @@ const CONTROL_CHARS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u00
 /** What String.prototype.trim removes, spelled out: JSON Schema's readers do not agree on `\s`. */
 const SPACE_CHARS = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARS}]`);
-const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
+
+/**
+ * The control-character rule, the one definition every text check uses. `multiLine` text (message
+ * bodies, notes, descriptions) may hold tabs and line breaks; `singleLine` text (names, titles,
+ * subjects, paths) may not, nor Unicode's line separators.
+ */
+export type TextLines = 'multiLine' | 'singleLine';
+
+/** The characters `lines` text refuses, as the body of a regular-expression character class. */
+export function controlCharacterClass(lines: TextLines): string {
+  return lines === 'singleLine' ? `${CONTROL_CHARS}${LINE_BREAK_CHARS}\\t` : CONTROL_CHARS;
+}
+
+const CONTROL = { multiLine: new RegExp(`[${CONTROL_CHARS}]`), singleLine: new RegExp(`[${controlCharacterClass('singleLine')}]`) };
+const CONTROL_RUNS = new RegExp(`[${controlCharacterClass('singleLine')}]+`, 'g');
+
+/** Whether `value` holds a character that `lines` text refuses. */
+export function hasControlCharacters(value: string, lines: TextLines): boolean {
+  return CONTROL[lines].test(value);
+}
+
+/** `value` with each run of control characters and line breaks made one space (text from elsewhere, made one line). */
+export function controlCharactersToSpaces(value: string): string {
+  return value.replace(CONTROL_RUNS, ' ');
+}
 
 /**
  * The characters `rule` accepts, as a pattern for the API contract (JSON Schema, ECMA-262 syntax):
@@ -39,7 +63,7 @@ const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
  * one character that is not a space. Length and e-mail form are stated apart (maxLength, format).
  */
 export function textFieldPattern(rule: TextRule): string {
-  const refused = rule.singleLine ? `${CONTROL_CHARS}${LINE_BREAK_CHARS}\\t` : CONTROL_CHARS;
+  const refused = controlCharacterClass(rule.singleLine ? 'singleLine' : 'multiLine');
   return rule.optional ? `^[^${refused}]*$` : `^[^${refused}]*[^${refused}${SPACE_CHARS}][^${refused}]*$`;
 }
 
@@ -49,7 +73,7 @@ export function textFieldError(rule: TextRule, value: unknown): string | undefin
   if (value === undefined || value === null || value === '') return rule.optional ? undefined : `${label} is required`;
   if (typeof value !== 'string') return `${label} must be text`;
   if (rule.singleLine && LINE_BREAK.test(value)) return `${label} must be on one line`;
-  if (CONTROL.test(value) || (rule.singleLine && value.includes('\t'))) return `${label} must not contain control characters`;
+  if (hasControlCharacters(value, rule.singleLine ? 'singleLine' : 'multiLine')) return `${label} must not contain control characters`;
   if (value.length > rule.maxLength) return `${label} must be at most ${rule.maxLength} characters`;
   if (rule.email && !EMAIL_PATTERN.test(value)) return 'Please enter a valid email address';
   if (rule.minLength !== undefined && value.length < rule.minLength) return `${label} must be at least ${rule.minLength} characters`;

@@ -7,6 +7,7 @@ import { TooManyRequestsException } from '../../../common/errors.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/env.js';
 import type { GoogleSignInError } from '../../../contracts/account.js';
+import { controlCharactersToSpaces } from '../../../contracts/text-rules.js';
 import { DomainEvents } from '../../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../../infra/rate-limit/rate-limiter.js';
 import { User } from '../../users/user.entity.js';
@@ -224,12 +225,9 @@ function identityOf(profile: Profile): GoogleIdentity | null {
   };
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
-
 /** A name as the profile holds it: one line, no control characters, at most `max` characters; null when empty. */
 function oneLine(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null;
-  const text = value.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim();
+  const text = controlCharactersToSpaces(value).replace(/\s+/g, ' ').trim().slice(0, max).trim();
   return text || null;
 }

@@ -13,16 +13,14 @@ import {
   MESSAGE_PAGE_SIZE_MAX,
   MESSAGING_TEXTS,
 } from '../../../contracts/messaging.js';
+import { hasControlCharacters } from '../../../contracts/text-rules.js';
 import { IsUuid } from '../../../common/uuid.js';
-
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point (tab and line breaks are allowed)
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** The first thing wrong with a message's text (already trimmed), or undefined. */
 export function contentError(value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return MESSAGING_TEXTS.empty;
   if (typeof value !== 'string') return MESSAGING_TEXTS.empty;
-  if (CONTROL.test(value)) return MESSAGING_TEXTS.controlCharacters;
+  if (hasControlCharacters(value, 'multiLine')) return MESSAGING_TEXTS.controlCharacters;
   if (value.length > MESSAGE_MAX_LENGTH) return MESSAGING_TEXTS.tooLong;
   return undefined;
 }
@@ -141,7 +139,7 @@ export class BookingRequestRequest {
       validate: (value: unknown) =>
         value === undefined ||
         value === '' ||
-        (typeof value === 'string' && value.length <= BOOKING_NOTE_MAX_LENGTH && !CONTROL.test(value)),
+        (typeof value === 'string' && value.length <= BOOKING_NOTE_MAX_LENGTH && !hasControlCharacters(value, 'multiLine')),
       defaultMessage: (args) =>
         typeof args?.value === 'string' && args.value.length > BOOKING_NOTE_MAX_LENGTH
           ? BOOKING_TEXTS.noteTooLong
