@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
@@ -80,7 +80,7 @@ export class ListingModeration {
 
   /** Hides every shown listing of a suspended seller; returns how many. */
   async hideAllOf(tx: EntityManager, sellerId: string): Promise<number> {
-    const listings = await tx.find(Listing, { seller: sellerId, status: { $ne: 'removed' } }, { lockMode: 3 });
+    const listings = await tx.find(Listing, { seller: sellerId, status: { $ne: 'removed' } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     for (const listing of listings) {
       listing.statusBeforeRemoval = listing.status;
       listing.status = 'removed';
@@ -93,7 +93,7 @@ export class ListingModeration {
 
   /** Gives back the listings hidden with their seller (not those staff hid for themselves); returns how many. */
   async restoreAllOf(tx: EntityManager, sellerId: string): Promise<number> {
-    const listings = await tx.find(Listing, { seller: sellerId, removedWithSeller: true }, { lockMode: 3 });
+    const listings = await tx.find(Listing, { seller: sellerId, removedWithSeller: true }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     for (const listing of listings) {
       listing.status = backFrom(listing);
       listing.statusBeforeRemoval = undefined;
@@ -130,7 +130,7 @@ export class ListingModeration {
   }
 
   private async locked(tx: EntityManager, id: string): Promise<Listing> {
-    const listing = isUuid(id) ? await tx.findOne(Listing, { id }, { lockMode: 3, populate: ['seller'] }) : null;
+    const listing = isUuid(id) ? await tx.findOne(Listing, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['seller'] }) : null;
     if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
     return listing;
   }

@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
@@ -90,7 +90,7 @@ export class ListingsLifecycle implements OnModuleInit {
         const soon = await tx.find(
           Listing,
           { status: 'live', expiryWarnedAt: null, expiresAt: { $lte: new Date(Date.now() + EXPIRY_WARNING_DAYS * 24 * 3600_000) } },
-          { limit: BATCH, lockMode: 3 },
+          { limit: BATCH, lockMode: LockMode.PESSIMISTIC_WRITE },
         );
         for (const listing of soon) {
           listing.expiryWarnedAt = new Date();
@@ -103,7 +103,11 @@ export class ListingsLifecycle implements OnModuleInit {
     }
     for (;;) {
       const batch = await this.em.transactional(async (tx) => {
-        const due = await tx.find(Listing, { status: 'live', expiresAt: { $lte: new Date() } }, { limit: BATCH, lockMode: 3 });
+        const due = await tx.find(
+          Listing,
+          { status: 'live', expiresAt: { $lte: new Date() } },
+          { limit: BATCH, lockMode: LockMode.PESSIMISTIC_WRITE },
+        );
         for (const listing of due) {
           listing.status = 'expired';
           this.events.publish(tx, 'listing.status-changed', { listingId: listing.id, from: 'live', to: 'expired' });

@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
 import { decodeCursor, encodeCursor } from '../../common/keyset-pagination.js';
@@ -410,7 +410,7 @@ export class ListingsService {
 
   async save(userId: string, listingId: string): Promise<SaveResult> {
     return this.em.transactional(async (tx) => {
-      const listing = await tx.findOne(Listing, { id: listingId, status: 'live' }, { lockMode: 3 /* pessimistic write */ });
+      const listing = await tx.findOne(Listing, { id: listingId, status: 'live' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
       if (listing.seller.id === userId) throw new BadRequestException(LISTING_TEXTS.cannotSaveOwn);
       const inserted = await tx
@@ -428,7 +428,7 @@ export class ListingsService {
 
   async unsave(userId: string, listingId: string): Promise<SaveResult> {
     return this.em.transactional(async (tx) => {
-      const listing = await tx.findOne(Listing, { id: listingId }, { lockMode: 3 });
+      const listing = await tx.findOne(Listing, { id: listingId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
       const removed = await tx.nativeDelete(SavedListing, { user: userId, listing: listingId });
       if (removed === 1) listing.savesCount = Math.max(0, listing.savesCount - 1);
@@ -458,7 +458,7 @@ export class ListingsService {
 
   /** The seller's own listing: anyone else's id is simply not found. */
   private async owned(tx: EntityManager, id: string, sellerId: string): Promise<Listing> {
-    const listing = isUuid(id) ? await tx.findOne(Listing, { id, seller: sellerId }, { lockMode: 3 }) : null;
+    const listing = isUuid(id) ? await tx.findOne(Listing, { id, seller: sellerId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
     if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
     return listing;
   }

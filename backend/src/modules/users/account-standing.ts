@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { SqlClient } from '../../infra/database/sql-client.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
@@ -73,7 +73,7 @@ export class AccountStanding {
   }
 
   private async locked(tx: EntityManager, userId: string): Promise<User> {
-    const user = isUuid(userId) ? await tx.findOne(User, { id: userId, deletedAt: null }, { lockMode: 3 }) : null;
+    const user = isUuid(userId) ? await tx.findOne(User, { id: userId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
     if (!user) throw new NotFoundException('User not found');
     return user;
   }
