@@ -4,7 +4,7 @@ import { isFileRouteUrl } from '../common/api-prefix.js';
 import { limitApiRequests } from '../common/api-rate-limit.js';
 import { acceptJsonBodiesOnly } from '../common/json-body.js';
 import { refuseWrongMethods } from '../common/method-not-allowed.js';
-import { refuseCrossSiteRequests } from '../common/origins.js';
+import { refuseCrossSiteRequests } from '../common/csrf.js';
 import type { AppConfig } from '../config/env.js';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../infra/rate-limit/rate-limit-store.js';
 

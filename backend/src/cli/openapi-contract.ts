@@ -19,6 +19,7 @@ import {
 } from 'class-validator';
 import { ERROR_RESPONSE, ERROR_RESPONSE_SCHEMA } from '../common/api-docs.js';
 import { HEALTH_PROBE_PATHS } from '../common/api-rate-limit.js';
+import { isStateChanging } from '../common/csrf.js';
 import { MAX_PATH_PARAMETER_LENGTH } from '../common/http-exception.filter.js';
 import { OperatorTokenGuard } from '../common/operator-token.guard.js';
 import { ACCOUNT_TEXTS } from '../contracts/account.js';
@@ -134,8 +135,6 @@ function describeAccess({ operation }: OperationEntry, { controller, handler }: 
 
 const document401 = (operation: OperationObject, why: string) => addResponse(operation, 401, why);
 
-const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
-
 /** Refusals every route of a kind can give: the body parser, the validation pipe, the CSRF check, the rate limit, the route's 2xx. */
 function describeGlobalRefusals({ path, verb, operation }: OperationEntry, { handler }: Route): void {
   const parameters = (operation.parameters ?? []) as ParameterObject[];
@@ -151,7 +150,7 @@ function describeGlobalRefusals({ path, verb, operation }: OperationEntry, { han
     addResponse(operation, 404, 'Nothing with that id (or not yours)');
     addResponse(operation, 414, `A part of the path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`);
   }
-  if (STATE_CHANGING.has(verb))
+  if (isStateChanging(verb))
     addResponse(operation, 403, `The session cookie came without X-Requested-With: "${ACCOUNT_TEXTS.missingClientHeader}"`);
   if (path.startsWith('/api/') && !HEALTH_PROBE_PATHS.includes(path)) {
     addResponse(operation, 429, 'Too many requests from this client; Retry-After says when to try again');

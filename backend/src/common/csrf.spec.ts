@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { loadConfig } from '../config/env.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { startTestApp, waitForJobs, type TestApp } from '../testing/test-app.js';
-import { isAllowedOrigin } from './origins.js';
+import { isAllowedOrigin } from './csrf.js';
 
 const message = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Hay', message: 'Is the hay still available?' };
 const refused = { success: false, error: 'Cross-site requests are not allowed.' };

@@ -1,10 +1,25 @@
 import { ForbiddenException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/env.js';
+import { ACCOUNT_TEXTS } from '../contracts/account.js';
+
+/**
+ * The defence against cross-site request forgery, in two halves that judge the same calls:
+ * - refuseCrossSiteRequests (every /api call): a browser's state-changing call must come from an
+ *   allowed Origin;
+ * - refuseCookieCallWithoutClientHeader (the access guard): a state-changing call that carries the
+ *   session cookie must also carry X-Requested-With, which the site's pages send and a form or image
+ *   on another site cannot add.
+ */
 
 export const CROSS_SITE_MESSAGE = 'Cross-site requests are not allowed.';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether a call with this HTTP method (any case) can change state, so the defence judges it. */
+export function isStateChanging(method: string): boolean {
+  return STATE_CHANGING.has(method.toUpperCase());
+}
 
 /**
  * True for our own origin (PUBLIC_URL) and the origins listed in CORS_ORIGINS. Given the
@@ -35,7 +50,7 @@ function originOf(value: string): string | undefined {
  */
 export function refuseCrossSiteRequests(config: Pick<AppConfig, 'publicUrl' | 'corsOrigins'>) {
   return (request: FastifyRequest): void => {
-    if (!STATE_CHANGING.has(request.method)) return;
+    if (!isStateChanging(request.method)) return;
     const origin = request.headers.origin;
     if (origin !== undefined) {
       if (!isAllowedOrigin(origin, config, request.headers.host)) throw new ForbiddenException(CROSS_SITE_MESSAGE);
@@ -44,4 +59,11 @@ export function refuseCrossSiteRequests(config: Pick<AppConfig, 'publicUrl' | 'c
     const site = request.headers['sec-fetch-site'];
     if (site === 'cross-site' || site === 'same-site') throw new ForbiddenException(CROSS_SITE_MESSAGE);
   };
+}
+
+/** The second half: a state-changing call carrying the session cookie (`hasSessionCookie`) needs X-Requested-With. */
+export function refuseCookieCallWithoutClientHeader(request: FastifyRequest, hasSessionCookie: boolean): void {
+  if (hasSessionCookie && isStateChanging(request.method) && !request.headers['x-requested-with']) {
+    throw new ForbiddenException(ACCOUNT_TEXTS.missingClientHeader);
+  }
 }

@@ -1,7 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
-import { isAllowedOrigin } from '../../common/origins.js';
+import { isAllowedOrigin } from '../../common/csrf.js';
 import { LIVE_CHANNEL } from '../../contracts/notifications.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';

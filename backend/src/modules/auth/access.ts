@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { refuseCookieCallWithoutClientHeader } from '../../common/csrf.js';
 import { ACCOUNT_TEXTS } from '../../contracts/account.js';
 import { STAFF_TEXTS } from '../../contracts/staff.js';
 import type { User } from '../users/user.entity.js';
@@ -61,8 +62,6 @@ export const CurrentSession = createParamDecorator((_data: unknown, context: Exe
   return auth.session;
 });
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 /**
  * Runs before every route: finds the session of the cookie (if any), refuses a state-changing call
  * that carries the cookie but not the X-Requested-With header the site's pages send (a form or
@@ -80,9 +79,7 @@ export class AccessGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = request.cookies?.[SESSION_COOKIE];
-    if (token && STATE_CHANGING.has(request.method) && !request.headers['x-requested-with']) {
-      throw new ForbiddenException(ACCOUNT_TEXTS.missingClientHeader);
-    }
+    refuseCookieCallWithoutClientHeader(request, Boolean(token));
     request.auth ??= token ? await this.sessions.resolve(token) : null;
     const requirement = requirementOf(this.reflector, context.getHandler(), context.getClass());
     if (!requirement) return true;
