@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, ENV_DOCS, loadConfig } from './env.js';
+import { ENV } from './env-schema.js';
+import { renderEnvTable, withEnvTable } from './env-table.js';
+import { ConfigError, loadConfig } from './env.js';
 
 describe('loadConfig', () => {
   it('runs on embedded defaults with no configuration', () => {
@@ -94,10 +96,32 @@ describe('loadConfig', () => {
   });
 });
 
-describe('ENV_DOCS', () => {
-  it('is the table the README documents', async () => {
+describe('the configuration table', () => {
+  it('is, in the README, the one the schema generates: names, defaults and meanings (npm run docs:env writes it)', async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    for (const variable of ENV_DOCS) expect(readme).toMatch(new RegExp(`\\|\\s*\`${variable.name}\`\\s*\\|`));
+    expect(readme).toContain(renderEnvTable());
+    expect(withEnvTable(readme)).toBe(readme);
+  });
+
+  it('shows the defaults the loader applies', () => {
+    const config = loadConfig({}, '/srv/app');
+    const row = (name: string) =>
+      renderEnvTable()
+        .split('\n')
+        .find((line) => line.startsWith(`| \`${name}\` `)) ?? '';
+    expect(row('PORT')).toMatch(new RegExp(`\\|\\s*${config.port}\\s*\\|`));
+    expect(row('SEARCH_CACHE_MS')).toMatch(new RegExp(`\\|\\s*${config.searchCacheMs}\\s*\\|`));
+    expect(row('MAIL_FROM')).toContain('Fieldmarket &lt;no-reply@fieldmarket.co.uk&gt;');
+    expect(config.mail.from).toBe('Fieldmarket <no-reply@fieldmarket.co.uk>');
+    expect(row('REQUEST_TIMEOUT_SECONDS')).toContain(`| ${config.http.requestTimeoutMs / 1000} `);
+  });
+
+  it('lists every variable the schema declares, once', () => {
+    const names = renderEnvTable()
+      .split('\n')
+      .slice(2)
+      .map((line) => /^\| `([A-Z0-9_]+)`/.exec(line)?.[1]);
+    expect(names).toEqual(Object.keys(ENV));
   });
 });
