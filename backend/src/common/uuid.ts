@@ -1,17 +1,10 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { isUuid } from '../contracts/uuid.js';
 
-/**
- * An id in UUID text form (RFC 9562: 8-4-4-4-12 hex digits), of any version and in either case.
- * Ids are checked by shape only: whether one names a row is the lookup's answer (404), so a
- * well-formed id from another generator (v1, v7) is "not found", never "malformed".
- */
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// The rule lives with the contracts so the frontend's pages check ids by the same one.
+export { isUuid };
 
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_TEXT.test(value);
-}
-
-/** A request field holding an id (or, with `each`, a list of ids) by the rule above. */
+/** A request field holding an id (or, with `each`, a list of ids) by the rule in contracts/uuid.ts. */
 export function IsUuid(message: string, options: Pick<ValidationOptions, 'each'> = {}): PropertyDecorator {
   return ValidateBy({ name: 'isUuid', validator: { validate: isUuid, defaultMessage: () => message } }, options);
 }
