@@ -34,6 +34,8 @@ export default {
       displayName: 'frontend',
       rootDir: 'frontend',
       testMatch: ['<rootDir>/src/**/*.test.ts'],
+      // The frontend's alias for the contracts it shares with the backend (frontend/tsconfig.json's paths).
+      moduleNameMapper: { ...common.moduleNameMapper, '^@contracts/(.*)$': '<rootDir>/../backend/src/contracts/$1' },
     },
   ],
   testTimeout: 60_000,

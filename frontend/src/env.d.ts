@@ -1,4 +1,4 @@
-import type { PageContext } from '../../backend/src/contracts/page-context';
+import type { PageContext } from '@contracts/page-context';
 
 declare global {
   namespace App {

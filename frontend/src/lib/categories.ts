@@ -1,4 +1,4 @@
-import { CATEGORIES, type Category, type CategorySlug } from '../../../backend/src/contracts/categories';
+import { CATEGORIES, type Category, type CategorySlug } from '@contracts/categories';
 
 // The six categories are kept once, beside the API that serves them.
 export { CATEGORIES, type Category, type CategorySlug };

@@ -1,4 +1,4 @@
-import { RETENTION as KEPT } from '../../../backend/src/contracts/retention';
+import { RETENTION as KEPT } from '@contracts/retention';
 /** Facts about Fieldmarket that several pages state (SPEC §1, §9); one place, so they never disagree. */
 export const SUPPORT_EMAIL = 'support@fieldmarket.co.uk';
 export const COMPANY_LOCATION = 'London, United Kingdom';

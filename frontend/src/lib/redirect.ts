@@ -1,4 +1,4 @@
-import { safeRedirect } from '../../../backend/src/contracts/redirect';
+import { safeRedirect } from '@contracts/redirect';
 
 /**
  * Where to go after signing in (SPEC §2 "Sign-in"): the `redirect` query parameter when it is a

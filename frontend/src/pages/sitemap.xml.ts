@@ -1,7 +1,8 @@
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { PAGE_SIZE_MAX } from '../../../backend/src/contracts/listings';
+import { PAGE_SIZE_MAX } from '@contracts/listings';
 import { settle, type ListingPage } from '../features/listings/listings-api';
+import { routeQuery, type RouteQuery } from '../lib/route-query';
 import { pageApi } from '../lib/server-api';
 import { siteOrigin } from '../lib/site-origin';
 import { SITEMAP_MAX_URLS, sitemapXml, STATIC_PATHS } from '../lib/sitemap';
@@ -20,10 +21,8 @@ export const GET: APIRoute = async (context) => {
   let cursor: string | null = null;
   // Pages through GET /api/listings by cursor until the last page or the sitemap's limit.
   do {
-    const query: Record<string, string> = { limit: String(PAGE_SIZE_MAX), sort: 'newest', ...(cursor ? { cursor } : {}) };
-    const outcome = await settle<ListingPage>(() =>
-      api.GET('/api/listings', { params: { query: query as never }, signal: AbortSignal.timeout(15_000) }),
-    );
+    const query: RouteQuery<'/api/listings'> = routeQuery('/api/listings', { limit: PAGE_SIZE_MAX, sort: 'newest', cursor });
+    const outcome = await settle<ListingPage>(() => api.GET('/api/listings', { params: { query }, signal: AbortSignal.timeout(15_000) }));
     if (!outcome.ok) {
       if (entries.length === fixedEntries) return new Response('Sitemap unavailable', { status: 503, headers: { 'retry-after': '60' } });
       break;

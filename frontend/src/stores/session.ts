@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import type { components } from '../lib/api-types';
-import { ACCOUNT_TEXTS } from '../../../backend/src/contracts/account';
+import { ACCOUNT_TEXTS } from '@contracts/account';
 import { api, hasSignedInHint, onSessionExpired } from '../lib/api';
 import { settle, timeoutSignal } from '../lib/api-result';
 

@@ -1,6 +1,6 @@
 import { useRef, useState, type SubmitEvent } from 'react';
-import { SIGN_IN_RULES } from '../../../../backend/src/contracts/account';
-import { textFieldError, trimText } from '../../../../backend/src/contracts/text-rules';
+import { SIGN_IN_RULES } from '@contracts/account';
+import { textFieldError, trimText } from '@contracts/text-rules';
 import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { requestPasswordReset } from './auth-api';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { ACCOUNT_TEXTS, GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
+import { ACCOUNT_TEXTS, GOOGLE_SIGN_IN_ERRORS } from '@contracts/account';
 import { afterSignInPath } from '../../lib/redirect';
 import { AFTER_SIGN_IN_DEFAULT } from '../../lib/routes';
 import { formAlert } from '../../lib/api-result';

@@ -1,11 +1,5 @@
-import {
-  ACCOUNT_TEXTS,
-  passwordError,
-  SIGN_IN_RULES,
-  SIGN_UP_RULES,
-  TWO_FACTOR_CODE_PATTERN,
-} from '../../../../backend/src/contracts/account';
-import { trimText, validateTextFields } from '../../../../backend/src/contracts/text-rules';
+import { ACCOUNT_TEXTS, passwordError, SIGN_IN_RULES, SIGN_UP_RULES, TWO_FACTOR_CODE_PATTERN } from '@contracts/account';
+import { trimText, validateTextFields } from '@contracts/text-rules';
 
 export { ACCOUNT_TEXTS };
 

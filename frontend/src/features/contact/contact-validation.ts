@@ -1,5 +1,5 @@
-import { CONTACT_RULES, type ContactField } from '../../../../backend/src/contracts/contact';
-import { validateTextFields } from '../../../../backend/src/contracts/text-rules';
+import { CONTACT_RULES, type ContactField } from '@contracts/contact';
+import { validateTextFields } from '@contracts/text-rules';
 
 export { CONTACT_RULES, type ContactField };
 export type ContactValues = Record<ContactField, string>;

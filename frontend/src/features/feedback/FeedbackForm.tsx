@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { FEEDBACK_CATEGORIES, FEEDBACK_TEXT_RULES } from '../../../../backend/src/contracts/feedback';
+import { FEEDBACK_CATEGORIES, FEEDBACK_TEXT_RULES } from '@contracts/feedback';
 import { readFormFields } from '../../lib/form-values';
 import { useHydrated } from '../../lib/use-hydrated';
 import { useResetAfter } from '../../lib/use-reset-after';

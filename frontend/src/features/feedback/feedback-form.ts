@@ -1,10 +1,4 @@
-import {
-  FEEDBACK_FIELDS,
-  FEEDBACK_TEXTS,
-  validateFeedback,
-  type FeedbackCategory,
-  type FeedbackField,
-} from '../../../../backend/src/contracts/feedback';
+import { FEEDBACK_FIELDS, FEEDBACK_TEXTS, validateFeedback, type FeedbackCategory, type FeedbackField } from '@contracts/feedback';
 import { isRecord } from '../../lib/is-record';
 
 export { FEEDBACK_FIELDS, FEEDBACK_TEXTS, type FeedbackField };

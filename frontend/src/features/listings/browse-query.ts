@@ -1,12 +1,6 @@
-import type { CategorySlug } from '../../../../backend/src/contracts/categories';
-import {
-  type DATE_RANGES,
-  fieldsFor,
-  RENT_SUBCATEGORIES,
-  type CategoryField,
-  type RentSubcategory,
-} from '../../../../backend/src/contracts/listings';
-import { categoryBySlug, CATEGORIES } from '../../../../backend/src/contracts/categories';
+import type { CategorySlug } from '@contracts/categories';
+import { type DATE_RANGES, fieldsFor, RENT_SUBCATEGORIES, type CategoryField, type RentSubcategory } from '@contracts/listings';
+import { categoryBySlug, CATEGORIES } from '@contracts/categories';
 import { escapeHtml } from './listing-card';
 
 /** The URL's filter names, as the API takes them; `place` is the place's label, shown in the picker. */

@@ -1,5 +1,5 @@
-import type { CategorySlug } from '../../../../backend/src/contracts/categories';
-import { fieldsFor, RENT_SUBCATEGORIES, type RentSubcategory } from '../../../../backend/src/contracts/listings';
+import type { CategorySlug } from '@contracts/categories';
+import { fieldsFor, RENT_SUBCATEGORIES, type RentSubcategory } from '@contracts/listings';
 import type { ListingDetail } from './listings-api';
 
 /** The category's own fields of a listing, as label and words ("Hours: 2,400 hours"), in the contracts' order. */

@@ -1,5 +1,6 @@
 import { api, type ApiClient } from '../../lib/api';
 import type { components } from '../../lib/api-types';
+import { routeQuery } from '../../lib/route-query';
 
 export type ListingPage = components['schemas']['ListingPage'];
 export type ListingDetail = components['schemas']['ListingDetail'];
@@ -50,7 +51,7 @@ export async function settle<T>(call: () => Promise<{ data?: unknown; error?: un
 export function searchListings(query: URLSearchParams, timeoutMs = BROWSE_TIMEOUT_MS): Promise<Outcome<ListingPage>> {
   return settle<ListingPage>(() =>
     api.GET('/api/listings', {
-      params: { query: Object.fromEntries(query) as never },
+      params: { query: routeQuery('/api/listings', query) },
       signal: AbortSignal.timeout(timeoutMs),
     }),
   );

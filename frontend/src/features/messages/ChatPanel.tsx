@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
+import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS } from '@contracts/messaging';
 import { formatRelativeTime } from '../../lib/format';
 import type { ChatMessage, Conversation } from './messages-api';
 import { bookingDay, initialOf } from './messages-logic';

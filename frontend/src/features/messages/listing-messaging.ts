@@ -1,4 +1,4 @@
-import { BOOKING_TEXTS, MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
+import { BOOKING_TEXTS, MESSAGING_TEXTS } from '@contracts/messaging';
 import type { ApiResult } from '../../lib/api-result';
 import { showToast } from '../../stores/toasts';
 import { requestBooking, sendMessage, startConversation } from './messages-api';

@@ -1,7 +1,7 @@
 import { api } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 import { settle, timeoutSignal, type ApiResult } from '../../lib/api-result';
-import { MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
+import { MESSAGING_TEXTS } from '@contracts/messaging';
 
 type Schemas = components['schemas'];
 export type Conversation = Schemas['ConversationView'];

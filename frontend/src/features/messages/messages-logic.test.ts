@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ChatMessage, Conversation } from './messages-api';
-import { bookingRequestText } from '../../../../backend/src/contracts/messaging';
+import { bookingRequestText } from '@contracts/messaging';
 import {
   appendPage,
   applyNewMessage,

@@ -1,7 +1,7 @@
-import { MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
+import { MESSAGING_TEXTS } from '@contracts/messaging';
 import type { ChatMessage, Conversation } from './messages-api';
 
-export { badgeText, bookingDay, previewOf } from '../../../../backend/src/contracts/messaging';
+export { badgeText, bookingDay, previewOf } from '@contracts/messaging';
 
 /**
  * SPEC §2 "Messages": the search box matches the other participant's name, the listing's title or

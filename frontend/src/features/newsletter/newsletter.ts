@@ -1,5 +1,5 @@
-import { NEWSLETTER_RULES, NEWSLETTER_TEXTS } from '../../../../backend/src/contracts/newsletter';
-import { textFieldError } from '../../../../backend/src/contracts/text-rules';
+import { NEWSLETTER_RULES, NEWSLETTER_TEXTS } from '@contracts/newsletter';
+import { textFieldError } from '@contracts/text-rules';
 import { api } from '../../lib/api';
 import { settle, timeoutSignal } from '../../lib/api-result';
 import { showToast } from '../../stores/toasts';

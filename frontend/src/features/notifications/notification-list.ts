@@ -1,4 +1,4 @@
-import { NOTIFICATION_LIST_CAP } from '../../../../backend/src/contracts/notifications';
+import { NOTIFICATION_LIST_CAP } from '@contracts/notifications';
 import type { NotificationItem } from './notifications-api';
 
 /** The bell's list after `item` arrives: newest first, once per id, at most 10 (SPEC §4, §9). */

@@ -1,5 +1,5 @@
-import { CATEGORIES, type CategorySlug } from '../../../../backend/src/contracts/categories';
-import { IMAGE_LIMITS, IMAGE_MESSAGES } from '../../../../backend/src/contracts/images';
+import { CATEGORIES, type CategorySlug } from '@contracts/categories';
+import { IMAGE_LIMITS, IMAGE_MESSAGES } from '@contracts/images';
 import {
   categoryFieldError,
   fieldsFor,
@@ -12,8 +12,8 @@ import {
   SALE_PRICE_UNITS,
   type CategoryField,
   type RentSubcategory,
-} from '../../../../backend/src/contracts/listings';
-import { textFieldError, trimText } from '../../../../backend/src/contracts/text-rules';
+} from '@contracts/listings';
+import { textFieldError, trimText } from '@contracts/text-rules';
 import type { components } from '../../lib/api-types';
 
 export type ListingRequest = components['schemas']['ListingRequest'];

@@ -1,4 +1,4 @@
-import { REPORT_REASONS, type ReportReason, type ReportTarget } from '../../../../backend/src/contracts/staff';
+import { REPORT_REASONS, type ReportReason, type ReportTarget } from '@contracts/staff';
 import { api, hasSignedInHint } from '../../lib/api';
 import { showToast } from '../../stores/toasts';
 import { REQUEST_TIMEOUT_MS, settle } from '../listings/listings-api';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { INBOX_KINDS, RESPONSE_HOURS } from '../../../../backend/src/contracts/staff';
+import { INBOX_KINDS, RESPONSE_HOURS } from '@contracts/staff';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import {

@@ -1,6 +1,7 @@
-import { FEEDBACK_CATEGORIES } from '../../../../backend/src/contracts/feedback';
-import { REPORT_REASONS } from '../../../../backend/src/contracts/staff';
+import { FEEDBACK_CATEGORIES } from '@contracts/feedback';
+import { REPORT_REASONS } from '@contracts/staff';
 import { api } from '../../lib/api';
+import { routeQuery } from '../../lib/route-query';
 import type { components } from '../../lib/api-types';
 import { REQUEST_TIMEOUT_MS, settle, type Outcome } from '../listings/listings-api';
 
@@ -73,7 +74,9 @@ const path = ({ kind, id }: Kind) => ({ path: { kind, id } });
 export const staffApi = {
   summary: (): Promise<Outcome<InboxSummary>> => settle(() => api.GET('/api/staff/inbox/summary', { signal: signal() })),
   inbox: (filters: InboxFilters, before?: string): Promise<Outcome<InboxPage>> =>
-    settle(() => api.GET('/api/staff/inbox', { params: { query: inboxQuery(filters, before) as never }, signal: signal() })),
+    settle(() =>
+      api.GET('/api/staff/inbox', { params: { query: routeQuery('/api/staff/inbox', inboxQuery(filters, before)) }, signal: signal() }),
+    ),
   detail: (item: Kind): Promise<Outcome<InboxDetail>> =>
     settle(() => api.GET('/api/staff/inbox/{kind}/{id}', { params: path(item), signal: signal() })),
   members: (): Promise<Outcome<StaffMember[]>> => settle(() => api.GET('/api/staff/members', { signal: signal() })),
