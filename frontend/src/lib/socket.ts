@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../../backend/src/events/client-events';
-import { LIVE_CHANNEL } from '../../../backend/src/contracts/notifications';
+import { LIVE_CHANNEL } from '@contracts/notifications';
 
 /** The socket, typed by the event map the server declares (type-only import: nothing of the backend ships). */
 export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -9,7 +9,7 @@ let socket: RealtimeSocket | undefined;
 
 /**
  * Opens the page's one socket.io connection (same origin, WebSocket only: when WebSockets are
- * blocked, lib/live-events.ts falls back to REST polling). After a failure it retries
+ * blocked, stores/live-events.ts falls back to REST polling). After a failure it retries
  * LIVE_CHANNEL.reconnectAttempts times, waiting 2, 4 then 8 seconds (2^n s), then emits
  * `reconnect_failed` on `socket.io`. Later calls return the same socket.
  */

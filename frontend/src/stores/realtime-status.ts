@@ -3,7 +3,7 @@ import { atom } from 'nanostores';
 /**
  * How the page receives live events (SPEC §4 "Real-time connection"): over the socket
  * ('realtime'), by asking the API every 5 s because the socket gave up ('polling'), or not at all
- * ('disconnected'). Written only by lib/live-events.ts.
+ * ('disconnected'). Written only by stores/live-events.ts.
  */
 export type RealtimeStatus = 'connecting' | 'realtime' | 'polling' | 'disconnected';
 

@@ -3,7 +3,7 @@ import { api } from '../../lib/api';
 import { settle, timeoutSignal } from '../../lib/api-result';
 import type { components } from '../../lib/api-types';
 import { hasSignedInHint } from '../../lib/signed-in-hint';
-import { startLiveChannel } from '../../lib/live-events';
+import { startLiveChannel } from '../../stores/live-events';
 import { useAtom } from '../../lib/use-store';
 import { $realtimeStatus } from '../../stores/realtime-status';
 import { connectionType, SignedInOnlyNote } from '../realtime/live-parts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { onLiveEvent, startLiveChannel } from '../../lib/live-events';
+import { onLiveEvent, startLiveChannel } from '../../stores/live-events';
 import { measureLatency } from '../../lib/socket';
 import { useAtom } from '../../lib/use-store';
 import { $realtimeStatus } from '../../stores/realtime-status';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatRelativeTime } from '../../lib/format';
-import { onLiveEvent } from '../../lib/live-events';
+import { onLiveEvent } from '../../stores/live-events';
 import { useDismissible } from '../../lib/use-dismissible';
 import { loadSession } from '../../stores/session';
 import { listConversations, markRead, type Conversation } from './messages-api';

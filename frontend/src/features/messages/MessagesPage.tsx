@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MESSAGING_TEXTS } from '../../../../backend/src/contracts/messaging';
-import { onLiveEvent } from '../../lib/live-events';
-import { redirectToSignIn, requireSignedIn } from '../../lib/protected-route';
+import { MESSAGING_TEXTS } from '@contracts/messaging';
+import { onLiveEvent } from '../../stores/live-events';
+import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { ChatPanel } from './ChatPanel';

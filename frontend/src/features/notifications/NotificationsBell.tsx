@@ -1,10 +1,10 @@
 import { useAtom } from '../../lib/use-store';
 import { useCallback, useRef, useState } from 'react';
-import { badgeText } from '../../../../backend/src/contracts/messaging';
+import { badgeText } from '@contracts/messaging';
 import { formatRelativeTime } from '../../lib/format';
 import { useDismissible } from '../../lib/use-dismissible';
 import { $realtimeStatus, REALTIME_STATUS_LABELS } from '../../stores/realtime-status';
-import { $notifications, $unreadNotifications, markAllRead, markRead, removeNotification } from '../../stores/notifications';
+import { $notifications, $unreadNotifications, markAllRead, markRead, removeNotification } from './notifications-store';
 import type { NotificationItem } from './notifications-api';
 import './notifications.css';
 

@@ -1,6 +1,6 @@
 import { h, render } from 'preact';
 import { $session, loadSession } from '../../stores/session';
-import { startNotifications } from '../../stores/notifications';
+import { startNotifications } from './notifications-store';
 import NotificationsBell from './NotificationsBell';
 
 /** Whether the session is a signed-in one, sharing the header's check (no second request). */

@@ -6,7 +6,7 @@ import { PasswordField } from '../auth/form-parts';
 import { Modal } from '../auth/Modal';
 import { deleteAccount, exportData, type Profile } from './profile-api';
 import { exportFileName } from './profile-logic';
-import type { Notify } from './ProfilePage';
+import type { Notify } from './notice';
 
 /** Account Actions: Export Data, Sign Out, Delete Account (SPEC §2 "Profile"). */
 export function AccountPanel({ profile, notify }: { profile: Profile; notify: Notify }) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { updatePrivacy, type PrivacySettings, type Profile } from './profile-api';
 import { PRIVACY_SWITCHES } from './profile-logic';
-import type { Notify } from './ProfilePage';
+import type { Notify } from './notice';
 
 /** Privacy Settings: five switches; each applies at once and reverts if the server refuses (SPEC §4). */
 export function PrivacyPanel({ profile, onSaved, notify }: { profile: Profile; onSaved: (profile: Profile) => void; notify: Notify }) {

@@ -10,7 +10,7 @@ import {
   type ProfileField,
   type ProfileValues,
 } from './profile-logic';
-import type { Notify } from './ProfilePage';
+import type { Notify } from './notice';
 
 const LABELS: Record<ProfileField, { label: string; placeholder: string; empty: string; autoComplete?: string; type?: string }> = {
   full_name: { label: 'Full name', placeholder: 'Enter your full name', empty: 'Not set', autoComplete: 'name' },

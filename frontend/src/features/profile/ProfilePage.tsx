@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { GOOGLE_SIGN_IN_ERRORS } from '../../../../backend/src/contracts/account';
-import { redirectToSignIn, requireSignedIn } from '../../lib/protected-route';
+import { GOOGLE_SIGN_IN_ERRORS } from '@contracts/account';
+import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import MyListings from '../listings/MyListings';
 import SavedListings from '../listings/SavedListings';
@@ -8,15 +8,10 @@ import { AccountPanel } from './AccountPanel';
 import { PrivacyPanel } from './PrivacyPanel';
 import { ProfileDetails } from './ProfileDetails';
 import { SecurityPanel } from './SecurityPanel';
+import type { Notice, Notify } from './notice';
 import { getProfile, type Profile } from './profile-api';
 import './profile.css';
 import '../auth/auth.css';
-
-export interface Notice {
-  kind: 'success' | 'error';
-  text: string;
-}
-export type Notify = (notice: Notice) => void;
 
 const TABS = [
   { id: 'details', label: 'Profile' },

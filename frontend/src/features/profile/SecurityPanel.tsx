@@ -24,7 +24,7 @@ import {
   type TwoFactorSetup,
 } from './profile-api';
 import { describeUserAgent, recoveryCodesText } from './profile-logic';
-import type { Notify } from './ProfilePage';
+import type { Notify } from './notice';
 
 interface PanelProps {
   profile: Profile;

@@ -1,5 +1,5 @@
-import { PROFILE_RULES } from '../../../../backend/src/contracts/account';
-import { trimText, validateTextFields } from '../../../../backend/src/contracts/text-rules';
+import { PROFILE_RULES } from '@contracts/account';
+import { trimText, validateTextFields } from '@contracts/text-rules';
 import type { PrivacySettings, Profile } from './profile-api';
 
 export type ProfileField = keyof typeof PROFILE_RULES;

@@ -1,9 +1,9 @@
 import { useAtom } from '../../lib/use-store';
 import { useEffect, useState } from 'react';
-import { LIVE_CHANNEL } from '../../../../backend/src/contracts/notifications';
-import { onLiveEvent, startLiveChannel } from '../../lib/live-events';
+import { LIVE_CHANNEL } from '@contracts/notifications';
+import { onLiveEvent, startLiveChannel } from '../../stores/live-events';
 import { measureLatency } from '../../lib/socket';
-import { receiveNotification, startNotifications } from '../../stores/notifications';
+import { receiveNotification, startNotifications } from '../notifications/notifications-store';
 import { $realtimeStatus } from '../../stores/realtime-status';
 import { testNotification } from '../notifications/notification-list';
 import { pollingDiagnostics, realtimeDiagnostics, type PollingDiagnostics, type RealtimeDiagnostics } from './diagnostics-api';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import { settle, timeoutSignal, type ApiResult } from '../../lib/api-result';
 import type { components } from '../../lib/api-types';
-import { requireSignedIn } from '../../lib/protected-route';
+import { requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { listingCardHtml } from '../listings/listing-card';
 import '../listings/listing-card.css';

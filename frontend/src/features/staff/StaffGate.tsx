@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { redirectToSignIn } from '../../lib/protected-route';
+import { redirectToSignIn } from '../auth/protected-route';
 import { hasSignedInHint } from '../../lib/signed-in-hint';
 
 type Gate = { kind: 'checking' } | { kind: 'open' } | { kind: 'refused'; message: string };

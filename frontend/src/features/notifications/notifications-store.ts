@@ -5,10 +5,10 @@ import {
   markAllNotificationsRead,
   markNotificationRead,
   type NotificationItem,
-} from '../features/notifications/notifications-api';
-import { addNotification, isLocal, isNew } from '../features/notifications/notification-list';
-import { onLiveEvent } from '../lib/live-events';
-import { showToast } from './toasts';
+} from './notifications-api';
+import { addNotification, isLocal, isNew } from './notification-list';
+import { onLiveEvent } from '../../stores/live-events';
+import { showToast } from '../../stores/toasts';
 
 /** The bell's newest 10 notifications, newest first. */
 export const $notifications = atom<NotificationItem[]>([]);

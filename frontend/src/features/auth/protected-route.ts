@@ -1,6 +1,6 @@
-import { loadSession, type SignedInUser } from '../stores/session';
-import { signInPathFor } from './redirect';
-import { hasSignedInHint } from './signed-in-hint';
+import { loadSession, type SignedInUser } from '../../stores/session';
+import { signInPathFor } from '../../lib/redirect';
+import { hasSignedInHint } from '../../lib/signed-in-hint';
 
 /**
  * Pages that need an account (SPEC §2 route table: /profile, /services, /messages and

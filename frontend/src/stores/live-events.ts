@@ -1,11 +1,11 @@
-import type { LiveEventPage } from './live-events-api';
-import { fetchMissedEvents } from './live-events-api';
+import type { LiveEventPage } from '../lib/live-events-api';
+import { fetchMissedEvents } from '../lib/live-events-api';
 import type { ServerToClientEvents, Sequenced } from '../../../backend/src/events/client-events';
-import { LIVE_CHANNEL } from '../../../backend/src/contracts/notifications';
-import { $realtimeStatus } from '../stores/realtime-status';
-import { LiveSequence } from './live-sequence';
-import { hasSignedInHint } from './signed-in-hint';
-import { openSocket, type RealtimeSocket } from './socket';
+import { LIVE_CHANNEL } from '@contracts/notifications';
+import { $realtimeStatus } from './realtime-status';
+import { LiveSequence } from '../lib/live-sequence';
+import { hasSignedInHint } from '../lib/signed-in-hint';
+import { openSocket, type RealtimeSocket } from '../lib/socket';
 
 export type LiveEventType = keyof ServerToClientEvents;
 export type LiveEventPayload<E extends LiveEventType> = Sequenced<Parameters<ServerToClientEvents[E]>[0]>;
