@@ -52,7 +52,7 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
     return {
       kind: 'redis',
       install: (server) => void server.adapter(createRedisAdapter(pub, sub, { key: channel })),
-      emitter: () => new RedisEmitter(pub, { key: channel }) as unknown as RealtimeTarget,
+      emitter: (): RealtimeTarget => new RedisEmitter(pub, { key: channel }),
       settle: async () => undefined,
       close: async () => {
         pub.disconnect();

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { type INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -172,5 +172,17 @@ describe('realtime', () => {
         for (const socket of [u1, u1Elsewhere, u2]) socket.close();
       }
     });
+  });
+});
+
+describe('Realtime before a socket.io server or emitter is attached', () => {
+  it('reports that ended sessions keep their live connections, rather than silently doing nothing', () => {
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      new Realtime().disconnectSessions([randomUUID(), randomUUID()]);
+      expect(error).toHaveBeenCalledWith(expect.stringContaining('the live connections of 2 ended session(s) stay open'));
+    } finally {
+      error.mockRestore();
+    }
   });
 });

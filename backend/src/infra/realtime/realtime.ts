@@ -12,8 +12,17 @@ export interface RealtimeTarget {
   to(room: string): { emit(event: string, payload: unknown): unknown };
   emit(event: string, payload: unknown): unknown;
   /** The sockets in these rooms, in every web process (the server and the Redis and PostgreSQL emitters have it). */
-  in?(rooms: string | string[]): { disconnectSockets?(close?: boolean): unknown };
+  in(rooms: string | string[]): RealtimeRooms;
 }
+
+/** What can be done with the sockets of some rooms. */
+export interface RealtimeRooms {
+  disconnectSockets(close?: boolean): unknown;
+  /** Only where this process holds the socket.io server (the emitters cannot ask the web processes). */
+  fetchSockets?(): Promise<unknown[]>;
+}
+
+const NOT_READY = 'no socket.io server or emitter attached yet';
 
 /** The payload with its seq added (payloads are objects; anything else goes as it is). */
 const withSeq = (payload: unknown, seq: number): unknown =>
@@ -24,16 +33,16 @@ export const userRoom = (userId: string): string => `user:${userId}`;
 /** The room of the sockets opened with one session. */
 export const sessionRoom = (sessionId: string): string => `session:${sessionId}`;
 
-/**
- * Who is connecting: the accounts module registers one (reading the session cookie from the
- * handshake) through Realtime.authenticateWith. Until then every socket is anonymous.
- */
 /** Who a socket belongs to: the user, and the session it was opened with (ending the session closes it). */
 export interface SocketIdentity {
   userId: string;
   sessionId: string;
 }
 
+/**
+ * Who is connecting: the accounts module registers one (reading the session cookie from the
+ * handshake) through Realtime.authenticateWith. Until then every socket is anonymous.
+ */
 export interface RealtimeAuthenticator {
   authenticate(handshake: Handshake): Promise<SocketIdentity | null>;
 }
@@ -83,11 +92,10 @@ export class Realtime {
    * socket.io server (the worker) or the other processes did not answer.
    */
   async countUserSockets(userId: string): Promise<number | null> {
-    const server = this.target as { in?: (room: string) => { fetchSockets?: () => Promise<unknown[]> } } | undefined;
-    const fetch = server?.in?.(userRoom(userId)).fetchSockets;
-    if (!server?.in || !fetch) return null;
+    const rooms = this.target?.in(userRoom(userId));
+    if (!rooms?.fetchSockets) return null;
     try {
-      return (await server.in(userRoom(userId)).fetchSockets?.())?.length ?? null;
+      return (await rooms.fetchSockets()).length;
     } catch {
       return null;
     }
@@ -97,10 +105,17 @@ export class Realtime {
    * Closes the sockets opened with these sessions, in every web process (the adapter carries it):
    * a session that ends (signed out, signed out elsewhere, password changed, account suspended or
    * deleted, staff role changed) stops receiving its user's events at once. From a worker process
-   * it goes through the bus's emitter (Redis or PostgreSQL).
+   * it goes through the bus's emitter (Redis or PostgreSQL). Before a server or emitter is attached
+   * there is nothing to close them through: that is logged as an error rather than passed over,
+   * since the sessions' sockets would stay open (the sessions themselves are already ended).
    */
   disconnectSessions(sessionIds: string[]): void {
-    if (sessionIds.length > 0) this.target?.in?.(sessionIds.map(sessionRoom)).disconnectSockets?.(true);
+    if (sessionIds.length === 0) return;
+    if (!this.target) {
+      this.logger.error(`the live connections of ${sessionIds.length} ended session(s) stay open: ${NOT_READY}`);
+      return;
+    }
+    this.target.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
   }
 
   /** Called once, by the gateway (web process) or by the module (worker process). */
@@ -159,7 +174,7 @@ export class Realtime {
   }
 
   private requireTarget(): RealtimeTarget {
-    if (!this.target) throw new Error('Realtime is not ready: no socket.io server or emitter attached yet');
+    if (!this.target) throw new Error(`Realtime is not ready: ${NOT_READY}`);
     return this.target;
   }
 }
