@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import { BadRequestException } from '@nestjs/common';
 import { isUuid } from './uuid.js';
 
@@ -99,8 +99,9 @@ export async function findKeysetPage<T extends object>(
   const types = sort.map((key) => key.type);
   const after = cursor ? decodeTypedCursor(cursor, types) : undefined;
   const filter = after ? ({ $and: [where, keysetFilter(sort, after)] } as FilterQuery<T>) : where;
-  const orderBy = Object.fromEntries(sort.map((key) => [key.field, key.direction]));
-  const rows = (await em.find(entity, filter, { orderBy: orderBy as never, limit: limit + 1 })) as T[];
+  const orderBy: QueryOrderMap<T> = {};
+  for (const key of sort) Object.assign(orderBy, { [key.field]: key.direction });
+  const rows = (await em.find(entity, filter, { orderBy, limit: limit + 1 })) as T[];
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   const nextCursor = rows.length > limit && last ? encodeCursor(sort.map((key) => last[key.field])) : null;

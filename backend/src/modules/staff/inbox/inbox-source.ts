@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { InboxKind, InboxStatus } from '../../../contracts/staff.js';
 import { isUuid } from '../../../common/uuid.js';
@@ -97,6 +97,9 @@ export interface InboxTracked {
   assignedToId?: string | null;
 }
 
+/** Newest first; the id orders items created in the same instant. */
+const NEWEST_FIRST: QueryOrderMap<InboxTracked> = { createdAt: 'desc', id: 'desc' };
+
 /** The instant `hours` before `now`: items created before it have waited longer than that. */
 export const hoursBefore = (now: Date, hours: number) => new Date(now.getTime() - hours * 3600_000);
 
@@ -151,7 +154,7 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
     if (filter.assignedToId) where.push({ assignedToId: filter.assignedToId });
     if (filter.before) where.push({ createdAt: { $lt: filter.before } });
     const rows = await this.em.fork().find(this.entity, { $and: where } as FilterQuery<E>, {
-      orderBy: { createdAt: 'desc', id: 'desc' } as never,
+      orderBy: NEWEST_FIRST,
       limit: filter.limit,
       populate: this.populate as never,
     });
