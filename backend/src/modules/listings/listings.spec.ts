@@ -91,6 +91,9 @@ describe('listings: posting and managing', () => {
     ],
     ['attributes.hours', 'Hours must be a whole number from 0 to 200000', { attributes: { hours: -1 } }],
     ['attributes.year', `Year must be a whole number from 1900 to ${new Date().getFullYear() + 1}`, { attributes: { year: 1850 } }],
+    ['attributes.make', 'Make must be on one line', { attributes: { make: 'Massey\nFerguson' } }],
+    ['attributes.make', 'Make must be on one line', { attributes: { make: 'Massey\u2028Ferguson' } }],
+    ['attributes.model', 'Model must be on one line', { attributes: { model: '5713\u0007SL' } }],
     ['price_unit', 'For a sale the price is total, per-head, per-acre, per-tonne', { price_unit: 'per-week' }],
     ['subcategory', 'Please select a category', { type: 'rent', category: 'rentals' }],
   ])('refuses a bad %s with "%s" and posts nothing', async (field, message, change) => {
