@@ -15,8 +15,9 @@ export function searchRows<T>(prepared: PreparedQueries, query: Fragment, planFi
   return planFixed ? prepared.all<T>(query.sql, query.params) : prepared.bound<T>(query.sql, query.params);
 }
 
-/** One page of the search under its plan. */
+/** One page of the search under its plan; none without asking the database when planning counted no match. */
 export async function pageRows(prepared: PreparedQueries, sql: ListingSearchSql, plan: SearchPlan): Promise<RowsPage> {
+  if (plan.matches === 0) return { rows: [], nextCursor: null };
   const rows = await searchRows<ListingRow>(prepared, sql.page(plan), sql.pagePlanFixed(plan));
   return { rows, nextCursor: sql.nextCursor(rows, plan) };
 }
