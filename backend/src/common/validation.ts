@@ -6,16 +6,17 @@ import { passwordError } from '../contracts/account.js';
 import { textFieldError, textFieldPattern, trimText, type TextRule } from '../contracts/text-rules.js';
 import { FieldValidationException } from './errors.js';
 
+/** How a DTO is checked, by the pipe or by a parse function of its own (parseSearchQuery). */
+export const VALIDATOR_OPTIONS = { whitelist: true, stopAtFirstError: true, validationError: { target: false, value: false } } as const;
+
 /**
  * Validates request DTOs: unknown fields are dropped, the first failing rule per field gives
  * its message, and the result is a 400 with one message per field.
  */
 export function createValidationPipe(): ValidationPipe {
   return new RequestValidationPipe({
-    whitelist: true,
+    ...VALIDATOR_OPTIONS,
     transform: true,
-    stopAtFirstError: true,
-    validationError: { target: false, value: false },
     exceptionFactory: (errors: ValidationError[]) => new FieldValidationException(collectMessages(errors)),
   });
 }
@@ -27,6 +28,7 @@ export function createValidationPipe(): ValidationPipe {
  */
 class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.metatype && Reflect.getMetadata(OWN_PARSER, metadata.metatype)) return value;
     const nulls = metadata.type === 'body' ? undeclaredNulls(value, metadata.metatype) : {};
     if (Object.keys(nulls).length === 0) return super.transform(value, metadata);
     let fields: Record<string, string> = {};
@@ -39,6 +41,15 @@ class RequestValidationPipe extends ValidationPipe {
     throw new FieldValidationException({ ...nulls, ...fields }); // a field's own message ("Full name is required") comes first
   }
 }
+
+const OWN_PARSER = 'fieldmarket:own-parser';
+
+/**
+ * Marks a DTO whose values a parse function of its own checks, with the DTO's rules, once
+ * (parseSearchQuery): the pipe hands the controller the parameters as they came. The DTO still
+ * documents them in the contract.
+ */
+export const CheckedByOwnParser = (): ClassDecorator => (target) => Reflect.defineMetadata(OWN_PARSER, true, target);
 
 const FIELD_LABEL = 'fieldmarket:field-label';
 
@@ -78,7 +89,8 @@ function expectedKind({ type, isArray }: DocumentedField): string {
   return 'must not be null';
 }
 
-function collectMessages(errors: ValidationError[], prefix = ''): Record<string, string> {
+/** One message per field (its first failing rule), nested fields named with dots: a 400's `fields`. */
+export function collectMessages(errors: ValidationError[], prefix = ''): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const error of errors) {
     const path = prefix + error.property;

@@ -6,7 +6,12 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { loadSecretBoxKey } from '../../infra/crypto/secret-box.js';
 import { ScheduledJob } from '../../infra/queue/job-registry.js';
-import type { Viewer } from './listings.service.js';
+
+/** Who asks: a signed-in user (their id) or a visitor, known by address. */
+export interface Viewer {
+  userId?: string;
+  ip: string;
+}
 
 /**
  * Counts a listing's views at most once per visitor per day, without keeping addresses. A visitor

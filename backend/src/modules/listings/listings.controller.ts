@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { FEATURED_LIMIT } from '../../contracts/listings.js';
 import { Geocoder } from '../../infra/geocoding/geocoder.js';
@@ -24,7 +23,10 @@ import {
   SaveResult,
   SellerDeclaration,
 } from './dto/listing.response.js';
-import { ListingsService, type Viewer } from './listings.service.js';
+import { ListingSearch } from './listing-search/listing-search.js';
+import { searchQueryOrFail } from './listing-search/search-query.js';
+import { type Viewer } from './listing-views.js';
+import { ListingsService } from './listings.service.js';
 
 const viewerOf = (request: AuthenticatedRequest): Viewer => ({
   userId: request.auth?.user.id,
@@ -34,13 +36,18 @@ const viewerOf = (request: AuthenticatedRequest): Viewer => ({
 @ApiTags('listings')
 @Controller('listings')
 export class ListingsController {
-  constructor(@Inject(ListingsService) private readonly listings: ListingsService) {}
+  constructor(
+    @Inject(ListingsService) private readonly listings: ListingsService,
+    @Inject(ListingSearch) private readonly listingSearch: ListingSearch,
+  ) {}
 
   @Get()
   @ApiEnvelope(200, ListingPage, { description: 'One page of live listings; pass next_cursor for the next' })
   @ApiErrorEnvelope(400, 'A filter is invalid; `fields` says which')
-  search(@Query() query: ListingSearchRequest, @Req() request: FastifyRequest): Promise<ListingPage> {
-    return this.listings.search(query, request.query as Record<string, unknown>);
+  // The parameters as they came (the pipe leaves ListingSearchRequest to parseSearchQuery, which checks them once).
+  search(@Query() params: ListingSearchRequest): Promise<ListingPage> {
+    const { query, position } = searchQueryOrFail(params);
+    return this.listingSearch.search(query, position);
   }
 
   @Get('featured')

@@ -7,13 +7,17 @@ import { Geocoder, GeonamesGeocoder } from '../../infra/geocoding/geocoder.js';
 import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
-import { ListingWords } from './listing-words.js';
+import { ListingCards } from './listing-cards.js';
+import { ListingSearch } from './listing-search/listing-search.js';
+import { SearchPlanner } from './listing-search/planner.js';
+import { SearchAnswers } from './listing-search/search-answers.js';
+import { Spelling } from './listing-search/spelling.js';
+import { ListingWords } from './listing-search/words.js';
 import { Listing } from './listing.entity.js';
 import { ListingsLifecycle } from './listings-lifecycle.js';
 import { ListingsController, PlacesController, SellerListingsController } from './listings.controller.js';
 import { ListingsService } from './listings.service.js';
 import { SavedListing } from './saved-listing.entity.js';
-import { SearchAnswers } from './search-answers.js';
 
 /** Listings: posting, browse and search, detail, saved listings, and their life cycle. */
 @Module({
@@ -21,6 +25,10 @@ import { SearchAnswers } from './search-answers.js';
   controllers: [ListingsController, SellerListingsController, PlacesController],
   providers: [
     ListingsService,
+    ListingSearch,
+    SearchPlanner,
+    Spelling,
+    ListingCards,
     ListingViews,
     ListingWords,
     ListingsLifecycle,

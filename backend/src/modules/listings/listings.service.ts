@@ -1,20 +1,15 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
-import { decodeCursor, encodeCursor } from '../../common/keyset-pagination.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
   categoryFieldError,
-  DATE_RANGES,
-  type DateRange,
   fieldsFor,
   LISTING_LIFETIME_DAYS,
   LISTING_TEXTS,
-  type ListingSort,
   type ListingStatus,
   type ListingType,
   PAGE_SIZE,
-  PRICE_MAX_POUNDS,
   type PriceUnit,
   RENT_PRICE_UNITS,
   type RentSubcategory,
@@ -27,7 +22,7 @@ import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { AccountStanding } from '../users/account-standing.js';
 import { User } from '../users/user.entity.js';
-import type { ListingRequest, ListingSearchRequest } from './dto/listing.request.js';
+import type { ListingRequest } from './dto/listing.request.js';
 import type {
   FeaturedListings,
   ListingCard,
@@ -37,37 +32,16 @@ import type {
   SaveResult,
   SellerDeclaration,
 } from './dto/listing.response.js';
+import { ListingCards } from './listing-cards.js';
 import { ListingImages } from './listing-images.js';
-import { GATHER_LIMIT, type ListingQuery, type ListingRow, ListingSearchSql, narrowed } from './listing-search.js';
+import { rememberTitleWords } from './listing-search/spelling.js';
 import { Listing } from './listing.entity.js';
-import { ListingWords, rememberTitleWords } from './listing-words.js';
 import { SavedListing } from './saved-listing.entity.js';
-import { SearchAnswers } from './search-answers.js';
-import { ListingViews } from './listing-views.js';
-import { PreparedQueries } from '../../infra/database/prepared-queries.js';
+import { ListingViews, type Viewer } from './listing-views.js';
 import { isUuid } from '../../common/uuid.js';
 
 /** Listings one seller may post in a day. */
 export const POSTS_PER_DAY = 20;
-const TOTAL_CAP = 1_000;
-const DEFAULT_RADIUS_MILES = 25;
-
-/** Marks a relevance cursor that has gone past the ranked window (continuingCursor). */
-const PAST_WINDOW = 'past-window';
-
-/** A relevance search whose cursor has gone past the ranked window: the older matches, newest first. */
-function afterRelevanceWindow(query: ListingQuery): ListingQuery & { pastWindow?: boolean } {
-  if (query.sort !== 'relevance' || !query.cursor) return query;
-  let values: unknown[];
-  try {
-    values = decodeCursor(query.cursor, 3);
-  } catch {
-    return query; // checked where it is used
-  }
-  // Otherwise a ranked page's cursor: rank, publication, id.
-  if (values[0] !== PAST_WINDOW) return query;
-  return { ...query, sort: 'newest', cursor: encodeCursor(values.slice(1)), pastWindow: true };
-}
 
 /** What other modules may know of a listing, in any state: messaging (a conversation's card, a booking's dates), notifications. */
 export interface ListingBrief {
@@ -85,12 +59,6 @@ export interface ListingBrief {
   image: string | null;
 }
 
-/** Who asks: a signed-in user (their id) or a visitor, known by address. */
-export interface Viewer {
-  userId?: string;
-  ip: string;
-}
-
 @Injectable()
 export class ListingsService {
   constructor(
@@ -100,150 +68,18 @@ export class ListingsService {
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(ListingViews) private readonly views: ListingViews,
-    @Inject(SearchAnswers) private readonly answers: SearchAnswers,
-    @Inject(ListingWords) private readonly words: ListingWords,
-    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+    @Inject(ListingCards) private readonly cards: ListingCards,
     @Inject(AccountStanding) private readonly standing: AccountStanding,
   ) {}
 
-  // ----- Browse and search -----
-
-  /** One page of listings; answers are the same for everyone, so a repeated query is served from the cache. */
-  search(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
-    const key = new URLSearchParams(
-      Object.entries(rawQuery)
-        .filter(([name]) => name !== '_t')
-        .map(([name, value]): [string, string] => [name, String(value)])
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    ).toString();
-    return this.answers.get(key, () => this.searchNow(request, rawQuery));
-  }
-
-  private async searchNow(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
-    let query = await this.planned(afterRelevanceWindow(await this.toQuery(request, rawQuery)));
-    // A first page counts its matches beside finding them (two connections), unless planning counted already.
-    const [found, counted] = await Promise.all([
-      this.page(query),
-      query.cursor || query.matches !== undefined ? undefined : this.count(query),
-    ]);
-    let page = { ...found, nextCursor: await this.continuingCursor(query, found.nextCursor) };
-    let searchedFor: string | null = null;
-    // Nothing for these words, on a first page: look for the words that were probably meant.
-    if (query.text && !query.cursor && page.rows.length === 0) {
-      const corrected = await this.words.corrected(query.text);
-      if (corrected && corrected !== query.text) {
-        query = await this.planned({ ...query, text: corrected });
-        page = await this.page(query);
-        searchedFor = corrected;
-      }
-    }
-    const total = query.cursor ? null : (query.matches ?? counted ?? (await this.count(query)));
-    return {
-      listings: this.cards(page.rows.slice(0, query.limit), query.near),
-      next_cursor: page.nextCursor,
-      total: total === null ? null : Math.min(total, TOTAL_CAP),
-      total_is_lower_bound: total !== null && total > TOTAL_CAP,
-      searched_for: searchedFor,
-    };
-  }
-
-  private async toQuery(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingQuery> {
-    const text = request.q?.trim() || undefined;
-    const category = request.category ? categoryBySlug(request.category) : undefined;
-    const place = request.location ? await this.geocoder.byId(request.location) : undefined;
-    if (request.location && !place) throw new FieldValidationException({ location: 'location must be a place id from the list' });
-    const minPricePence = searchPence('min_price', request.min_price);
-    const maxPricePence = searchPence('max_price', request.max_price);
-    if (minPricePence !== undefined && maxPricePence !== undefined && minPricePence > maxPricePence) {
-      throw new FieldValidationException({ max_price: 'max_price must not be below min_price' });
-    }
-    const sort = (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest');
-    return {
-      text,
-      categoryId: category?.id,
-      rentSubcategory: request.subcategory as RentSubcategory | undefined,
-      type: request.type === 'buy' ? 'sale' : (request.type as 'sale' | 'rent' | undefined),
-      minPricePence,
-      maxPricePence,
-      near: place,
-      radiusMiles: place ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
-      verifiedSellersOnly: request.verified,
-      featuredOnly: request.featured,
-      postedWithinDays: request.date ? DATE_RANGES[request.date as DateRange] || undefined : undefined,
-      attributeRanges: attributeRanges(category?.slug, request.subcategory as RentSubcategory | undefined, rawQuery),
-      sort,
-      cursor: request.cursor,
-      limit: request.limit ?? PAGE_SIZE,
-    };
-  }
-
-  private async page(query: ListingQuery & { matches?: number }): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
-    if (query.matches === 0) return { rows: [], nextCursor: null };
-    const sql = new ListingSearchSql(query, this.images.column('l.id'));
-    const rows = await this.rows<ListingRow>(sql.page(), sql.pagePlanFixed());
-    return { rows, nextCursor: sql.nextCursor(rows) };
-  }
-
-  /**
-   * Relevance ranks the newest RELEVANCE_WINDOW matches of several common words (one word is ranked
-   * whole, from its postings); Load More then goes on with
-   * the older matches, newest first, so every match can be reached. Their cursor says so
-   * (`afterRelevanceWindow` reads it back).
-   */
-  private async continuingCursor(query: ListingQuery & { pastWindow?: boolean }, next: string | null): Promise<string | null> {
-    if (query.pastWindow) return next && encodeCursor([PAST_WINDOW, ...decodeCursor(next, 2)]);
-    if (query.plan !== 'newest' || next) return next;
-    const [edge] = await this.rows<{ published_at: string; id: string }>(new ListingSearchSql(query).windowEdge(), false);
-    return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
-  }
-
-  /**
-   * Chooses how to find a search's rows (ListingSearchSql's plans): words and places are counted
-   * first through their index, so a rare word or a remote place is gathered, never walked.
-   */
-  private async planned(asked: ListingQuery): Promise<ListingQuery & { matches?: number }> {
-    const query = { ...asked, lexeme: undefined, lexemeOnly: undefined, plan: undefined };
-    if (!query.text && !query.radiusMiles) return query;
-    // Counted beside the page (searchNow), not first.
-    if (new ListingSearchSql(query).boundedWalk()) return { ...query, plan: 'walk' };
-    const search = query.text && onlyWords(query) ? await this.words.required(query.text, TOTAL_CAP) : undefined;
-    // A single word is counted from its postings alone, several words from the rarest one's postings
-    // (when that is conclusive); other searches through their index.
-    const matches =
-      search?.words.length === 1
-        ? search.words[0].postings
-        : ((search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ?? (await this.count(query)));
-    const rarest = search?.words[0];
-    // One word is ranked from its postings' own index of rank, however many listings hold it.
-    if (rarest && search.words.length === 1 && query.sort === 'relevance') {
-      return { ...query, plan: 'walk', matches, lexeme: rarest.lexeme, lexemeOnly: true };
-    }
-    const plan = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' ? 'newest' : 'walk';
-    // The rarest word's postings find the matches when they are needed newest first (or all of them).
-    const byPostings = rarest && (plan !== 'walk' || query.sort === 'newest' || query.sort === 'oldest');
-    return { ...query, plan, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
-  }
-
-  private async count(query: ListingQuery): Promise<number> {
-    const sql = new ListingSearchSql({ ...query, cursor: undefined });
-    const [row] = await this.rows<{ total: number }>(sql.count(TOTAL_CAP), sql.countPlanFixed());
-    return row?.total ?? 0;
-  }
-
-  /**
-   * A search's rows, its values always bound: prepared, with a generic plan, when its SQL fixes its
-   * own plan, else planned for its values (PreparedQueries).
-   */
-  private rows<T>(query: { sql: string; params: unknown[] }, planFixed: boolean): Promise<T[]> {
-    return planFixed ? this.prepared.all<T>(query.sql, query.params) : this.prepared.bound<T>(query.sql, query.params);
-  }
+  // ----- Cards: featured, a seller's listings -----
 
   /** Staff's featured listings; while there are none, the newest live listings with photos. */
   async featured(limit: number): Promise<FeaturedListings> {
-    const featured = await this.page({ featuredOnly: true, sort: 'newest', limit });
-    if (featured.rows.length > 0) return { kind: 'featured', listings: this.cards(featured.rows.slice(0, limit)) };
-    const newest = await this.page({ withImagesOnly: true, sort: 'newest', limit });
-    return { kind: 'newest', listings: this.cards(newest.rows.slice(0, limit)) };
+    const featured = await this.cards.list({ featuredOnly: true, sort: 'newest', limit });
+    if (featured.rows.length > 0) return { kind: 'featured', listings: this.cards.cards(featured.rows.slice(0, limit)) };
+    const newest = await this.cards.list({ withImagesOnly: true, sort: 'newest', limit });
+    return { kind: 'newest', listings: this.cards.cards(newest.rows.slice(0, limit)) };
   }
 
   /** A seller's live listings, for their public page (only when they show them). */
@@ -261,9 +97,9 @@ export class ListingsService {
 
   /** One page of a seller's listings in these states, newest first. */
   private async sellerPage(sellerId: string, statuses: ListingStatus[], cursor?: string): Promise<ListingPage> {
-    const page = await this.page({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor });
+    const page = await this.cards.list({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor });
     return {
-      listings: this.cards(page.rows.slice(0, PAGE_SIZE)),
+      listings: this.cards.cards(page.rows.slice(0, PAGE_SIZE)),
       next_cursor: page.nextCursor,
       total: null,
       total_is_lower_bound: false,
@@ -531,41 +367,13 @@ export class ListingsService {
 
   private async cardsByIds(ids: string[]): Promise<ListingCard[]> {
     if (ids.length === 0) return [];
-    const { rows } = await this.page({
+    const { rows } = await this.cards.list({
       ids,
       sort: 'newest',
       limit: ids.length,
       statuses: ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'],
     });
-    return this.cards(rows);
-  }
-
-  /** Cards from a page's rows (their images came in the same query). */
-  private cards(rows: ListingRow[], near?: { latitude: number; longitude: number }): ListingCard[] {
-    return rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      description: row.excerpt,
-      price: Number(row.price_pence) / 100,
-      price_unit: row.price_unit,
-      vat: row.vat,
-      type: row.type,
-      rent_subcategory: row.rent_subcategory,
-      location: row.location_text,
-      distance_miles: near && row.distance_m !== null ? Math.round((Number(row.distance_m) / 1609.344) * 10) / 10 : null,
-      category_name: row.category_name,
-      category_slug: row.category_slug,
-      seller_id: row.seller_id,
-      seller_name: row.seller_name,
-      seller_verified: row.seller_verified,
-      images: this.images.fromColumn(row.images ?? []),
-      featured: row.featured,
-      views: row.views,
-      saves_count: row.saves_count,
-      status: row.status,
-      created_at: new Date(row.published_at).toISOString(),
-      expires_at: new Date(row.expires_at).toISOString(),
-    }));
+    return this.cards.cards(rows);
   }
 
   private async toDetail(listing: Listing, viewerId: string | undefined, near?: Place): Promise<ListingDetail> {
@@ -613,49 +421,6 @@ export class ListingsService {
       is_owner: viewerId === seller.id,
     };
   }
-}
-
-/** A search by words alone, among live listings: its matches are the listings holding every word. */
-function onlyWords(query: ListingQuery): boolean {
-  return !narrowed(query) && !query.near;
-}
-
-/**
- * A price filter in pence, checked after the conversion: pounds that overflow it (1e308 × 100 is
- * Infinity) or lie beyond any listing's price are refused, not sent to PostgreSQL.
- */
-function searchPence(name: 'min_price' | 'max_price', pounds: number | undefined): number | undefined {
-  if (pounds === undefined) return undefined;
-  const pence = Math.round(pounds * 100);
-  if (!Number.isSafeInteger(pence) || pence < 0 || pence > PRICE_MAX_POUNDS * 100) {
-    throw new FieldValidationException({ [name]: `${name} must be a number from 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}` });
-  }
-  return pence;
-}
-
-/** The `<key>_min` / `<key>_max` query parameters of the category's range fields, each within the field's own bounds. */
-function attributeRanges(category: CategorySlug | undefined, subcategory: RentSubcategory | undefined, raw: Record<string, unknown>) {
-  if (!category) return [];
-  const ranges: Array<{ key: string; min?: number; max?: number }> = [];
-  const errors: Record<string, string> = {};
-  for (const field of fieldsFor(category, subcategory)) {
-    if ((field.kind !== 'integer' && field.kind !== 'decimal') || !field.range) continue;
-    const range: { key: string; min?: number; max?: number } = { key: field.key };
-    for (const bound of ['min', 'max'] as const) {
-      const name = `${field.key}_${bound}`;
-      const value = raw[name];
-      if (value === undefined || value === '') continue;
-      const number = Number(value);
-      if (typeof value !== 'string' || !Number.isFinite(number)) errors[name] = `${name} must be a number`;
-      else if (number < field.min || number > field.max) errors[name] = `${name} must be from ${field.min} to ${field.max}`;
-      else range[bound] = number;
-    }
-    if (range.min !== undefined && range.max !== undefined && range.min > range.max)
-      errors[`${field.key}_max`] = `${field.key}_max must not be below ${field.key}_min`;
-    if (range.min !== undefined || range.max !== undefined) ranges.push(range);
-  }
-  if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
-  return ranges;
 }
 
 function daysAfter(date: Date, days: number): Date {

@@ -15,7 +15,7 @@ import {
   Min,
   ValidateBy,
 } from 'class-validator';
-import { TextField } from '../../../common/validation.js';
+import { CheckedByOwnParser, TextField } from '../../../common/validation.js';
 import { CATEGORIES } from '../../../contracts/categories.js';
 import {
   DATE_RANGES,
@@ -141,7 +141,11 @@ const toNumber = ({ value }: { value: unknown }) => (typeof value === 'string' &
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
-/** GET /api/listings: every filter of SPEC §9 on the server, plus category, type, place and radius. */
+/**
+ * GET /api/listings: every filter of SPEC §9 on the server, plus category, type, place and radius.
+ * Also a stored search's parameters: parseSearchQuery checks them against these rules.
+ */
+@CheckedByOwnParser()
 export class ListingSearchRequest {
   @ApiProperty({ required: false, description: 'Words to find in titles and descriptions' })
   @IsOptional()

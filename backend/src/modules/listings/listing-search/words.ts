@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { PreparedQueries } from '../../infra/database/prepared-queries.js';
+import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
 
 /** A word every match of a search must hold (a stem, as full text makes it), with its live listings counted. */
 export interface RequiredWord {
@@ -22,9 +22,8 @@ const WORD_SHARES_MS = 10 * 60_000;
 
 /**
  * What search knows of words, read through the word postings (`listing_term`, kept by triggers on
- * listing) and the words of titles (`listing_search_word`, for spelling): which words a search
- * requires and how common each is, how many listings hold several together, and what a misspelt
- * search probably meant.
+ * listing), for planning (SearchPlanner): which words a search requires and how common each is, and
+ * how many listings hold several together.
  */
 @Injectable()
 export class ListingWords {
@@ -82,25 +81,6 @@ export class ListingWords {
   }
 
   /**
-   * The search as typed with each misspelt word replaced by the closest word of a listing title
-   * (quotes, "or" and "-word" keep their meaning); undefined when no word was misspelt.
-   */
-  async corrected(text: string): Promise<string | undefined> {
-    const typed = text.toLowerCase();
-    const words = [...new Set(typed.match(/[a-z]{3,}/g) ?? [])];
-    if (words.length === 0) return undefined;
-    // Prepared (each typed word looked up in the trigram index, whatever the words).
-    const rows = await this.prepared.all<{ typed: string; word: string | null }>(
-      `select w as typed, (select word from listing_search_word where word % w order by similarity(word, w) desc, word limit 1) as word
-        from unnest(array[?]::text[]) w`,
-      [words],
-    );
-    const corrections = new Map(rows.map((row) => [row.typed, row.word ?? row.typed]));
-    if (words.every((word) => corrections.get(word) === word)) return undefined;
-    return typed.replace(/[a-z]{3,}/g, (word) => corrections.get(word) ?? word);
-  }
-
-  /**
    * Rarest first: by postings (counted only up to a cap), then by share of all postings where
    * PostgreSQL's statistics know it (its hundred commonest words); a word they do not list is
    * rarer than those. A single word needs no statistics.
@@ -117,18 +97,4 @@ export class ListingWords {
     const { byWord } = this.shares;
     return [...words].sort((a, b) => a.postings - b.postings || (byWord.get(a.lexeme) ?? 0) - (byWord.get(b.lexeme) ?? 0));
   }
-}
-
-/** Words of a title, kept for spelling suggestions ("tracter" → "tractor"), in the listing's transaction. */
-export async function rememberTitleWords(tx: EntityManager, title: string): Promise<void> {
-  const words = [...new Set(title.toLowerCase().match(/[a-z]{3,30}/g) ?? [])];
-  if (words.length === 0) return;
-  await tx
-    .getConnection()
-    .execute(
-      `insert into listing_search_word (word) values ${words.map(() => '(?)').join(', ')} on conflict do nothing`,
-      words,
-      'run',
-      tx.getTransactionContext(),
-    );
 }

@@ -11,20 +11,23 @@ import {
   MILES_PER_DEGREE,
   rowsWithin,
   type Bounds,
-} from './geo-grid.js';
-import { decodeTypedCursor, encodeCursor, type CursorType } from '../../common/keyset-pagination.js';
-import type { CategorySlug } from '../../contracts/categories.js';
+} from '../geo-grid.js';
+import { decodeTypedCursor, encodeCursor, type CursorType } from '../../../common/keyset-pagination.js';
+import type { CategorySlug } from '../../../contracts/categories.js';
 import {
   RADIUS_MILES_MAX,
   type ListingSort,
   type ListingStatus,
   type ListingType,
   type RentSubcategory,
-} from '../../contracts/listings.js';
+} from '../../../contracts/listings.js';
 
-/** What a browse or search asks for, already validated (ListingSearchRequest). */
+/**
+ * The listings a page is taken from, as the database knows them (a category's id, a place's
+ * coordinates): a SearchQuery resolved (ListingSearch), or a list of cards (ListingCards). The words
+ * searched for are the plan's (SearchPlan), since a spelling correction searches other words.
+ */
 export interface ListingQuery {
-  text?: string;
   categoryId?: number;
   rentSubcategory?: RentSubcategory;
   type?: ListingType;
@@ -45,6 +48,22 @@ export interface ListingQuery {
   sort: ListingSort;
   cursor?: string;
   limit: number;
+}
+
+/**
+ * How one search's rows are found, chosen by SearchPlanner before any page is read; every SQL of
+ * the search (page, count, window edge, next cursor) follows it.
+ */
+export interface SearchPlan {
+  /** The words searched for: the query's own, or what they were corrected to. */
+  text?: string;
+  /**
+   * `walk` the sort's index, `gather` every match through the text or place index and sort them,
+   * or rank only the `newest` matches. Default walk.
+   */
+  kind?: PlanKind;
+  /** The matches, counted while planning (up to the count's cap + 1). */
+  matches?: number;
   /**
    * A word every match contains (a stem of `text`, as full text makes it): matches are then found
    * through that word's postings (listing_term), newest first, instead of the GIN index.
@@ -52,14 +71,12 @@ export interface ListingQuery {
   lexeme?: string;
   /** The text is that one word: its postings are exactly the matches, and the text filter is left out. */
   lexemeOnly?: boolean;
-  /**
-   * How the rows are found (see ListingSearchSql): `walk` the sort's index, `gather` every match
-   * through the text or place index and sort them, or rank only the `newest` matches. Default walk.
-   */
-  plan?: SearchPlan;
 }
 
-export type SearchPlan = 'walk' | 'gather' | 'newest';
+export type PlanKind = 'walk' | 'gather' | 'newest';
+
+/** The plan of a page without words (cards, or a browse that needs no planning): the sort's index, walked. */
+export const WALK: SearchPlan = {};
 
 /** Matches gathered at most (through the text or place index) and sorted. */
 export const GATHER_LIMIT = 1_000;
@@ -122,7 +139,7 @@ export function narrowed(query: ListingQuery): boolean {
 }
 
 /** A piece of SQL with the values its `?` placeholders bind, in order. */
-interface Fragment {
+export interface Fragment {
   sql: string;
   params: unknown[];
 }
@@ -148,22 +165,22 @@ interface SortKey {
  *
  * Plans. PostgreSQL guesses how many listings a word or a place matches, and for a rare word (a
  * typo) or a remote place it guesses high, walks the newest-first index hoping to meet matches
- * soon, and reads all million rows (seconds). The service counts the matches first (bounded,
+ * soon, and reads all million rows (seconds). SearchPlanner counts the matches first (bounded,
  * through the text or place index, milliseconds) and picks: few matches are gathered through that
  * index and sorted (`gather`); many are met soon by walking the sort's index (`walk`); ranking
  * several words by relevance ranks the newest RELEVANCE_WINDOW matches rather than every one
  * (`newest`). One word is walked from its postings' index, in rank or publication order.
  */
 export class ListingSearchSql {
-  private readonly filters: Fragment[] = [];
+  /** The query's filters but the words and the radius (filtersOf adds them, in that order). */
+  private readonly baseFilters: Fragment[] = [];
   private readonly distance: Fragment | undefined;
   /** Straight-line distance through the earth, which the place index can order by (nearest first). */
   private readonly proximity: Fragment | undefined;
   /** Distance along the earth's surface, in metres: what a radius keeps to and nearest first sorts by. */
   private readonly arc: Fragment | undefined;
-  /** The radius's filters (among `filters`). */
+  /** The radius's filters (the last of filtersOf). */
   private readonly placeFilters: Fragment[] = [];
-  private readonly rank: Fragment | undefined;
   /** The grid squares within the radius (cellsWithin), when few enough to search square by square. */
   private readonly cells: number[] | undefined;
   /** The radius's box of latitudes and longitudes (boundsAround). */
@@ -175,34 +192,25 @@ export class ListingSearchSql {
     private readonly imagesColumn?: string,
   ) {
     const statuses = query.statuses ?? ['live'];
-    this.filters.push(fragment(`l.status in (${statuses.map(() => '?').join(', ')})`, ...statuses));
-    if (query.sellerId) this.filters.push(fragment('l.seller_id = ?', query.sellerId));
-    if (query.ids) this.filters.push(fragment(`l.id in (${query.ids.map(() => '?').join(', ') || 'null'})`, ...query.ids));
-    if (query.categoryId !== undefined) this.filters.push(fragment('l.category_id = ?', query.categoryId));
-    if (query.rentSubcategory) this.filters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
-    if (query.type) this.filters.push(fragment('l.type = ?', query.type));
-    if (query.minPricePence !== undefined) this.filters.push(fragment('l.price_pence >= ?', query.minPricePence));
-    if (query.maxPricePence !== undefined) this.filters.push(fragment('l.price_pence <= ?', query.maxPricePence));
-    if (query.verifiedSellersOnly) this.filters.push(fragment('u.email_verified_at is not null'));
-    if (query.featuredOnly) this.filters.push(fragment('l.featured'));
+    this.baseFilters.push(fragment(`l.status in (${statuses.map(() => '?').join(', ')})`, ...statuses));
+    if (query.sellerId) this.baseFilters.push(fragment('l.seller_id = ?', query.sellerId));
+    if (query.ids) this.baseFilters.push(fragment(`l.id in (${query.ids.map(() => '?').join(', ') || 'null'})`, ...query.ids));
+    if (query.categoryId !== undefined) this.baseFilters.push(fragment('l.category_id = ?', query.categoryId));
+    if (query.rentSubcategory) this.baseFilters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
+    if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
+    if (query.minPricePence !== undefined) this.baseFilters.push(fragment('l.price_pence >= ?', query.minPricePence));
+    if (query.maxPricePence !== undefined) this.baseFilters.push(fragment('l.price_pence <= ?', query.maxPricePence));
+    if (query.verifiedSellersOnly) this.baseFilters.push(fragment('u.email_verified_at is not null'));
+    if (query.featuredOnly) this.baseFilters.push(fragment('l.featured'));
     // The one place listings read the images module's table: "has a ready photo" as an EXISTS keeps
     // the home grid's fallback one indexed query (the ListingImages port answers per listing).
     if (query.withImagesOnly)
-      this.filters.push(fragment(`exists (select 1 from image i where i.listing_id = l.id and i.status = 'ready')`));
-    if (query.postedWithinDays) this.filters.push(fragment('l.published_at >= now() - make_interval(days => ?)', query.postedWithinDays));
+      this.baseFilters.push(fragment(`exists (select 1 from image i where i.listing_id = l.id and i.status = 'ready')`));
+    if (query.postedWithinDays)
+      this.baseFilters.push(fragment('l.published_at >= now() - make_interval(days => ?)', query.postedWithinDays));
     for (const range of query.attributeRanges ?? []) {
-      if (range.min !== undefined) this.filters.push(fragment(`(l.attributes->>?)::numeric >= ?`, range.key, range.min));
-      if (range.max !== undefined) this.filters.push(fragment(`(l.attributes->>?)::numeric <= ?`, range.key, range.max));
-    }
-    if (query.lexeme) this.filters.push(fragment('t.lexeme = ?', query.lexeme));
-    if (query.text) {
-      // (Repeating what the postings already say would make PostgreSQL count the word twice and expect one row.)
-      if (!(query.lexeme && query.lexemeOnly))
-        this.filters.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, query.text));
-      // One word's postings carry the listing's rank for that word (listing_term_rank: the same sum).
-      this.rank = this.rankedByPostings()
-        ? fragment('t.rank')
-        : fragment(`round(ts_rank_cd(l.search_vector, websearch_to_tsquery('english', ?), 1)::numeric, 6)`, query.text);
+      if (range.min !== undefined) this.baseFilters.push(fragment(`(l.attributes->>?)::numeric >= ?`, range.key, range.min));
+      if (range.max !== undefined) this.baseFilters.push(fragment(`(l.attributes->>?)::numeric <= ?`, range.key, range.max));
     }
     if (query.near) {
       const { latitude, longitude } = query.near;
@@ -233,28 +241,45 @@ export class ListingSearchSql {
           );
         }
         this.placeFilters.push(fragment(`${this.arc.sql} <= ?`, ...this.arc.params, metres));
-        this.filters.push(...this.placeFilters);
       }
     }
+  }
+
+  /** Every filter of the search under this plan: the query's, the words', then the radius's. */
+  private filtersOf(plan: SearchPlan): Fragment[] {
+    const words: Fragment[] = [];
+    if (plan.lexeme) words.push(fragment('t.lexeme = ?', plan.lexeme));
+    // (Repeating what the postings already say would make PostgreSQL count the word twice and expect one row.)
+    if (plan.text && !(plan.lexeme && plan.lexemeOnly))
+      words.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, plan.text));
+    return [...this.baseFilters, ...words, ...this.placeFilters];
+  }
+
+  /** How well a listing matches the words (relevance). */
+  private rankOf(plan: SearchPlan): Fragment | undefined {
+    if (!plan.text) return undefined;
+    // One word's postings carry the listing's rank for that word (listing_term_rank: the same sum).
+    return this.rankedByPostings(plan)
+      ? fragment('t.rank')
+      : fragment(`round(ts_rank_cd(l.search_vector, websearch_to_tsquery('english', ?), 1)::numeric, 6)`, plan.text);
   }
 
   /**
    * Whether a one-word search is ranked straight from that word's postings, by their index of rank
    * and publication: every match ranked, a page read from the index's top.
    */
-  private rankedByPostings(): boolean {
-    const { lexeme, lexemeOnly, sort, plan } = this.query;
-    return lexeme !== undefined && Boolean(lexemeOnly) && sort === 'relevance' && (plan ?? 'walk') === 'walk';
+  private rankedByPostings({ lexeme, lexemeOnly, kind }: SearchPlan): boolean {
+    return lexeme !== undefined && Boolean(lexemeOnly) && this.query.sort === 'relevance' && (kind ?? 'walk') === 'walk';
   }
 
-  private sortKeys(): SortKey[] {
+  private sortKeys(plan: SearchPlan): SortKey[] {
     const byId = (direction: 'asc' | 'desc'): SortKey => ({ expression: fragment('l.id'), value: (r) => r.id, direction, cast: 'uuid' });
     const column = (name: string, cast: CursorType, value: SortKey['value'], direction: 'asc' | 'desc'): SortKey[] => [
       { expression: fragment(name), value, direction, cast },
       byId(direction),
     ];
     // A walk through a word's postings follows their index: the same values, read from the posting.
-    const postings = this.query.lexeme !== undefined && (this.query.plan ?? 'walk') === 'walk';
+    const postings = plan.lexeme !== undefined && (plan.kind ?? 'walk') === 'walk';
     const byPublication = (direction: 'asc' | 'desc'): SortKey[] =>
       postings
         ? [
@@ -276,10 +301,12 @@ export class ListingSearchSql {
       case 'nearest':
         if (!this.arc) throw new BadRequestException('Sorting by distance needs a location.');
         return [{ expression: this.arc, value: (r) => Number(r.proximity), direction: 'asc', cast: 'float8' }, byId('asc')];
-      case 'relevance':
+      case 'relevance': {
         // Most relevant first, the newest first among equals.
-        if (!this.rank) throw new BadRequestException('Sorting by relevance needs words to search for.');
-        return [{ expression: this.rank, value: (r) => String(r.rank), direction: 'desc', cast: 'numeric' }, ...byPublication('desc')];
+        const rank = this.rankOf(plan);
+        if (!rank) throw new BadRequestException('Sorting by relevance needs words to search for.');
+        return [{ expression: rank, value: (r) => String(r.rank), direction: 'desc', cast: 'numeric' }, ...byPublication('desc')];
+      }
     }
   }
 
@@ -289,10 +316,10 @@ export class ListingSearchSql {
    * (Nearest first is not: with few listings within the radius, the nearest-first scan of the place
    * index would go on past it; given the box too, PostgreSQL sorts the whole box instead.)
    */
-  boundedWalk(): boolean {
-    const { sort, radiusMiles, text } = this.query;
+  boundedWalk(plan: SearchPlan): boolean {
+    const { sort, radiusMiles } = this.query;
     // Other filters could leave few matches among many rows walked.
-    if (!radiusMiles || text || narrowed(this.query)) return false;
+    if (!radiusMiles || plan.text || narrowed(this.query)) return false;
     if (sort === 'nearest') return true;
     return (sort === 'newest' || sort === 'oldest') && this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS;
   }
@@ -301,26 +328,27 @@ export class ListingSearchSql {
    * Whether the page's SQL fixes its own plan, whatever its values (PreparedQueries): nearest
    * first, a radius walked square by square, or a word's postings walked in their index's order.
    */
-  pagePlanFixed(): boolean {
-    if ((this.query.plan ?? 'walk') !== 'walk') return false;
+  pagePlanFixed(plan: SearchPlan): boolean {
+    if ((plan.kind ?? 'walk') !== 'walk') return false;
     if (this.query.sort === 'nearest') return this.proximity !== undefined;
-    if (this.query.lexeme !== undefined) return this.query.sort === 'newest' || this.query.sort === 'oldest' || this.rankedByPostings();
-    return this.walksCells() && (this.query.sort === 'newest' || this.query.sort === 'oldest');
+    if (plan.lexeme !== undefined) return this.query.sort === 'newest' || this.query.sort === 'oldest' || this.rankedByPostings(plan);
+    return this.walksCells(plan) && (this.query.sort === 'newest' || this.query.sort === 'oldest');
   }
 
   /** Whether the count's SQL fixes its own plan: a radius counted square by square, or row by row. */
-  countPlanFixed(): boolean {
-    return Boolean(this.cells || this.bounds) && !this.query.text;
+  countPlanFixed(plan: SearchPlan): boolean {
+    return Boolean(this.cells || this.bounds) && !plan.text;
   }
 
-  private walksCells(): boolean {
-    return this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS && !this.query.lexeme;
+  private walksCells(plan: SearchPlan): boolean {
+    return this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS && !plan.lexeme;
   }
 
   /** One page: a row more than the limit, to know whether another page follows. */
-  page(): Fragment {
-    const keys = this.sortKeys();
-    const filters = [...this.filters];
+  page(plan: SearchPlan): Fragment {
+    const keys = this.sortKeys(plan);
+    const rank = this.rankOf(plan);
+    const filters = this.filtersOf(plan);
     if (this.query.cursor) {
       filters.push(this.afterCursor(keys));
     }
@@ -328,7 +356,7 @@ export class ListingSearchSql {
       [
         fragment(SELECT),
         this.distance ? fragment(`${this.distance.sql} as distance_m`, ...this.distance.params) : fragment('null as distance_m'),
-        this.rank ? fragment(`${this.rank.sql} as rank`, ...this.rank.params) : fragment('null as rank'),
+        rank ? fragment(`${rank.sql} as rank`, ...rank.params) : fragment('null as rank'),
         this.arc ? fragment(`${this.arc.sql} as proximity`, ...this.arc.params) : fragment('null as proximity'),
         ...(this.imagesColumn ? [fragment(`${this.imagesColumn} as images`)] : []),
       ],
@@ -338,27 +366,27 @@ export class ListingSearchSql {
       keys.map((key) => fragment(`${key.expression.sql} ${key.direction}`, ...key.expression.params)),
       ', ',
     );
-    const plan = this.query.plan ?? 'walk';
-    if (plan === 'walk' && this.query.sort === 'nearest' && this.proximity) {
+    const kind = plan.kind ?? 'walk';
+    if (kind === 'walk' && this.query.sort === 'nearest' && this.proximity) {
       // Every listing within the page's reach (often a town's many at one spot), then the page of them.
       const within = whereOf([...filters, this.withinEdge()]);
       return this.pickedPage(
         keys,
         columns,
         fragment(
-          `select l.id, ${this.sortValues(keys).sql} from ${this.listings()} where ${within.sql}`,
+          `select l.id, ${this.sortValues(keys).sql} from ${this.listings(plan)} where ${within.sql}`,
           ...this.sortValues(keys).params,
           ...within.params,
         ),
         {
-          prefix: this.nearestEdge(filters),
+          prefix: this.nearestEdge(filters, plan),
           keyset: false,
         },
       );
     }
-    if (plan === 'walk' && this.walksCells() && (this.query.sort === 'newest' || this.query.sort === 'oldest')) {
+    if (kind === 'walk' && this.walksCells(plan) && (this.query.sort === 'newest' || this.query.sort === 'oldest')) {
       return prefixSelect(
-        this.cellWalk(filters, orderBy),
+        this.cellWalk(filters, orderBy, plan),
         'listing l',
         columns,
         fragment('true'),
@@ -367,14 +395,14 @@ export class ListingSearchSql {
         'join near m on m.id = l.id',
       );
     }
-    if (plan === 'walk') return prefixSelect(fragment(''), this.source(), columns, whereOf(filters), orderBy, this.query.limit + 1);
-    const matches = whereOf(this.matchFilters());
+    if (kind === 'walk') return prefixSelect(fragment(''), this.source(plan), columns, whereOf(filters), orderBy, this.query.limit + 1);
+    const matches = whereOf(this.matchFilters(plan));
     const values = this.sortValues(keys);
     const candidates =
-      plan === 'gather'
-        ? fragment(`select l.id, ${values.sql} from ${this.listings()} where ${matches.sql}`, ...values.params, ...matches.params)
+      kind === 'gather'
+        ? fragment(`select l.id, ${values.sql} from ${this.listings(plan)} where ${matches.sql}`, ...values.params, ...matches.params)
         : fragment(
-            `select l.id, ${values.sql} from ${this.listings()} where ${matches.sql} order by ${this.newestOrder()} limit ?`,
+            `select l.id, ${values.sql} from ${this.listings(plan)} where ${matches.sql} order by ${this.newestOrder(plan)} limit ?`,
             ...values.params,
             ...matches.params,
             RELEVANCE_WINDOW,
@@ -435,14 +463,14 @@ export class ListingSearchSql {
    * within it (given the radius, PostgreSQL would go on to the ends of the earth looking for more).
    * The reach's grid squares find the page's rows from the grid index (`reach_cells`).
    */
-  private nearestEdge(filters: Fragment[]): Fragment {
+  private nearestEdge(filters: Fragment[], plan: SearchPlan): Fragment {
     const proximity = this.proximity as Fragment;
     const arc = this.arc as Fragment;
     const where = whereOf(filters.filter((filter) => !this.placeFilters.includes(filter)));
     const radius = (this.query.radiusMiles ?? RADIUS_MILES_MAX) * METRES_PER_MILE;
     const edge = fragment(
       `with edge as materialized (select case when count(*) < ? then ? else least(max(a), ?) end as reach
-        from (select ${arc.sql} as a from ${this.listings()} where ${where.sql} order by ${proximity.sql} limit ?) nearest)`,
+        from (select ${arc.sql} as a from ${this.listings(plan)} where ${where.sql} order by ${proximity.sql} limit ?) nearest)`,
       this.query.limit + 1,
       radius,
       radius,
@@ -486,7 +514,7 @@ export class ListingSearchSql {
    * bar no listing of the page can fall behind, so every square is then read only up to it (at the
    * circle's edge, a square's first page could be many entries away past the listings outside).
    */
-  private cellWalk(filters: Fragment[], orderBy: Fragment): Fragment {
+  private cellWalk(filters: Fragment[], orderBy: Fragment, plan: SearchPlan): Fragment {
     const where = whereOf(filters);
     const [direction, last, beyond, within] =
       this.query.sort === 'oldest' ? ['asc', 'max', 'infinity', '<='] : ['desc', 'min', '-infinity', '>='];
@@ -494,7 +522,7 @@ export class ListingSearchSql {
     const pageOf = (cells: number[], bar: string) =>
       fragment(
         `select x.id, x.published_at from unnest(array[?]::integer[]) as g(cell) cross join lateral (
-          select l.id, l.published_at from ${this.listings()} where l.geo_cell = g.cell and ${where.sql}${bar} order by ${orderBy.sql} limit ?) x
+          select l.id, l.published_at from ${this.listings(plan)} where l.geo_cell = g.cell and ${where.sql}${bar} order by ${orderBy.sql} limit ?) x
           order by x.published_at ${direction}, x.id ${direction} limit ?`,
         cells,
         ...where.params,
@@ -545,28 +573,29 @@ export class ListingSearchSql {
   }
 
   /** Where relevance's window of the newest matches ends: its oldest match (newest-first keyset values). */
-  windowEdge(): Fragment {
-    const where = whereOf(this.matchFilters());
+  windowEdge(plan: SearchPlan): Fragment {
+    const where = whereOf(this.matchFilters(plan));
     return fragment(
-      `select l.published_at, l.id from ${this.listings()} where ${where.sql}
-        order by ${this.newestOrder()} offset ? limit 1`,
+      `select l.published_at, l.id from ${this.listings(plan)} where ${where.sql}
+        order by ${this.newestOrder(plan)} offset ? limit 1`,
       ...where.params,
       RELEVANCE_WINDOW - 1,
     );
   }
 
   /** Matches counted up to `cap` + 1 (a browse shows "1,000+" beyond), for the first page only. */
-  count(cap: number): Fragment {
+  count(cap: number, plan: SearchPlan): Fragment {
+    const filters = this.filtersOf(plan);
     // Square by square, or for a wide radius row of squares by row, nearest first: the squares
     // wholly inside the radius reach the cap soonest. (Through the grid index at once, squares come
     // in numeric order, from the south: round Lerwick, 555,000 entries read for 500 miles.) The
     // `offset 0` keeps each square's lookup apart, so PostgreSQL cannot turn the order round.
     // The squares wholly inside need no test of distance: they come first, without it.
-    if (this.countPlanFixed()) {
+    if (this.countPlanFixed(plan)) {
       const lookup = ([squares, match]: [Fragment, string], filters: Fragment[]) => {
         const where = whereOf(filters);
         return fragment(
-          `(select 1 from ${squares.sql} cross join lateral (select 1 from ${this.listings()} where ${match} and ${where.sql} offset 0) x)`,
+          `(select 1 from ${squares.sql} cross join lateral (select 1 from ${this.listings(plan)} where ${match} and ${where.sql} offset 0) x)`,
           ...squares.params,
           ...where.params,
         );
@@ -577,18 +606,18 @@ export class ListingSearchSql {
       ];
       const inside = this.cellsInside();
       const groups: Array<[number[], Fragment[]]> = [
-        [inside, this.filters.filter((f) => !this.placeFilters.includes(f))],
-        [(this.cells ?? []).filter((cell) => !inside.includes(cell)), this.filters],
+        [inside, filters.filter((f) => !this.placeFilters.includes(f))],
+        [(this.cells ?? []).filter((cell) => !inside.includes(cell)), filters],
       ];
       const lookups = this.cells
         ? groups.filter(([cells]) => cells.length > 0).map(([cells, filters]) => lookup(squares(cells), filters))
-        : [lookup(this.squareRows(), this.filters)];
+        : [lookup(this.squareRows(), filters)];
       const union = join(lookups, ' union all ');
       return fragment(`select count(*)::int as total from (${union.sql} limit ?) matches`, ...union.params, cap + 1);
     }
-    const where = whereOf(this.matchFilters());
+    const where = whereOf(this.matchFilters(plan));
     return fragment(
-      `select count(*)::int as total from (select 1 from ${this.listings()} where ${where.sql} limit ?) matches`,
+      `select count(*)::int as total from (select 1 from ${this.listings(plan)} where ${where.sql} limit ?) matches`,
       ...where.params,
       cap + 1,
     );
@@ -612,35 +641,36 @@ export class ListingSearchSql {
    * The listings to find matches in: the seller joined only when a filter asks about them, so a
    * count can be read from an index alone (with the join it read every row, or chose a table scan).
    */
-  private listings(): string {
-    return this.query.verifiedSellersOnly ? `${this.source()} join app_user u on u.id = l.seller_id` : this.source();
+  private listings(plan: SearchPlan): string {
+    return this.query.verifiedSellersOnly ? `${this.source(plan)} join app_user u on u.id = l.seller_id` : this.source(plan);
   }
 
   /** Listings, or a word's postings joined to their listings (the word's filter is among the filters). */
-  private source(): string {
+  private source(plan: SearchPlan): string {
     // Each posting's listing looked up by its key, in the postings' order (a lateral join, which
     // PostgreSQL cannot turn into a hash of every match when it misjudges how many there are).
-    return this.query.lexeme
+    return plan.lexeme
       ? 'listing_term t cross join lateral (select * from listing where listing.id = t.listing_id limit 1) l'
       : 'listing l';
   }
 
   /** Newest first, in the order of the index that finds the matches. */
-  private newestOrder(): string {
-    return this.query.lexeme ? 't.published_at desc, t.listing_id desc' : 'l.published_at desc, l.id desc';
+  private newestOrder(plan: SearchPlan): string {
+    return plan.lexeme ? 't.published_at desc, t.listing_id desc' : 'l.published_at desc, l.id desc';
   }
 
   /** The filters, with the radius's grid squares too: for finding matches through the text, place or grid index. */
-  private matchFilters(): Fragment[] {
-    if (this.cells) return [...this.filters, fragment('l.geo_cell = any(array[?]::integer[])', this.cells)];
+  private matchFilters(plan: SearchPlan): Fragment[] {
+    const filters = this.filtersOf(plan);
+    if (this.cells) return [...filters, fragment('l.geo_cell = any(array[?]::integer[])', this.cells)];
     // A radius wider than the grid is used for holds listings enough to be met soon by any walk.
-    return this.filters;
+    return filters;
   }
 
-  nextCursor(rows: ListingRow[]): string | null {
+  nextCursor(rows: ListingRow[], plan: SearchPlan): string | null {
     if (rows.length <= this.query.limit) return null;
     const last = rows[this.query.limit - 1] as ListingRow;
-    return encodeCursor(this.sortKeys().map((key) => key.value(last)));
+    return encodeCursor(this.sortKeys(plan).map((key) => key.value(last)));
   }
 }
 

@@ -1,12 +1,12 @@
 import { type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { ShortLivedCache } from '../../common/short-lived-cache.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/env.js';
-import type { ListingPage } from './dto/listing.response.js';
-import { Listing } from './listing.entity.js';
-import { SavedListing } from './saved-listing.entity.js';
+import { ShortLivedCache } from '../../../common/short-lived-cache.js';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import type { AppConfig } from '../../../config/env.js';
+import type { ListingPage } from '../dto/listing.response.js';
+import { Listing } from '../listing.entity.js';
+import { SavedListing } from '../saved-listing.entity.js';
 
 /**
  * Search answers reused for the same query for SEARCH_CACHE_MS: browse's first pages and popular

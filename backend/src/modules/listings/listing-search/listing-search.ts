@@ -1,0 +1,133 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FieldValidationException } from '../../../common/errors.js';
+import { decodeCursor, encodeCursor } from '../../../common/keyset-pagination.js';
+import { categoryBySlug } from '../../../contracts/categories.js';
+import { DATE_RANGES } from '../../../contracts/listings.js';
+import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
+import { Geocoder } from '../../../infra/geocoding/geocoder.js';
+import type { ListingPage } from '../dto/listing.response.js';
+import { ListingCards } from '../listing-cards.js';
+import { SearchPlanner, TOTAL_CAP } from './planner.js';
+import { SearchAnswers } from './search-answers.js';
+import { type SearchPosition, type SearchQuery, searchQueryParams } from './search-query.js';
+import { pageRows, searchRows } from './search-rows.js';
+import type { ListingQuery, ListingSearchSql, SearchPlan } from './search-sql.js';
+import { Spelling } from './spelling.js';
+
+/** Marks a relevance cursor that has gone past the ranked window (continuingCursor). */
+const PAST_WINDOW = 'past-window';
+
+/**
+ * Browse and search, the use case: a checked SearchQuery in (parseSearchQuery), one page of cards
+ * out. A search goes through here only: the query resolved against the database (a place's
+ * coordinates, a category's id), its SQL built once (ListingSearchSql), planned (SearchPlanner),
+ * the page, its count and the relevance window's edge read under that plan, and a search that
+ * finds nothing tried again with its spelling corrected (Spelling).
+ */
+@Injectable()
+export class ListingSearch {
+  constructor(
+    @Inject(Geocoder) private readonly geocoder: Geocoder,
+    @Inject(ListingCards) private readonly cards: ListingCards,
+    @Inject(SearchPlanner) private readonly planner: SearchPlanner,
+    @Inject(Spelling) private readonly spelling: Spelling,
+    @Inject(SearchAnswers) private readonly answers: SearchAnswers,
+    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+  ) {}
+
+  /** One page of listings; answers are the same for everyone, so a repeated query is served from the cache. */
+  search(query: SearchQuery, position: SearchPosition): Promise<ListingPage> {
+    return this.answers.get(searchQueryParams(query, position).toString(), () => this.searchNow(query, position));
+  }
+
+  private async searchNow(asked: SearchQuery, position: SearchPosition): Promise<ListingPage> {
+    const { query, pastWindow } = afterRelevanceWindow(await this.resolved(asked, position));
+    // The search's one SQL: every plan below (a spelling correction's too) is read through it.
+    const sql = this.cards.sql(query);
+    const count = (plan: SearchPlan) => this.count(sql, plan);
+    let plan = await this.planner.plan(sql, query, asked.text, count);
+    // A first page counts its matches beside finding them (two connections), unless planning counted already.
+    const [found, counted] = await Promise.all([
+      pageRows(this.prepared, sql, plan),
+      query.cursor || plan.matches !== undefined ? undefined : count(plan),
+    ]);
+    let page = { ...found, nextCursor: await this.continuingCursor(sql, plan, pastWindow, found.nextCursor) };
+    let searchedFor: string | null = null;
+    // Nothing for these words, on a first page: look for the words that were probably meant.
+    if (plan.text && !query.cursor && page.rows.length === 0) {
+      const corrected = await this.spelling.corrected(plan.text);
+      if (corrected && corrected !== plan.text) {
+        plan = await this.planner.plan(sql, query, corrected, count);
+        page = await pageRows(this.prepared, sql, plan);
+        searchedFor = corrected;
+      }
+    }
+    const total = query.cursor ? null : (plan.matches ?? counted ?? (await count(plan)));
+    return {
+      listings: this.cards.cards(page.rows.slice(0, query.limit), query.near),
+      next_cursor: page.nextCursor,
+      total: total === null ? null : Math.min(total, TOTAL_CAP),
+      total_is_lower_bound: total !== null && total > TOTAL_CAP,
+      searched_for: searchedFor,
+    };
+  }
+
+  /** The query as the database knows it: the place's coordinates (a place id that names none is refused), the category's id. */
+  private async resolved(asked: SearchQuery, position: SearchPosition): Promise<ListingQuery> {
+    const place = asked.location ? await this.geocoder.byId(asked.location) : undefined;
+    if (asked.location && !place) throw new FieldValidationException({ location: 'location must be a place id from the list' });
+    return {
+      categoryId: asked.category ? categoryBySlug(asked.category)?.id : undefined,
+      rentSubcategory: asked.subcategory,
+      type: asked.type,
+      minPricePence: asked.minPricePence,
+      maxPricePence: asked.maxPricePence,
+      near: place,
+      radiusMiles: place ? asked.radiusMiles : undefined,
+      verifiedSellersOnly: asked.verifiedSellersOnly,
+      featuredOnly: asked.featuredOnly,
+      postedWithinDays: asked.postedWithin ? DATE_RANGES[asked.postedWithin] : undefined,
+      attributeRanges: asked.attributeRanges,
+      sort: asked.sort,
+      cursor: position.cursor,
+      limit: position.limit,
+    };
+  }
+
+  /** Matches counted up to TOTAL_CAP + 1. */
+  private async count(sql: ListingSearchSql, plan: SearchPlan): Promise<number> {
+    const [row] = await searchRows<{ total: number }>(this.prepared, sql.count(TOTAL_CAP, plan), sql.countPlanFixed(plan));
+    return row?.total ?? 0;
+  }
+
+  /**
+   * Relevance ranks the newest RELEVANCE_WINDOW matches of several common words (one word is ranked
+   * whole, from its postings); Load More then goes on with the older matches, newest first, so
+   * every match can be reached. Their cursor says so (`afterRelevanceWindow` reads it back).
+   */
+  private async continuingCursor(
+    sql: ListingSearchSql,
+    plan: SearchPlan,
+    pastWindow: boolean,
+    next: string | null,
+  ): Promise<string | null> {
+    if (pastWindow) return next && encodeCursor([PAST_WINDOW, ...decodeCursor(next, 2)]);
+    if (plan.kind !== 'newest' || next) return next;
+    const [edge] = await searchRows<{ published_at: string; id: string }>(this.prepared, sql.windowEdge(plan), false);
+    return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
+  }
+}
+
+/** A relevance search whose cursor has gone past the ranked window: the older matches, newest first. */
+function afterRelevanceWindow(query: ListingQuery): { query: ListingQuery; pastWindow: boolean } {
+  if (query.sort !== 'relevance' || !query.cursor) return { query, pastWindow: false };
+  let values: unknown[];
+  try {
+    values = decodeCursor(query.cursor, 3);
+  } catch {
+    return { query, pastWindow: false }; // checked where it is used
+  }
+  // Otherwise a ranked page's cursor: rank, publication, id.
+  if (values[0] !== PAST_WINDOW) return { query, pastWindow: false };
+  return { query: { ...query, sort: 'newest', cursor: encodeCursor(values.slice(1)) }, pastWindow: true };
+}

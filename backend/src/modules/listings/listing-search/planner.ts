@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GATHER_LIMIT, type ListingQuery, type ListingSearchSql, narrowed, type SearchPlan } from './search-sql.js';
+import { ListingWords } from './words.js';
+
+/** Matches counted at most (a browse shows "1,000+" beyond). */
+export const TOTAL_CAP = 1_000;
+
+/**
+ * Chooses how to find a search's rows (ListingSearchSql's plans): words and places are counted
+ * first through their index, so a rare word or a remote place is gathered, never walked. The one
+ * place a search is planned.
+ */
+@Injectable()
+export class SearchPlanner {
+  constructor(@Inject(ListingWords) private readonly words: ListingWords) {}
+
+  /** `count`: the search's matches under a plan, counted by its SQL up to TOTAL_CAP + 1. */
+  async plan(
+    sql: ListingSearchSql,
+    query: ListingQuery,
+    text: string | undefined,
+    count: (plan: SearchPlan) => Promise<number>,
+  ): Promise<SearchPlan> {
+    const asked: SearchPlan = { text };
+    if (!text && !query.radiusMiles) return asked;
+    // Counted beside the page (ListingSearch), not first.
+    if (sql.boundedWalk(asked)) return { ...asked, kind: 'walk' };
+    const search = text && onlyWords(query) ? await this.words.required(text, TOTAL_CAP) : undefined;
+    // A single word is counted from its postings alone, several words from the rarest one's postings
+    // (when that is conclusive); other searches through their index.
+    const matches =
+      search?.words.length === 1
+        ? search.words[0].postings
+        : ((search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ?? (await count(asked)));
+    const rarest = search?.words[0];
+    // One word is ranked from its postings' own index of rank, however many listings hold it.
+    if (rarest && search.words.length === 1 && query.sort === 'relevance') {
+      return { ...asked, kind: 'walk', matches, lexeme: rarest.lexeme, lexemeOnly: true };
+    }
+    const kind = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' ? 'newest' : 'walk';
+    // The rarest word's postings find the matches when they are needed newest first (or all of them).
+    const byPostings = rarest && (kind !== 'walk' || query.sort === 'newest' || query.sort === 'oldest');
+    return { ...asked, kind, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
+  }
+}
+
+/** A search by words alone, among live listings: its matches are the listings holding every word. */
+function onlyWords(query: ListingQuery): boolean {
+  return !narrowed(query) && !query.near;
+}

@@ -1,0 +1,208 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { FieldValidationException } from '../../../common/errors.js';
+import { collectMessages, VALIDATOR_OPTIONS } from '../../../common/validation.js';
+import type { CategorySlug } from '../../../contracts/categories.js';
+import {
+  type DateRange,
+  fieldsFor,
+  type ListingSort,
+  PAGE_SIZE,
+  PRICE_MAX_POUNDS,
+  type RentSubcategory,
+} from '../../../contracts/listings.js';
+import { ListingSearchRequest } from '../dto/listing.request.js';
+
+/** The version of SearchQuery's stored form (searchQueryToJson); a stored query of another version is refused. */
+export const SEARCH_QUERY_VERSION = 1;
+/** Miles around a place when the search gives none. */
+export const DEFAULT_RADIUS_MILES = 25;
+
+/**
+ * What a browse or search asks for, checked (parseSearchQuery): the one value a browse URL, a saved
+ * search and an alert share. It holds only what the asker chose, never what the database knows (a
+ * place is its id, resolved to coordinates when searched), so a stored query means the same later.
+ */
+export interface SearchQuery {
+  text?: string;
+  category?: CategorySlug;
+  subcategory?: RentSubcategory;
+  type?: 'sale' | 'rent';
+  minPricePence?: number;
+  maxPricePence?: number;
+  /** A place id from GET /api/places. */
+  location?: string;
+  /** Only with a location. */
+  radiusMiles?: number;
+  verifiedSellersOnly?: boolean;
+  featuredOnly?: boolean;
+  postedWithin?: Exclude<DateRange, 'all'>;
+  /** The category's own range fields, in the category's order (`hours_max=3000` is { key: 'hours', max: 3000 }). */
+  attributeRanges: AttributeRange[];
+  sort: ListingSort;
+}
+
+export interface AttributeRange {
+  key: string;
+  min?: number;
+  max?: number;
+}
+
+/** Where in a search's answers a page starts, and how long it is: a browse URL's, not the query's. */
+export interface SearchPosition {
+  cursor?: string;
+  limit: number;
+}
+
+/** A search as a URL or stored form gives it: the query and the page, or every problem found, by parameter. */
+export type ParsedSearch = { query: SearchQuery; position: SearchPosition } | { errors: Record<string, string> };
+
+/** The stored form of a query (a saved search, an alert): its URL parameters, with the version they were written in. */
+export interface StoredSearchQuery {
+  version: number;
+  params: Record<string, string>;
+}
+
+/**
+ * The one check of a search's parameters (GET /api/listings, a stored query): each value against
+ * its rule (ListingSearchRequest's, the contract's), then prices in pence and the category's own
+ * ranges. Parameters it does not know are ignored, as the API always has.
+ */
+export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch {
+  const raw = input instanceof URLSearchParams ? paramsRecord(input) : (input as Record<string, unknown>);
+  const request = plainToInstance(ListingSearchRequest, raw);
+  const invalid = validateSync(request, VALIDATOR_OPTIONS);
+  if (invalid.length > 0) return { errors: collectMessages(invalid) };
+  try {
+    const text = request.q?.trim() || undefined;
+    const category = request.category as CategorySlug | undefined;
+    const subcategory = request.subcategory as RentSubcategory | undefined;
+    const minPricePence = searchPence('min_price', request.min_price);
+    const maxPricePence = searchPence('max_price', request.max_price);
+    if (minPricePence !== undefined && maxPricePence !== undefined && minPricePence > maxPricePence) {
+      throw new FieldValidationException({ max_price: 'max_price must not be below min_price' });
+    }
+    const date = request.date as DateRange | undefined;
+    const query: SearchQuery = {
+      text,
+      category,
+      subcategory,
+      type: request.type === 'buy' ? 'sale' : (request.type as 'sale' | 'rent' | undefined),
+      minPricePence,
+      maxPricePence,
+      location: request.location,
+      radiusMiles: request.location ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
+      verifiedSellersOnly: request.verified,
+      featuredOnly: request.featured,
+      postedWithin: date && date !== 'all' ? date : undefined,
+      attributeRanges: attributeRanges(category, subcategory, raw),
+      sort: (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest'),
+    };
+    return { query: withoutAbsent(query), position: withoutAbsent({ cursor: request.cursor, limit: request.limit ?? PAGE_SIZE }) };
+  } catch (error) {
+    if (error instanceof FieldValidationException) return { errors: error.fields };
+    throw error;
+  }
+}
+
+/** parseSearchQuery, with its problems as the API's 400. */
+export function searchQueryOrFail(input: URLSearchParams | object): { query: SearchQuery; position: SearchPosition } {
+  const parsed = parseSearchQuery(input);
+  if ('errors' in parsed) throw new FieldValidationException(parsed.errors);
+  return parsed;
+}
+
+/** The query as GET /api/listings parameters (a browse URL), with the page's position when given; parseSearchQuery reads it back. */
+export function searchQueryParams(query: SearchQuery, position?: SearchPosition): URLSearchParams {
+  const params = new URLSearchParams();
+  const put = (name: string, value: string | number | boolean | undefined) => {
+    if (value !== undefined) params.set(name, String(value));
+  };
+  put('q', query.text);
+  put('category', query.category);
+  put('subcategory', query.subcategory);
+  put('type', query.type);
+  put('min_price', query.minPricePence === undefined ? undefined : query.minPricePence / 100);
+  put('max_price', query.maxPricePence === undefined ? undefined : query.maxPricePence / 100);
+  put('location', query.location);
+  put('radius', query.location ? query.radiusMiles : undefined);
+  put('verified', query.verifiedSellersOnly);
+  put('featured', query.featuredOnly);
+  put('date', query.postedWithin);
+  for (const range of query.attributeRanges) {
+    put(`${range.key}_min`, range.min);
+    put(`${range.key}_max`, range.max);
+  }
+  put('sort', query.sort);
+  put('cursor', position?.cursor);
+  put('limit', position?.limit);
+  return params;
+}
+
+/** The query's stored form, for a saved search or an alert (JSON). */
+export function searchQueryToJson(query: SearchQuery): StoredSearchQuery {
+  return { version: SEARCH_QUERY_VERSION, params: Object.fromEntries(searchQueryParams(query)) };
+}
+
+/** A stored query read back, checked as a URL's would be; one of another version is refused, not guessed at. */
+export function searchQueryFromJson(stored: unknown): { query: SearchQuery } | { errors: Record<string, string> } {
+  const { version, params } = (stored ?? {}) as Partial<StoredSearchQuery>;
+  if (version !== SEARCH_QUERY_VERSION) return { errors: { version: `version must be ${SEARCH_QUERY_VERSION}` } };
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return { errors: { params: 'params must be an object' } };
+  if (Object.values(params).some((value) => typeof value !== 'string')) return { errors: { params: 'params must all be text' } };
+  const parsed = parseSearchQuery(params);
+  return 'errors' in parsed ? parsed : { query: parsed.query };
+}
+
+/** URL parameters as Fastify's query parser gives them: a repeated name becomes a list. */
+function paramsRecord(params: URLSearchParams): Record<string, string | string[]> {
+  const record: Record<string, string | string[]> = {};
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    record[name] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return record;
+}
+
+/** The object without its undefined members: two equal queries compare equal, and serialise alike. */
+function withoutAbsent<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as T;
+}
+
+/**
+ * A price filter in pence, checked after the conversion: pounds that overflow it (1e308 × 100 is
+ * Infinity) or lie beyond any listing's price are refused, not sent to PostgreSQL.
+ */
+function searchPence(name: 'min_price' | 'max_price', pounds: number | undefined): number | undefined {
+  if (pounds === undefined) return undefined;
+  const pence = Math.round(pounds * 100);
+  if (!Number.isSafeInteger(pence) || pence < 0 || pence > PRICE_MAX_POUNDS * 100) {
+    throw new FieldValidationException({ [name]: `${name} must be a number from 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}` });
+  }
+  return pence;
+}
+
+/** The `<key>_min` / `<key>_max` query parameters of the category's range fields, each within the field's own bounds. */
+function attributeRanges(category: CategorySlug | undefined, subcategory: RentSubcategory | undefined, raw: Record<string, unknown>) {
+  if (!category) return [];
+  const ranges: AttributeRange[] = [];
+  const errors: Record<string, string> = {};
+  for (const field of fieldsFor(category, subcategory)) {
+    if ((field.kind !== 'integer' && field.kind !== 'decimal') || !field.range) continue;
+    const range: AttributeRange = { key: field.key };
+    for (const bound of ['min', 'max'] as const) {
+      const name = `${field.key}_${bound}`;
+      const value = raw[name];
+      if (value === undefined || value === '') continue;
+      const number = Number(value);
+      if (typeof value !== 'string' || !Number.isFinite(number)) errors[name] = `${name} must be a number`;
+      else if (number < field.min || number > field.max) errors[name] = `${name} must be from ${field.min} to ${field.max}`;
+      else range[bound] = number;
+    }
+    if (range.min !== undefined && range.max !== undefined && range.min > range.max)
+      errors[`${field.key}_max`] = `${field.key}_max must not be below ${field.key}_min`;
+    if (range.min !== undefined || range.max !== undefined) ranges.push(range);
+  }
+  if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
+  return ranges;
+}
