@@ -56,11 +56,14 @@ export function useTestApp(
     t = await startTestApp(db, env, { clock: options.clock });
   });
   afterAll(async () => {
-    if (db && t && options.waitForJobs) await waitForJobs(db);
-    await t?.close();
-    await db?.drop();
-    t = undefined;
-    db = undefined;
+    try {
+      if (db && t && options.waitForJobs) await waitForJobs(db);
+    } finally {
+      await t?.close();
+      await db?.drop();
+      t = undefined;
+      db = undefined;
+    }
   });
   return { db: later('database', () => db), t: later('app', () => t) };
 }
