@@ -130,19 +130,14 @@ export const LISTING_BODIES = {
   },
 } as const;
 
-export type ListingCategory = keyof typeof LISTING_BODIES;
-
 /**
- * The body of POST /api/listings for a listing in Taunton of `category` (equipment unless `change`
- * says otherwise), declared over 18, with `change` on top. Unless `change` brings its own `images`,
- * `photos` photos are uploaded as `browser` first (without waiting for their variants).
+ * The body of POST /api/listings for the equipment listing in Taunton, declared over 18, with `change`
+ * on top (spread one of LISTING_BODIES into it for another category). Unless `change` brings its own
+ * `images`, `photos` photos are uploaded as `browser` first (without waiting for their variants).
  */
 export async function listingBody(browser: Browser, change: Record<string, unknown> = {}, photos = 1): Promise<Record<string, unknown>> {
-  const category = (
-    typeof change['category'] === 'string' && change['category'] in LISTING_BODIES ? change['category'] : 'equipment'
-  ) as ListingCategory;
   return {
-    ...LISTING_BODIES[category],
+    ...LISTING_BODIES.equipment,
     location: 'Taunton',
     place_id: PLACES.taunton.id,
     confirm_over_18: true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
-import { listingBody, postListing } from '../../testing/listings.js';
+import { LISTING_BODIES, listingBody, postListing } from '../../testing/listings.js';
 import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 import { uploadPhotos } from '../../testing/images.js';
@@ -146,6 +146,19 @@ describe('listings: posting and managing', () => {
     });
     const detail = (await new Browser(t).call('GET', `/api/listings/${listing.id}`)).json<{ data: Record<string, unknown> }>().data;
     expect(detail).toMatchObject({ type: 'rent', category_slug: 'rentals', rent_subcategory: 'equipment', price_unit: 'per-day' });
+  });
+
+  it.each(Object.entries(LISTING_BODIES))('posts a listing in %s with that category’s own fields', async (_category, body) => {
+    const { browser } = await signedInPerson(t, db);
+    const listing = await postListing<Detail>(browser, body);
+    const detail = (await new Browser(t).call('GET', `/api/listings/${listing.id}`)).json<{ data: Record<string, unknown> }>().data;
+    expect(detail).toMatchObject({
+      title: body.title,
+      type: body.type,
+      category_slug: body.category,
+      price_unit: body.price_unit,
+      attributes: body.attributes,
+    });
   });
 
   it('lets only the seller change, mark or delete a listing; anyone else gets “not found”', async () => {
