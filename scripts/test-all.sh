@@ -64,6 +64,8 @@ finish lint format types contract compose
 if [ ${#failed[@]} -eq 0 ]; then
   start jest env NODE_OPTIONS=--experimental-vm-modules npx jest --json --outputFile="$results/jest.json"
   finish jest
+fi
+if [ ${#failed[@]} -eq 0 ]; then
   start playwright env -u DATABASE_URL -u REDIS_URL -u SMTP_URL -u S3_BUCKET \
     FM_E2E_JSON_REPORT="$results/e2e.json" npm run --silent test:e2e
   finish playwright
