@@ -39,4 +39,8 @@ export default {
     },
   ],
   testTimeout: 60_000,
+  // The integration tests mostly wait (on PostgreSQL, queues, child processes): three files at a time finish the
+  // suite sooner than jest's default of one worker on two cores. Each app under test holds about 15 of the
+  // server's connections, so more workers would crowd a PostgreSQL that allows 100.
+  maxWorkers: 3,
 };

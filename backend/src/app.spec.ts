@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
 import { appEntities } from './app.module.js';
 import { createOrmConfig } from './infra/database/orm-config.js';
-import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
-import { startTestApp, type TestApp } from './testing/test-app.js';
+import { createTestDatabase } from './testing/test-database.js';
+import { useTestApp } from './testing/test-context.js';
+import { startTestApp } from './testing/test-app.js';
 
 describe('platform', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db);
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp();
 
   describe('categories', () => {
     it('lists the six categories of the spec with their slugs and live listing counts', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestDatabase } from '../testing/test-context.js';
 import { eventually } from '../testing/test-app.js';
 import { startWebProcess } from '../testing/web-process.js';
 
@@ -16,14 +16,7 @@ interface LogRecord {
 
 // The log as an operator reads it: the real web process's stdout.
 describe('the web process log', () => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase();
 
   it('writes JSON lines in production, one access line per API request carrying its request id, and all of it before exiting', async () => {
     const web = await startWebProcess(db, { NODE_ENV: 'production', LOG_LEVEL: 'log' });

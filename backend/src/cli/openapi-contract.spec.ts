@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { Browser, signedInPerson } from '../testing/accounts.js';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { useTestApp } from '../testing/test-context.js';
 
 interface Operation {
   summary?: string;
@@ -79,22 +78,14 @@ describe('the API contract', () => {
  * address is unconfirmed, and with the cookie but not X-Requested-With.
  */
 describe('the running API answers only what its contract lists', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let person: Browser;
 
+  // Every documented operation is served, the diagnostic routes included.
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', DIAGNOSTIC_ROUTES: 'true' });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    // Every documented operation is served, the diagnostic routes included.
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', DIAGNOSTIC_ROUTES: 'true' });
     const signedIn = await signedInPerson(t, db);
     await db.query('update app_user set email_verified_at = null where id = $1', [signedIn.id]);
     person = signedIn.browser;
-  });
-
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

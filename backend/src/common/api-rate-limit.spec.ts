@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { deleteRedisKeys } from '../testing/redis.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { useTestDatabase } from '../testing/test-context.js';
 import { eventually, startTestApp, waitForJobs, type TestApp } from '../testing/test-app.js';
 import type { RateLimitStore } from '../infra/rate-limit/rate-limit-store.js';
 import { clientKey, LeasedHits } from './api-rate-limit.js';
@@ -10,7 +10,7 @@ const stores: Array<{ store: string; env: Record<string, string> }> = [{ store: 
 if (process.env.REDIS_URL) stores.push({ store: 'Redis', env: { REDIS_URL: process.env.REDIS_URL } });
 
 describe.each(stores)('the /api rate limit on $store', ({ env }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase();
   const prefix = `fmtest_${randomBytes(4).toString('hex')}`;
   const apps: TestApp[] = [];
 
@@ -21,10 +21,6 @@ describe.each(stores)('the /api rate limit on $store', ({ env }) => {
     apps.push(...pair);
     return pair as [TestApp, TestApp];
   };
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
   // Each test's pair goes when it ends: eight app instances at once would hold 80 connections.
   afterEach(async () => {
     for (const t of apps.splice(0)) {
@@ -34,7 +30,6 @@ describe.each(stores)('the /api rate limit on $store', ({ env }) => {
   });
   afterAll(async () => {
     if (env.REDIS_URL) await deleteRedisKeys(env.REDIS_URL, prefix);
-    await db.drop();
   });
 
   it('holds one limit for a client across two app instances, with Retry-After and the envelope', async () => {

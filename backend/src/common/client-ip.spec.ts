@@ -1,25 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { useTestDatabase } from '../testing/test-context.js';
 import { startTestApp, waitForJobs, type TestApp } from '../testing/test-app.js';
 
 const message = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Hay', message: 'Is the hay still available?' };
 
 describe('the client address behind reverse proxies (TRUST_PROXY)', () => {
-  let db: TestDatabase;
+  const db = useTestDatabase();
   const apps: TestApp[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
   afterEach(async () => {
     for (const t of apps.splice(0)) {
       await waitForJobs(db);
       await t.close();
     }
     await db.query('delete from contact_message');
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   const start = async (env: Record<string, string>) => {

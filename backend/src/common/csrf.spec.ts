@@ -1,31 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../config/env.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { startTestApp, waitForJobs, type TestApp } from '../testing/test-app.js';
+import { useTestApp } from '../testing/test-context.js';
+import { waitForJobs } from '../testing/test-app.js';
 import { isAllowedOrigin } from './csrf.js';
 
 const message = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Hay', message: 'Is the hay still available?' };
 const refused = { success: false, error: 'Cross-site requests are not allowed.' };
 
 describe('cross-site requests', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, {
-      PUBLIC_URL: 'https://fieldmarket.example',
-      CORS_ORIGINS: 'https://partner.example, http://localhost:4321',
-      CONTACT_RATE_LIMIT: '100',
-    });
+  const { db, t } = useTestApp({
+    PUBLIC_URL: 'https://fieldmarket.example',
+    CORS_ORIGINS: 'https://partner.example, http://localhost:4321',
+    CONTACT_RATE_LIMIT: '100',
   });
   afterEach(async () => {
     await waitForJobs(db);
     await db.query('delete from contact_message');
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   const post = (headers: Record<string, string>) =>

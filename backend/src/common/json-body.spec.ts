@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
+import { useTestApp } from '../testing/test-context.js';
 
 const valid = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Hay', message: 'Is the hay still available?' };
 
@@ -10,17 +9,7 @@ const valid = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Hay'
 const manyKeys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [i.toString(36), 1]));
 
 describe('request bodies', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db);
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp();
 
   const post = (payload: string, contentType = 'application/json') =>
     t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'content-type': contentType }, payload });

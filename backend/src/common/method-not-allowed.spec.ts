@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
+import { useTestApp } from '../testing/test-context.js';
+import { startTestApp } from '../testing/test-app.js';
 
 describe('a wrong method on an API path', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db);
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp();
 
   it.each([
     ['DELETE', '/api/categories', 'GET, HEAD'],

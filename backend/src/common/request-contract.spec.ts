@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Browser, signedInPerson } from '../testing/accounts.js';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { useTestApp } from '../testing/test-context.js';
 
 interface Refusal {
   success: false;
@@ -11,19 +10,11 @@ interface Refusal {
 
 /** What the server refuses is what openapi.yaml says it refuses (issue 17 §5). */
 describe('requests outside the contract', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let browser: Browser;
 
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
     ({ browser } = await signedInPerson(t, db));
-  });
-
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   it('refuses null in a profile field the contract types as text, and keeps the profile', async () => {

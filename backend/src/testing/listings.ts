@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Browser } from './accounts.js';
+import { uploadPhotos } from './images.js';
 import type { TestDatabase } from './test-database.js';
 
 /** Places of the GeoNames dataset the tests use, with their ids. */
@@ -61,4 +63,96 @@ export async function insertListing(db: TestDatabase, fixture: ListingFixture): 
   const words = [...new Set(fixture.title.toLowerCase().match(/[a-z]{3,30}/g) ?? [])];
   for (const word of words) await db.query('insert into listing_search_word (word) values ($1) on conflict do nothing', [word]);
   return id;
+}
+
+/** What the wizard sends for a listing of each category for sale (with that category's own fields), and for a rental. */
+export const LISTING_BODIES = {
+  equipment: {
+    type: 'sale',
+    category: 'equipment',
+    title: 'Massey Ferguson 5713 SL tractor',
+    description: 'Serviced every year and kept in a shed. Tyres good, no leaks. Can deliver within 50 miles at cost.',
+    price: 38500,
+    price_unit: 'total',
+    vat: 'plus-vat',
+    attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
+  },
+  livestock: {
+    type: 'sale',
+    category: 'livestock',
+    title: 'Twelve North Devon heifers',
+    description: 'Quiet, halter trained, TB tested in the spring. From a closed herd on the Quantocks; can be seen by appointment.',
+    price: 1450,
+    price_unit: 'per-head',
+    vat: 'no-vat',
+    attributes: { breed: 'North Devon', sex: 'female', age_months: 20, head_count: 12 },
+  },
+  land: {
+    type: 'sale',
+    category: 'land',
+    title: 'Twelve acres of grazing near the river',
+    description: 'Level pasture with mains water to two troughs, stock fencing all round and a gateway onto the lane.',
+    price: 150000,
+    price_unit: 'total',
+    vat: 'no-vat',
+    attributes: { acres: 12, tenure: 'freehold' },
+  },
+  'seeds-plants': {
+    type: 'sale',
+    category: 'seeds-plants',
+    title: 'Small bales of meadow hay',
+    description: 'Made in June without rain, stored in a dry barn. Collection from the farm, help with loading given.',
+    price: 6,
+    price_unit: 'total',
+    vat: 'no-vat',
+    attributes: { variety: 'Meadow hay', quantity: 200, quantity_unit: 'bales', organic: false },
+  },
+  services: {
+    type: 'sale',
+    category: 'services',
+    title: 'Hedge cutting with a flail',
+    description: 'Tractor-mounted flail for hedges and verges, fully insured, operator with twenty years of experience.',
+    price: 45,
+    price_unit: 'total',
+    vat: 'plus-vat',
+    attributes: { coverage_miles: 25 },
+  },
+  rentals: {
+    type: 'rent',
+    category: 'rentals',
+    subcategory: 'equipment',
+    title: 'Livestock trailer for hire',
+    description: 'Ifor Williams 12 ft livestock trailer with decks, hired by the day or the week; towing hitch needed.',
+    price: 60,
+    price_unit: 'per-day',
+    vat: 'included',
+    attributes: { make: 'Ifor Williams', model: 'DP120' },
+  },
+} as const;
+
+/**
+ * The body of POST /api/listings for the equipment listing in Taunton, declared over 18, with `change`
+ * on top (spread one of LISTING_BODIES into it for another category). Unless `change` brings its own
+ * `images`, `photos` photos are uploaded as `browser` first (without waiting for their variants).
+ */
+export async function listingBody(browser: Browser, change: Record<string, unknown> = {}, photos = 1): Promise<Record<string, unknown>> {
+  return {
+    ...LISTING_BODIES.equipment,
+    location: 'Taunton',
+    place_id: PLACES.taunton.id,
+    confirm_over_18: true,
+    ...change,
+    images: 'images' in change ? change['images'] : await uploadPhotos(browser, photos, { ready: false }),
+  };
+}
+
+/** Posts a listing through the API as `browser` (see listingBody); fails unless it is created. Returns the answer's data. */
+export async function postListing<T = { id: string; images: Array<{ id: string }> }>(
+  browser: Browser,
+  change: Record<string, unknown> = {},
+  photos = 1,
+): Promise<T> {
+  const response = await browser.call('POST', '/api/listings', await listingBody(browser, change, photos));
+  if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
+  return response.json<{ data: T }>().data;
 }

@@ -34,6 +34,15 @@ export async function turnOnTwoFactor(browser: Browser): Promise<string[]> {
   return verified.json<{ data: { recovery_codes: string[] } }>().data.recovery_codes;
 }
 
+/** A signed-in person (address confirmed) who turned two-factor sign-in on in that session; with their recovery codes. */
+export async function twoFactorPerson(
+  t: TestApp,
+  db: TestDatabase,
+): Promise<{ browser: Browser; person: Person; id: string; recoveryCodes: string[] }> {
+  const member = await signedInPerson(t, db);
+  return { ...member, recoveryCodes: await turnOnTwoFactor(member.browser) };
+}
+
 /**
  * Signs in in a new browser with the password, then, when `recoveryCodes` are given, answers the
  * two-factor challenge with the next of them (a code from the app works once per 30 s step; a test

@@ -39,15 +39,18 @@ export async function startTestApp(
   return { app, config, close: () => app.close() };
 }
 
-/** Waits until `check` passes (returns without throwing), retrying every 100 ms. */
+/**
+ * Waits until `check` passes (returns without throwing). Retries soon at first (most conditions hold
+ * within a few milliseconds: a job handed over, a mail written), then every 100 ms.
+ */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
     try {
       return await check();
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 }

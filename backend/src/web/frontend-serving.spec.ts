@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
+import { useTestApp } from '../testing/test-context.js';
 
 // Against the real build (the test command builds first): the files the product would serve.
 const frontendDir = resolve(import.meta.dirname, '../../../frontend/dist');
 const clientFile = (path: string) => readFile(resolve(frontendDir, 'client', path));
 
 describe('the built site as the web process serves it', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let script: string;
 
+  const { t } = useTestApp({ FRONTEND_DIR: frontendDir });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { FRONTEND_DIR: frontendDir });
     const assets = await readdir(resolve(frontendDir, 'client/_astro'));
     const found = assets.find((file) => file.endsWith('.js'));
     if (!found) throw new Error('no script in the build');
     script = `_astro/${found}`;
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   const get = (url: string, acceptEncoding?: string) =>

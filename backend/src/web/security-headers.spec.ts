@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
+import { useTestApp, useTestDatabase } from '../testing/test-context.js';
+import { startTestApp } from '../testing/test-app.js';
 
 const frontendDir = resolve(import.meta.dirname, '../../../frontend/dist');
 
@@ -31,17 +31,7 @@ function expectCommonHeaders(response: LightMyRequestResponse) {
 }
 
 describe('security headers', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { FRONTEND_DIR: frontendDir });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { t } = useTestApp({ FRONTEND_DIR: frontendDir });
 
   it('gives API JSON a policy that allows nothing to load or run', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/categories' });
@@ -106,13 +96,7 @@ describe('security headers', () => {
 });
 
 describe('HSTS', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase();
 
   it('is sent when the public address is https', async () => {
     const t = await startTestApp(db, { PUBLIC_URL: 'https://fieldmarket.example' });

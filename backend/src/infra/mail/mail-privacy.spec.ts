@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '../../bootstrap/logger.js';
 import { captureLogs } from '../../testing/log-capture.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
+import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
 
 describe('what the logs say about mail', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { LOG_LEVEL: 'verbose' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ LOG_LEVEL: 'verbose' });
 
   it('records each mail sent without the recipient address or the subject people typed', async () => {
     const logs = captureLogs(createLogger(t.config));

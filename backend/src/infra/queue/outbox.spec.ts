@@ -30,6 +30,9 @@ describe('the outbox', () => {
     apps.push(t);
     return t;
   };
+  /** Moves every entry's hand-over a minute back, as if 60 polls of one second had passed since. */
+  const ageHandOvers = () =>
+    (db as TestDatabase).query(`update outbox_job set enqueued_at = enqueued_at - interval '1 minute' where enqueued_at is not null`);
   const entries = () => (db as TestDatabase).query<Entry>('select id, name, enqueued_at, completed_at from outbox_job order by name');
 
   afterEach(async () => {
@@ -101,6 +104,8 @@ describe('the outbox', () => {
     for (const entry of await entries()) expect(await jobs.stateOf('mail', entry.id)).toBeUndefined();
 
     // The reconciler notices (entries handed over 12 polls ago with no job) and hands them over again.
+    // The entries are made that old rather than waited for: 12 polls are 12 s of real time.
+    await ageHandOvers();
     await eventually(async () => {
       for (const entry of await entries()) expect(await jobs.stateOf('mail', entry.id)).toBe('waiting');
     }, 40_000);
@@ -114,6 +119,7 @@ describe('the outbox', () => {
     // the backend lost the jobs. The work runs again, and the handlers' own records stop a repeat.
     await (db as TestDatabase).query('update outbox_job set completed_at = null');
     await wipe(web);
+    await ageHandOvers();
     await waitForJobs(db as TestDatabase, 40_000);
     expect(smtp.received).toHaveLength(2);
   });

@@ -8,7 +8,7 @@ import { AppModule } from '../../app.module.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
 import { deleteRedisKeys } from '../../testing/redis.js';
 import { startTestApp, testConfig, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { useTestDatabase } from '../../testing/test-context.js';
 import { REALTIME_BUS } from './realtime.module.js';
 import { Realtime } from './realtime.js';
 import type { RealtimeBus } from './realtime-bus.js';
@@ -64,14 +64,7 @@ const receives = (socket: ClientSocket, marker: string) =>
   });
 
 describe('realtime', () => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase();
 
   describe('the handshake', () => {
     let t: TestApp;

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { Browser, linkMailedTo, newPerson, signedInPerson, tokenOf } from '../../testing/accounts.js';
-import { readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { readOutbox, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
 
 const SIGN_UP_SUCCESS = 'Account created successfully! Please check your email to verify your account.';
 const WRONG_CREDENTIALS = 'Incorrect email or password.';
 
 describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300' });
 
   const mailsTo = async (email: string) => (await readOutbox(t.config.mail.outboxDir)).filter((m) => m.to === email);
 

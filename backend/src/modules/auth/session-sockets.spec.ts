@@ -6,28 +6,22 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../events/cl
 import { Outbox } from '../../infra/queue/outbox.service.js';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { staffCommand } from '../../testing/staff.js';
-import { startTestApp, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { useTestApp } from '../../testing/test-context.js';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const PUBLIC_URL = 'https://fieldmarket.example';
 
 describe('a session that ends closes the live connections it opened', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let url: string;
   const sockets: ClientSocket[] = [];
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', PUBLIC_URL });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-  });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await t.close();
-    await db.drop();
+  });
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', PUBLIC_URL });
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   });
 
   async function connect(browser: Browser): Promise<ClientSocket> {

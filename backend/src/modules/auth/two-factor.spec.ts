@@ -1,34 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { generate } from 'otplib';
 import pg from 'pg';
 import { Browser, linkMailedTo, newPerson, signedInPerson, tokenOf, type Person } from '../../testing/accounts.js';
 import { ControlledClock } from '../../testing/clock.js';
-import { eventually, startTestApp, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { eventually } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
 
 const INVALID_CODE = 'Invalid verification code';
 const CODE_USED = 'This code has already been used. Wait for the next code from your authenticator app.';
 const TOO_MANY_CODES = /^Too many incorrect codes\. Please wait \d+ minutes? and try again\.$/;
 
 describe('two-factor sign-in', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   // The product checks codes against this clock, held in the middle of a 30 s step (so no test meets
   // a step's boundary) an hour before the machine's time (so codes follow the clock, not the machine).
   const clock = new ControlledClock();
   clock.set(new Date(Math.floor(Date.now() / 30_000) * 30_000 + 15_000 - 3600_000));
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300' }, { clock });
 
   /** A code of the current time step, or of the next one (accepted: clocks drift by a step). */
   const codeFor = (secret: string, step: 0 | 1 = 0) => generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) + step * 30 });
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' }, { clock });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
 
   /** A signed-in person with two-factor on; returns the secret and recovery codes too. */
   async function withTwoFactor(): Promise<{ browser: Browser; person: Person; secret: string; recoveryCodes: string[] }> {

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../../testing/test-context.js';
+import { waitForJobs } from '../../testing/test-app.js';
 
 const valid = {
   name: 'Jane Farmer',
@@ -10,20 +10,10 @@ const valid = {
 };
 
 describe('POST /api/contact: line breaks and control characters', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { CONTACT_RATE_LIMIT: '100' });
-  });
+  const { db, t } = useTestApp({ CONTACT_RATE_LIMIT: '100' });
   afterEach(async () => {
     await waitForJobs(db);
     await db.query('delete from contact_message');
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   const post = (payload: unknown) => t.app.inject({ method: 'POST', url: '/api/contact', payload: payload as Record<string, string> });

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createTestDatabase } from '../../testing/test-database.js';
+import { useTestApp } from '../../testing/test-context.js';
 import { deleteRedisKeys } from '../../testing/redis.js';
-import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { eventually, readOutbox, startTestApp, waitForJobs } from '../../testing/test-app.js';
 import { headerOf, startSmtpSink } from '../../testing/smtp-sink.js';
 
 const valid = {
@@ -16,17 +17,7 @@ const valid = {
 const NO_TIMER = { OUTBOX_POLL_SECONDS: '300' };
 
 describe('POST /api/contact', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { CONTACT_RATE_LIMIT: '3', ...NO_TIMER });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ CONTACT_RATE_LIMIT: '3', ...NO_TIMER });
   afterEach(async () => {
     await waitForJobs(db);
     await db.query('delete from contact_message');

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { signedInPerson } from '../../testing/accounts.js';
 import { startSmtpSink } from '../../testing/smtp-sink.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { createTestDatabase } from '../../testing/test-database.js';
+import { useTestApp } from '../../testing/test-context.js';
 import { FeedbackSubscriber } from './feedback.subscriber.js';
-import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { eventually, readOutbox, startTestApp, waitForJobs } from '../../testing/test-app.js';
 
 const valid = {
   name: 'Jane Farmer',
@@ -14,17 +15,7 @@ const valid = {
 };
 
 describe('POST /api/feedback', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300' });
   afterEach(async () => {
     await waitForJobs(db);
     await db.query('delete from feedback');

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { useTestDatabase } from '../../testing/test-context.js';
 import { startTestApp, type TestApp } from '../../testing/test-app.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789abcdef';
@@ -9,23 +9,16 @@ const BROKEN_S3 = { S3_BUCKET: 'fm-private-bucket', S3_ENDPOINT: 'http://127.0.0
 type Check = { name: string; status: string; message: string; description?: string; details?: Record<string, unknown> };
 
 describe('health', () => {
-  let db: TestDatabase;
+  const db = useTestDatabase();
   const apps: TestApp[] = [];
   const start = async (env: Record<string, string> = {}) => {
     const t = await startTestApp(db, env);
     apps.push(t);
     return t;
   };
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
   // Each app holds its own pools: close it after its test, so a file never holds many at once.
   afterEach(async () => {
     for (const t of apps.splice(0)) await t.close();
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   describe('GET /api/health (public)', () => {

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createWebApp } from '../../bootstrap/web-app.js';
 import { insertListing } from '../../testing/listings.js';
 import { signedInPerson } from '../../testing/accounts.js';
 import { startTcpProxy } from '../../testing/tcp-proxy.js';
-import { startTestApp, testConfig, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { testConfig } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789abcdef';
 
 describe('operators: probes and metrics', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OPERATOR_TOKEN: TOKEN });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ OPERATOR_TOKEN: TOKEN });
 
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 

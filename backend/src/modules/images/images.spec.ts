@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -17,8 +17,8 @@ import {
   webpBytes,
   type UploadedImageBody,
 } from '../../testing/images.js';
-import { eventually, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { eventually, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
 import { ImageHousekeepingSubscriber } from './image-housekeeping.subscriber.js';
 import { ImagesService } from './images.service.js';
 
@@ -28,19 +28,11 @@ const truncatedJpeg = (jpeg: Buffer) => jpeg.subarray(0, Math.floor(jpeg.length 
 const uploaded = (response: { json: <T>() => T }) => response.json<{ data: { images: UploadedImageBody[]; urls: string[] } }>().data;
 
 describe('images', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let images: ImagesService;
 
+  const { db, t } = useTestApp({ IMAGE_UPLOADS_PER_HOUR: '1000' }, { waitForJobs: true });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { IMAGE_UPLOADS_PER_HOUR: '1000' });
     images = t.app.get(ImagesService);
-  });
-  afterAll(async () => {
-    await waitForJobs(db);
-    await t.close();
-    await db.drop();
   });
 
   const transaction = (work: (tx: EntityManager) => Promise<unknown>) => t.app.get(MikroORM).em.fork().transactional(work);
@@ -347,17 +339,7 @@ describe('images', () => {
 });
 
 describe('images: per-user upload limit', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { IMAGE_UPLOADS_PER_HOUR: '3' });
-  });
-  afterAll(async () => {
-    await waitForJobs(db);
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ IMAGE_UPLOADS_PER_HOUR: '3' }, { waitForJobs: true });
 
   it('answers 429 with Retry-After past the hourly number of images, per user', async () => {
     const { browser } = await signedInPerson(t, db);

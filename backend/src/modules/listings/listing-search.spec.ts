@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { insertListing, PLACES } from '../../testing/listings.js';
 import { boundsAround, cellsWhollyWithin, cellsWithin, GEO_CELL, type Bounds } from './geo-grid.js';
-import { startTestApp, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { type TestApp } from '../../testing/test-app.js';
+import { useTestApp, useTestDatabase } from '../../testing/test-context.js';
 
 interface Card {
   id: string;
@@ -30,14 +30,11 @@ async function browseAs(t: TestApp, query: string): Promise<Page> {
 }
 
 describe('browse and search', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let seller: string;
   let unverified: string;
 
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
     seller = (await signedInPerson(t, db)).id;
     unverified = (await signedInPerson(t, db)).id;
     await db.query('update app_user set email_verified_at = null where id = $1', [unverified]);
@@ -89,10 +86,6 @@ describe('browse and search', () => {
     });
     await insertListing(db, { seller, title: 'Withdrawn tractor', status: 'withdrawn', publishedAt: at(1) });
     await insertListing(db, { seller, title: 'Expired tractor', status: 'expired', publishedAt: at(100) });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   const browse = (query: string) => browseAs(t, query);
@@ -289,12 +282,8 @@ describe('browse and search', () => {
 });
 
 describe('browse and search with more matches than are gathered', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
     const seller = (await signedInPerson(t, db)).id;
     // 1,200 hay listings, every tenth in York, each a minute older than the one before; one also says "haylage".
     await db.query(
@@ -320,10 +309,6 @@ describe('browse and search with more matches than are gathered', () => {
     );
     await db.query(`insert into listing_search_word (word) values ('hay'), ('bales'), ('lot'), ('haylage') on conflict do nothing`);
     await db.query('analyze listing');
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   const browse = (query: string) => browseAs(t, query);
@@ -444,14 +429,7 @@ describe('browse and search with more matches than are gathered', () => {
 });
 
 describe('word postings', () => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase({ queueSchema: false });
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase({ queueSchema: false });
 
   it('are written by whatever writes listings, and emptied with them', async () => {
     const [seller] = await db.query<{ id: string }>(

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
-import { PLACES } from '../../testing/listings.js';
-import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { LISTING_BODIES, listingBody, postListing } from '../../testing/listings.js';
+import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
 import { uploadPhotos } from '../../testing/images.js';
 import { Listing } from './listing.entity.js';
 import { IMAGE_MESSAGES } from '../../contracts/images.js';
-
-const DESCRIPTION = 'Serviced every year and kept in a shed. Tyres good, no leaks. Can deliver within 50 miles at cost.';
 
 interface Detail {
   id: string;
@@ -26,40 +24,10 @@ interface Detail {
 }
 
 describe('listings: posting and managing', () => {
-  let db: TestDatabase;
-  let t: TestApp;
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000' });
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
-
-  const listingBody = async (browser: Browser, change: Record<string, unknown> = {}) => ({
-    type: 'sale',
-    category: 'equipment',
-    title: 'Massey Ferguson 5713 SL tractor',
-    description: DESCRIPTION,
-    price: 38500,
-    price_unit: 'total',
-    vat: 'plus-vat',
-    location: 'Taunton',
-    place_id: PLACES.taunton.id,
-    attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
-    confirm_over_18: true,
-    ...change,
-    // Photos are uploaded only when the test does not bring its own.
-    images: 'images' in change ? change['images'] : await uploadPhotos(browser, 2, { ready: false }),
-  });
-
-  const post = async (browser: Browser, change: Record<string, unknown> = {}) => {
-    const response = await browser.call('POST', '/api/listings', await listingBody(browser, change));
-    if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
-    return response.json<{ data: Detail }>().data;
-  };
+  // Every listing posted here carries two photos, unless the test brings its own.
+  const post = (browser: Browser, change: Record<string, unknown> = {}) => postListing<Detail>(browser, change, 2);
 
   it('collects every message of the wizard in one answer, joined with commas', async () => {
     const { browser } = await signedInPerson(t, db);
@@ -98,7 +66,7 @@ describe('listings: posting and managing', () => {
     ['subcategory', 'Please select a category', { type: 'rent', category: 'rentals' }],
   ])('refuses a bad %s with "%s" and posts nothing', async (field, message, change) => {
     const { browser, id } = await signedInPerson(t, db);
-    const response = await browser.call('POST', '/api/listings', await listingBody(browser, change));
+    const response = await browser.call('POST', '/api/listings', await listingBody(browser, change, 2));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ fields: { [field]: message } });
     expect(await db.query('select id from listing where seller_id = $1', [id])).toHaveLength(0);
@@ -111,7 +79,7 @@ describe('listings: posting and managing', () => {
       (await db.query<{ at: Date | null }>('select over_eighteen_confirmed_at as at from app_user where id = $1', [id]))[0]?.at;
     expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: false } });
     for (const confirm of [undefined, false]) {
-      const refused = await browser.call('POST', '/api/listings', await listingBody(browser, { confirm_over_18: confirm }));
+      const refused = await browser.call('POST', '/api/listings', await listingBody(browser, { confirm_over_18: confirm }, 2));
       expect([refused.statusCode, refused.json()]).toEqual([
         400,
         {
@@ -183,12 +151,25 @@ describe('listings: posting and managing', () => {
     expect(detail).toMatchObject({ type: 'rent', category_slug: 'rentals', rent_subcategory: 'equipment', price_unit: 'per-day' });
   });
 
+  it.each(Object.entries(LISTING_BODIES))('posts a listing in %s with that category’s own fields', async (_category, body) => {
+    const { browser } = await signedInPerson(t, db);
+    const listing = await postListing<Detail>(browser, body);
+    const detail = (await new Browser(t).call('GET', `/api/listings/${listing.id}`)).json<{ data: Record<string, unknown> }>().data;
+    expect(detail).toMatchObject({
+      title: body.title,
+      type: body.type,
+      category_slug: body.category,
+      price_unit: body.price_unit,
+      attributes: body.attributes,
+    });
+  });
+
   it('lets only the seller change, mark or delete a listing; anyone else gets “not found”', async () => {
     const seller = await signedInPerson(t, db);
     const other = await signedInPerson(t, db, newPerson('Ophelia Other'));
     const listing = await post(seller.browser);
     const attempts = [
-      await other.browser.call('PUT', `/api/listings/${listing.id}`, await listingBody(other.browser, { title: 'Hijacked' })),
+      await other.browser.call('PUT', `/api/listings/${listing.id}`, await listingBody(other.browser, { title: 'Hijacked' }, 2)),
       await other.browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'withdrawn' }),
       await other.browser.call('DELETE', `/api/listings/${listing.id}`),
     ];
@@ -198,7 +179,7 @@ describe('listings: posting and managing', () => {
     const stolen = await other.browser.call(
       'POST',
       '/api/listings',
-      await listingBody(other.browser, { images: listing.images.map((i) => i.id) }),
+      await listingBody(other.browser, { images: listing.images.map((i) => i.id) }, 2),
     );
     expect([stolen.statusCode, stolen.json()]).toEqual([
       400,
@@ -215,7 +196,7 @@ describe('listings: posting and managing', () => {
     const edited = await browser.call(
       'PUT',
       `/api/listings/${listing.id}`,
-      await listingBody(browser, { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' }),
+      await listingBody(browser, { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' }, 2),
     );
     expect(edited.json()).toMatchObject({ data: { price: 36000, title: 'Massey Ferguson 5713 SL, reduced' } });
 
@@ -246,7 +227,7 @@ describe('listings: posting and managing', () => {
     await browser.call(
       'PUT',
       `/api/listings/${listing.id}`,
-      await listingBody(browser, { title: 'Ifor Williams trailer, galvanised', price: 36000 }),
+      await listingBody(browser, { title: 'Ifor Williams trailer, galvanised', price: 36000 }, 2),
     );
     expect(await search()).toEqual([expect.objectContaining({ id: listing.id, price: 36000 })]);
     await browser.call('PATCH', `/api/listings/${listing.id}/status`, { status: 'sold' });
@@ -284,7 +265,7 @@ describe('listings: posting and managing', () => {
     const second = await post(browser, { title: 'Zetor Proxima tractor' });
     expect(await words('zetor')).toMatchObject({ total: 2, listings: [{ id: second.id }, { id: first.id }] });
 
-    await browser.call('PUT', `/api/listings/${first.id}`, await listingBody(browser, { title: 'Zetor Major tractor' }));
+    await browser.call('PUT', `/api/listings/${first.id}`, await listingBody(browser, { title: 'Zetor Major tractor' }, 2));
     expect((await words('crystal')).listings).toEqual([]);
     expect(await words('major')).toMatchObject({ total: 1, listings: [{ id: first.id }] });
 
@@ -430,7 +411,7 @@ describe('listings: posting and managing', () => {
     for (let i = 0; i < 21; i++) {
       // One photo per listing: the same photo cannot be on two listings, so each gets its own.
       const photo = i === 0 ? images : await uploadPhotos(browser, 1, { ready: false });
-      statuses.push((await browser.call('POST', '/api/listings', await listingBody(browser, { images: photo }))).statusCode);
+      statuses.push((await browser.call('POST', '/api/listings', await listingBody(browser, { images: photo }, 2))).statusCode);
     }
     expect(statuses.slice(0, 20).every((s) => s === 201)).toBe(true);
     expect(statuses[20]).toBe(429);

@@ -1,54 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { INVALID_CURSOR_MESSAGE } from '../../common/keyset-pagination.js';
 import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS, SENDS_PER_MINUTE } from '../../contracts/messaging.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
+import {
+  type ConversationView as Conversation,
+  day,
+  decideBooking,
+  type MessageView as Message,
+  requestBooking,
+  sendMessage,
+  startConversation,
+} from '../../testing/conversations.js';
 import { insertListing, type ListingFixture } from '../../testing/listings.js';
-import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
 import { MessagingLifecycle } from './messaging-lifecycle.js';
 
-interface Conversation {
-  id: string;
-  title: string;
-  listing: { id: string; title: string; image: string | null; status: string; is_owner: boolean } | null;
-  other_participant: { id: string; name: string; avatar_url: string | null; exists: boolean };
-  last_message: { content: string; sender_id: string | null } | null;
-  unread_count: number;
-  blocked: boolean;
-}
-interface Message {
-  id: string;
-  conversation_id: string;
-  sender_id: string | null;
-  sender_name: string;
-  content: string;
-  kind: string;
-  read: boolean;
-  booking: { from: string; to: string; status: string; listing_id: string } | null;
-}
 type Person = Awaited<ReturnType<typeof signedInPerson>>;
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const PUBLIC_URL = 'https://fieldmarket.example';
-const day = (offset: number) => new Date(Date.now() + offset * 24 * 3600_000).toISOString().slice(0, 10);
 
 describe('messaging', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let url: string;
 
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', PUBLIC_URL });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', PUBLIC_URL });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   const person = () => signedInPerson(t, db);
@@ -64,16 +46,6 @@ describe('messaging', () => {
       attributes: { acres: 12, ...attributes },
     });
 
-  const start = async (buyer: Person, listingId: string) => {
-    const response = await buyer.browser.call('POST', '/api/messages/conversations', { listingId });
-    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
-    return response.json<{ data: Conversation }>().data;
-  };
-  const send = async (from: Person, conversationId: string, content: string) => {
-    const response = await from.browser.call('POST', '/api/messages/send', { conversationId, content });
-    if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
-    return response.json<{ data: Message }>().data;
-  };
   const listPage = async (who: Person, query = '') => {
     const response = await who.browser.call('GET', `/api/messages/conversations${query}`);
     if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
@@ -94,7 +66,7 @@ describe('messaging', () => {
   const pair = async () => {
     const [buyer, seller] = await Promise.all([person(), person()]);
     const listingId = await listingOf(seller);
-    const conversation = await start(buyer, listingId);
+    const conversation = await startConversation(buyer, listingId);
     return { buyer, seller, listingId, conversation };
   };
 
@@ -146,7 +118,7 @@ describe('messaging', () => {
         last_message: null,
         unread_count: 0,
       });
-      expect((await start(buyer, listingId)).id).toBe(conversation.id);
+      expect((await startConversation(buyer, listingId)).id).toBe(conversation.id);
       expect(await db.query('select id from conversation where starter_id = $1', [buyer.id])).toHaveLength(1);
     });
 
@@ -166,7 +138,7 @@ describe('messaging', () => {
 
     it('keeps the listing’s id and title after the listing is deleted', async () => {
       const { buyer, listingId, conversation } = await pair();
-      await send(buyer, conversation.id, 'Is it still available?');
+      await sendMessage(buyer, conversation.id, 'Is it still available?');
       await db.query('delete from listing where id = $1', [listingId]);
       const [found] = await list(buyer);
       expect(found).toMatchObject({
@@ -193,9 +165,9 @@ describe('messaging', () => {
     it('tells the recipient with a New Message notification: who wrote, the first 50 characters, a link to the chat', async () => {
       const seller = await person();
       const buyer = await signedInPerson(t, db, newPerson('Bill Buyer'));
-      const conversation = await start(buyer, await listingOf(seller));
+      const conversation = await startConversation(buyer, await listingOf(seller));
       const text = 'Is the plough still available? I could collect it on Saturday morning with a trailer.';
-      await send(buyer, conversation.id, text);
+      await sendMessage(buyer, conversation.id, text);
       await eventually(async () => {
         const notifications = (await seller.browser.call('GET', '/api/notifications')).json<{
           data: { notifications: Array<{ title: string; message: string; action_url: string | null }> };
@@ -214,7 +186,7 @@ describe('messaging', () => {
 
     it('stores the trimmed text and shows it as the last message to both sides', async () => {
       const { buyer, seller, conversation } = await pair();
-      const message = await send(buyer, conversation.id, '  Is it still available?\nThanks  ');
+      const message = await sendMessage(buyer, conversation.id, '  Is it still available?\nThanks  ');
       expect(message).toMatchObject({
         content: 'Is it still available?\nThanks',
         sender_id: buyer.id,
@@ -233,7 +205,7 @@ describe('messaging', () => {
 
     it(`allows ${SENDS_PER_MINUTE} messages a minute, then answers 429 with Retry-After`, async () => {
       const { buyer, conversation } = await pair();
-      for (let i = 0; i < SENDS_PER_MINUTE; i++) await send(buyer, conversation.id, `Message ${i}`);
+      for (let i = 0; i < SENDS_PER_MINUTE; i++) await sendMessage(buyer, conversation.id, `Message ${i}`);
       const response = await buyer.browser.call('POST', '/api/messages/send', { conversationId: conversation.id, content: 'One more' });
       expect(response.statusCode).toBe(429);
       expect(response.json<{ error: string }>().error).toMatch(/^You are sending messages too quickly/);
@@ -242,7 +214,7 @@ describe('messaging', () => {
 
     it('pages a long chat newest page first, each page oldest to newest, with no gap or repeat', async () => {
       const { buyer, seller, conversation } = await pair();
-      for (let i = 1; i <= 5; i++) await send(i % 2 ? buyer : seller, conversation.id, `Message ${i}`);
+      for (let i = 1; i <= 5; i++) await sendMessage(i % 2 ? buyer : seller, conversation.id, `Message ${i}`);
       const first = await page(buyer, conversation.id, '?limit=2');
       expect(first.messages.map((m) => m.content)).toEqual(['Message 4', 'Message 5']);
       const second = await page(buyer, conversation.id, `?limit=2&before=${first.next_cursor}`);
@@ -266,14 +238,14 @@ describe('messaging', () => {
     it('marks only the other party’s messages read, and counts unread per conversation and in total', async () => {
       const { buyer, seller, conversation } = await pair();
       const other = await pair();
-      await send(buyer, conversation.id, 'Hello');
-      await send(seller, conversation.id, 'Hi, yes it is');
-      await send(seller, conversation.id, 'Come and see it');
+      await sendMessage(buyer, conversation.id, 'Hello');
+      await sendMessage(seller, conversation.id, 'Hi, yes it is');
+      await sendMessage(seller, conversation.id, 'Come and see it');
       // The seller of the second pair is the buyer of the first: two conversations for one person.
       const listingId = await listingOf(other.seller);
-      const second = await start(buyer, listingId);
-      await send(buyer, second.id, 'Yes, one');
-      await send(other.seller, second.id, 'Go on');
+      const second = await startConversation(buyer, listingId);
+      await sendMessage(buyer, second.id, 'Yes, one');
+      await sendMessage(other.seller, second.id, 'Go on');
 
       expect(await unread(buyer)).toEqual({
         total: 3,
@@ -296,7 +268,7 @@ describe('messaging', () => {
 
     it('refuses another user’s id in the read and unread paths', async () => {
       const { buyer, seller, conversation } = await pair();
-      await send(seller, conversation.id, 'Hello');
+      await sendMessage(seller, conversation.id, 'Hello');
       const read = await buyer.browser.call('PUT', `/api/messages/read/${conversation.id}/${seller.id}`);
       expect(read.statusCode).toBe(403);
       const counts = await buyer.browser.call('GET', `/api/messages/unread/${seller.id}`);
@@ -308,7 +280,7 @@ describe('messaging', () => {
   describe('another person’s conversation (IDOR)', () => {
     it('answers a third person 404 on every call about it, and changes nothing', async () => {
       const { buyer, seller, conversation } = await pair();
-      await send(buyer, conversation.id, 'Private question');
+      await sendMessage(buyer, conversation.id, 'Private question');
       const intruder = await person();
       const id = conversation.id;
       const calls: Array<[string, 'GET' | 'POST' | 'PUT' | 'DELETE', string, unknown?]> = [
@@ -330,7 +302,7 @@ describe('messaging', () => {
     it('lets neither participant reach the other’s other conversations', async () => {
       const first = await pair();
       const second = await pair();
-      await send(second.buyer, second.conversation.id, 'Between us');
+      await sendMessage(second.buyer, second.conversation.id, 'Between us');
       for (const who of [first.buyer, first.seller]) {
         expect((await who.browser.call('GET', `/api/messages/conversations/${second.conversation.id}/messages`)).statusCode).toBe(404);
         const sent = await who.browser.call('POST', '/api/messages/send', { conversationId: second.conversation.id, content: 'x' });
@@ -342,7 +314,7 @@ describe('messaging', () => {
   describe('deleting a conversation', () => {
     it('hides it for the deleting user only; a new message brings it back without the old ones', async () => {
       const { buyer, seller, conversation } = await pair();
-      await send(seller, conversation.id, 'Before');
+      await sendMessage(seller, conversation.id, 'Before');
       const deleted = await buyer.browser.call('DELETE', `/api/messages/conversations/${conversation.id}`);
       expect(deleted.statusCode).toBe(200);
       expect(await list(buyer)).toEqual([]);
@@ -350,7 +322,7 @@ describe('messaging', () => {
       expect((await list(seller)).map((c) => c.id)).toEqual([conversation.id]);
       expect((await page(seller, conversation.id)).messages.map((m) => m.content)).toEqual(['Before']);
 
-      await send(seller, conversation.id, 'After');
+      await sendMessage(seller, conversation.id, 'After');
       const [back] = await list(buyer);
       expect(back).toMatchObject({ id: conversation.id, unread_count: 1, last_message: { content: 'After' } });
       expect((await page(buyer, conversation.id)).messages.map((m) => m.content)).toEqual(['After']);
@@ -366,7 +338,7 @@ describe('messaging', () => {
       );
       const ids: string[] = [];
       for (const [i, buyer] of buyers.entries()) {
-        const conversation = await start(buyer, await listingOf(seller, { title: `Tractor number ${i}` }));
+        const conversation = await startConversation(buyer, await listingOf(seller, { title: `Tractor number ${i}` }));
         await db.query('update conversation set updated_at = $2 where id = $1', [
           conversation.id,
           new Date(Date.now() - (10 - i) * 60_000),
@@ -413,7 +385,7 @@ describe('messaging', () => {
       const byTitle = await listPage(seller, `?limit=2&q=${encodeURIComponent('NUMBER 0')}`);
       expect(byTitle.conversations.map((c) => c.id)).toEqual([oldest]);
       expect((await allPages(seller, `limit=2&q=tractor`)).flat()).toEqual(newestFirst);
-      await send(buyers[1] as Person, newestFirst[3] as string, 'Is the loader included?');
+      await sendMessage(buyers[1] as Person, newestFirst[3] as string, 'Is the loader included?');
       expect((await listPage(seller, '?q=LOADER')).conversations.map((c) => c.id)).toEqual([newestFirst[3]]);
       // The bell asks for those waiting to be read, wherever they are in the list.
       expect((await listPage(seller, '?only=unread&limit=1')).conversations.map((c) => c.id)).toEqual([newestFirst[3]]);
@@ -470,14 +442,14 @@ describe('messaging', () => {
       expect(await db.query('select id from message where conversation_id = $1', [conversation.id])).toHaveLength(0);
 
       expect((await seller.browser.call('DELETE', `/api/messages/blocks/${buyer.id}`)).statusCode).toBe(200);
-      await send(buyer, conversation.id, 'Hello again');
+      await sendMessage(buyer, conversation.id, 'Hello again');
       expect((await seller.browser.call('GET', '/api/messages/blocks')).json()).toMatchObject({ data: [] });
     });
 
     it('refuses a booking request in an existing conversation while either of them blocks the other', async () => {
       const [renter, owner] = await Promise.all([person(), person()]);
       const listingId = await rentalOf(owner);
-      const conversation = await start(renter, listingId);
+      const conversation = await startConversation(renter, listingId);
       const book = () => renter.browser.call('POST', '/api/messages/booking-requests', { listingId, from: day(3), to: day(5) });
       expect(await whileBlocking(owner, renter, book)).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
       expect(await whileBlocking(renter, owner, book)).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
@@ -488,8 +460,7 @@ describe('messaging', () => {
     it('refuses answering a booking request while either of them blocks the other; it stays pending', async () => {
       const [renter, owner] = await Promise.all([person(), person()]);
       const listingId = await rentalOf(owner);
-      const booked = await renter.browser.call('POST', '/api/messages/booking-requests', { listingId, from: day(3), to: day(5) });
-      const { conversation_id, message } = booked.json<{ data: { conversation_id: string; message: Message } }>().data;
+      const { conversation_id, message } = await requestBooking(renter, listingId, { from: day(3), to: day(5) });
       const decide = () => owner.browser.call('PUT', `/api/messages/booking-requests/${message.id}`, { decision: 'accepted' });
       expect(await whileBlocking(owner, renter, decide)).toEqual([403, MESSAGING_TEXTS.blockedByYou]);
       expect(await whileBlocking(renter, owner, decide)).toEqual([403, MESSAGING_TEXTS.blockedByThem]);
@@ -594,7 +565,7 @@ describe('messaging', () => {
         const arrived = new Promise<Message>((resolve) =>
           sellerSocket.once('NEW_MESSAGE', (event) => resolve(event.data.message as Message)),
         );
-        const sent = await send(buyer, conversation.id, 'Live hello');
+        const sent = await sendMessage(buyer, conversation.id, 'Live hello');
         expect(await arrived).toEqual(sent);
         const read = new Promise<string[]>((resolve) => buyerSocket.once('MESSAGES_READ', (event) => resolve(event.data.message_ids)));
         await seller.browser.call('PUT', `/api/messages/read/${conversation.id}/${seller.id}`);
@@ -615,7 +586,7 @@ describe('messaging', () => {
 
     it('mails once about messages unread for 15 minutes, with a link to the conversation, however often the job runs', async () => {
       const { buyer, seller, conversation } = await pair();
-      await send(buyer, conversation.id, 'Is the plough still for sale?');
+      await sendMessage(buyer, conversation.id, 'Is the plough still for sale?');
       await remind();
       await waitForJobs(db);
       expect(await mailsTo(seller.person.email)).toHaveLength(0); // not 15 minutes yet
@@ -633,7 +604,7 @@ describe('messaging', () => {
       expect(mails[0]?.text).toContain('Is the plough still for sale?');
 
       // Another unread message within the hour: no second mail.
-      await send(buyer, conversation.id, 'Hello?');
+      await sendMessage(buyer, conversation.id, 'Hello?');
       await age(conversation.id, 20);
       await remind();
       await waitForJobs(db);
@@ -642,7 +613,7 @@ describe('messaging', () => {
 
     it('mails nothing about a message already read', async () => {
       const { buyer, seller, conversation } = await pair();
-      await send(buyer, conversation.id, 'Read me');
+      await sendMessage(buyer, conversation.id, 'Read me');
       await seller.browser.call('PUT', `/api/messages/read/${conversation.id}/${seller.id}`);
       await age(conversation.id, 30);
       await remind();
@@ -653,7 +624,7 @@ describe('messaging', () => {
     it('honours the recipient’s e-mail notifications switch', async () => {
       const { buyer, seller, conversation } = await pair();
       await db.query('update app_user set email_notifications = false where id = $1', [seller.id]);
-      await send(buyer, conversation.id, 'Quiet please');
+      await sendMessage(buyer, conversation.id, 'Quiet please');
       await age(conversation.id, 30);
       await remind();
       await waitForJobs(db);
@@ -666,17 +637,14 @@ describe('messaging', () => {
       const [renter, owner] = await Promise.all([signedInPerson(t, db, newPerson('Rhoda Renter')), person()]);
       await db.query(`update app_user set avatar_url = '/uploads/avatars/rhoda.webp', phone = '07700 900123' where id = $1`, [renter.id]);
       const listingId = await rentalOf(owner);
-      const booked = await renter.browser.call('POST', '/api/messages/booking-requests', {
-        listingId,
+      const { conversation_id: conversationId, message: request } = await requestBooking(renter, listingId, {
         from: day(3),
         to: day(5),
         note: 'For 40 ewes',
       });
-      const { conversation_id: conversationId, message: request } = booked.json<{ data: { conversation_id: string; message: Message } }>()
-        .data;
-      await send(renter, conversationId, 'Gate code please');
-      await owner.browser.call('PUT', `/api/messages/booking-requests/${request.id}`, { decision: 'accepted' });
-      await send(owner, conversationId, 'It is 1234');
+      await sendMessage(renter, conversationId, 'Gate code please');
+      await decideBooking(owner, request.id, 'accepted');
+      await sendMessage(owner, conversationId, 'It is 1234');
       await waitForJobs(db);
 
       const deleted = await renter.browser.call('DELETE', '/api/profile', { password: renter.person.password });
@@ -729,7 +697,7 @@ describe('messaging', () => {
 
     it('takes a conversation away when both of its people have deleted their accounts', async () => {
       const { buyer, seller, conversation } = await pair();
-      await send(buyer, conversation.id, 'Hello');
+      await sendMessage(buyer, conversation.id, 'Hello');
       for (const who of [buyer, seller]) {
         expect((await who.browser.call('DELETE', '/api/profile', { password: who.person.password })).statusCode).toBe(200);
       }
@@ -740,8 +708,8 @@ describe('messaging', () => {
 
     it('exports the user’s conversations and messages with their data', async () => {
       const { buyer, seller, conversation } = await pair();
-      await send(buyer, conversation.id, 'Question');
-      await send(seller, conversation.id, 'Answer');
+      await sendMessage(buyer, conversation.id, 'Question');
+      await sendMessage(seller, conversation.id, 'Answer');
       const exported = (await buyer.browser.call('GET', '/api/profile/export')).json<{ data: { conversations: unknown } }>().data;
       expect(exported.conversations).toEqual([
         expect.objectContaining({

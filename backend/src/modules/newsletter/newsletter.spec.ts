@@ -1,24 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { newPerson, signedInPerson } from '../../testing/accounts.js';
 import { ControlledClock } from '../../testing/clock.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { readOutbox, startTestApp, waitForJobs, type OutboxMail, type TestApp } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
+import { readOutbox, waitForJobs, type OutboxMail } from '../../testing/test-app.js';
 
 const CHECK_INBOX = 'Thanks! Please check your inbox and confirm your subscription with the link we sent.';
 
 describe('newsletter: double opt-in and unsubscribe', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   const clock = new ControlledClock();
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' }, { clock });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300' }, { clock });
   afterEach(async () => {
     await waitForJobs(db);
   });

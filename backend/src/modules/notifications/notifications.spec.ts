@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -10,11 +10,11 @@ import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
 import { Realtime } from '../../infra/realtime/realtime.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
-import { uploadPhotos } from '../../testing/images.js';
-import { PLACES } from '../../testing/listings.js';
+import { listingBody, postListing } from '../../testing/listings.js';
 import { deleteRedisKeys } from '../../testing/redis.js';
 import { eventually, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { createTestDatabase } from '../../testing/test-database.js';
+import { useTestApp } from '../../testing/test-context.js';
 import { ListingsService } from '../listings/listings.service.js';
 import { MessageSummaries, type MessageSummary } from './message-summaries.js';
 import { NotificationsService } from './notifications.service.js';
@@ -29,32 +29,6 @@ interface Listed {
 interface LoggedEvents {
   events: Array<{ seq: number; type: string; payload: { seq?: number; data?: { notification?: NotificationView } } }>;
   latest_seq: number;
-}
-
-const DESCRIPTION = 'Serviced every year and kept in a shed. Tyres good, no leaks. Can deliver within 50 miles at cost.';
-
-async function listingBody(browser: Browser, change: Record<string, unknown> = {}) {
-  return {
-    type: 'sale',
-    category: 'equipment',
-    title: 'Massey Ferguson 5713 SL tractor',
-    description: DESCRIPTION,
-    price: 38500,
-    price_unit: 'total',
-    vat: 'plus-vat',
-    location: 'Taunton',
-    place_id: PLACES.taunton.id,
-    attributes: { make: 'Massey Ferguson', model: '5713 SL', year: 2019, hours: 2400 },
-    confirm_over_18: true,
-    ...change,
-    images: 'images' in change ? change['images'] : await uploadPhotos(browser, 1, { ready: false }),
-  };
-}
-
-async function post(browser: Browser, change: Record<string, unknown> = {}): Promise<{ id: string; images: Array<{ id: string }> }> {
-  const response = await browser.call('POST', '/api/listings', await listingBody(browser, change));
-  if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
-  return response.json<{ data: { id: string; images: Array<{ id: string }> } }>().data;
 }
 
 const notificationsOf = async (person: Person): Promise<Listed> =>
@@ -86,19 +60,12 @@ async function publish<N extends DomainEventName>(t: TestApp, name: N, payload: 
 }
 
 describe('notifications', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let url: string;
 
+  // The developer pages' diagnostic routes are switched on here: one test below reads them.
+  const { db, t } = useTestApp({ API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000', DIAGNOSTIC_ROUTES: 'true' });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    // The developer pages' diagnostic routes are switched on here: one test below reads them.
-    t = await startTestApp(db, { API_RATE_LIMIT: '100000', IMAGE_UPLOADS_PER_HOUR: '1000', DIAGNOSTIC_ROUTES: 'true' });
     url = await listen(t);
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
   });
 
   describe('following categories', () => {
@@ -136,7 +103,7 @@ describe('notifications', () => {
         const live = new Promise<Parameters<ServerToClientEvents['NEW_LISTING']>[0] & { seq?: number }>((resolve) =>
           tab.once('NEW_LISTING', resolve),
         );
-        const listing = await post(seller.browser, { title: 'Kverneland plough, four furrow' });
+        const listing = await postListing(seller.browser, { title: 'Kverneland plough, four furrow' });
         const event = await live;
         expect(event.data.listing_id).toBe(listing.id);
         expect(event.data.notification).toMatchObject({
@@ -161,7 +128,7 @@ describe('notifications', () => {
     it('tells followers of Rentals of a rental', async () => {
       const [owner, follower] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
       await follower.browser.call('POST', '/api/follows/categories/rentals');
-      await post(owner.browser, {
+      await postListing(owner.browser, {
         type: 'rent',
         category: 'equipment',
         subcategory: 'equipment',
@@ -176,7 +143,7 @@ describe('notifications', () => {
 
     it('tells those who saved a listing when its price or status changes, not when only its text does', async () => {
       const [seller, saver, other] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db), signedInPerson(t, db)]);
-      const listing = await post(seller.browser, { title: 'John Deere 6155R' });
+      const listing = await postListing(seller.browser, { title: 'John Deere 6155R' });
       expect((await saver.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).statusCode).toBe(200);
       const images = listing.images.map((image) => image.id);
 
@@ -317,7 +284,7 @@ describe('notifications', () => {
     it('is idempotent for a listing too: one notification per event and follower however often the job runs', async () => {
       const [seller, follower] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
       await follower.browser.call('POST', '/api/follows/categories/land');
-      const listing = await post(seller.browser, {
+      const listing = await postListing(seller.browser, {
         category: 'land',
         title: 'Ten acres of grazing near Taunton',
         attributes: { acres: 10 },
@@ -508,10 +475,11 @@ describe('notifications', () => {
     });
 
     it('has no diagnostic routes unless DIAGNOSTIC_ROUTES is on (the default outside development): 404 to everyone', async () => {
-      const production = await startTestApp(db, { NODE_ENV: 'production', API_RATE_LIMIT: '100000' });
+      // Both apps' workers take jobs from the one database, so the confirmation mail of a sign-up may be
+      // written by either: they share one data folder, hence one mail outbox.
+      const production = await startTestApp(db, { NODE_ENV: 'production', API_RATE_LIMIT: '100000', DATA_DIR: t.config.dataDir });
       try {
-        // Signed up through the first app: both apps' workers take jobs from the one database, so the
-        // confirmation mail may land in either's outbox. The session is in the database, good for both.
+        // Signed up through the first app; the session is in the database, good for both.
         const jane = new Browser(production);
         jane.cookies = (await signedInPerson(t, db)).browser.cookies;
         for (const path of ['/api/test/realtime', '/api/test/polling']) {
@@ -559,7 +527,7 @@ describe('notifications across two web processes on Redis', () => {
       await follower.browser.call('POST', '/api/follows/categories/equipment');
       tab = await connect(firstUrl, follower.browser.cookies);
       const live = new Promise<Parameters<ServerToClientEvents['NEW_LISTING']>[0]>((resolve) => tab?.once('NEW_LISTING', resolve));
-      const listing = await post(seller.browser, { title: 'Bale wrapper, Tanco 1080' });
+      const listing = await postListing(seller.browser, { title: 'Bale wrapper, Tanco 1080' });
       expect((await live).data.listing_id).toBe(listing.id);
     } finally {
       tab?.close();

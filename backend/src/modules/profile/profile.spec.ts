@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
@@ -7,21 +7,12 @@ import { AppModule } from '../../app.module.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { deleteRedisKeys } from '../../testing/redis.js';
-import { readOutbox, startTestApp, testConfig, waitForJobs, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { readOutbox, startTestApp, testConfig, waitForJobs } from '../../testing/test-app.js';
+import { createTestDatabase } from '../../testing/test-database.js';
+import { useTestApp } from '../../testing/test-context.js';
 
 describe('the profile', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300' });
 
   it('is only for a signed-in user', async () => {
     for (const [method, path] of [

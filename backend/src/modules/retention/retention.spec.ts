@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '../../bootstrap/logger.js';
 import { Browser, newPerson, signedInPerson, type Person } from '../../testing/accounts.js';
 import { ControlledClock } from '../../testing/clock.js';
 import { captureLogs } from '../../testing/log-capture.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
+import { readOutbox, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { RetentionJob } from './retention.job.js';
 
 const DAY = 24 * 3600_000;
@@ -26,18 +26,9 @@ const twoYearsAfter = (date: Date) =>
   );
 
 describe('the retention job, with a clock the test moves', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   const clock = new ControlledClock();
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' }, { clock });
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.drop();
-  });
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300' }, { clock });
 
   const run = async () => {
     const report = await t.app.get(RetentionJob).run();

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { insertListing } from '../../testing/listings.js';
-import { signIn, staffCommand, staffMember, turnOnTwoFactor } from '../../testing/staff.js';
-import { eventually, readOutbox, startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { signIn, staffCommand, staffMember, turnOnTwoFactor, twoFactorPerson } from '../../testing/staff.js';
+import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
 import { STAFF_TEXTS } from '../../contracts/staff.js';
 
 type Json = Record<string, unknown>;
@@ -14,19 +14,11 @@ const data = <T = Json>(response: { json: <R>() => R }) => response.json<{ data:
 const PUBLIC_URL = 'https://fieldmarket.example';
 
 describe('staff: role, inbox, reports and moderation', () => {
-  let db: TestDatabase;
-  let t: TestApp;
   let staff: Awaited<ReturnType<typeof staffMember>>;
 
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', PUBLIC_URL }, { waitForJobs: true });
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', PUBLIC_URL });
     staff = await staffMember(t, db);
-  });
-  afterAll(async () => {
-    await waitForJobs(db).catch(() => undefined);
-    await t.close();
-    await db.drop();
   });
 
   const listingOf = async (sellerId: string, title = 'Massey Ferguson 135 tractor') => insertListing(db, { seller: sellerId, title });
@@ -58,8 +50,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('ends every session of the account when the command grants or revokes the role', async () => {
-      const user = await signedInPerson(t, db);
-      const recoveryCodes = await turnOnTwoFactor(user.browser);
+      const { recoveryCodes, ...user } = await twoFactorPerson(t, db);
       const phone = await signIn(t, user.person, recoveryCodes);
       const granted = await staffCommand(db, 'grant', user.person.email);
       expect(granted.stdout).toContain('Signed out of 2 sessions: they sign in again.');
@@ -102,8 +93,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('grants and revokes the role only through the command, which says what it did', async () => {
-      const user = await signedInPerson(t, db);
-      const recoveryCodes = await turnOnTwoFactor(user.browser);
+      const { recoveryCodes, ...user } = await twoFactorPerson(t, db);
 
       const granted = await staffCommand(db, 'grant', user.person.email.toUpperCase());
       expect(granted).toMatchObject({ code: 0 });

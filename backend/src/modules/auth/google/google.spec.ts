@@ -6,6 +6,7 @@ import { Browser, newPerson, signedInPerson } from '../../../testing/accounts.js
 import { FakeGoogle, type GoogleAccount, newGoogleAccount } from '../../../testing/google.js';
 import { readOutbox, startTestApp, waitForJobs, type TestApp } from '../../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../../testing/test-database.js';
+import { useTestApp } from '../../../testing/test-context.js';
 
 const CALLBACK_URL = 'http://localhost:3000/api/auth/google/callback';
 const TWO_FACTOR_NOT_FOR_GOOGLE = '2FA is not available for Google OAuth users';
@@ -368,17 +369,7 @@ describe('Google sign-in (against a local OAuth 2.0 / OpenID Connect server)', (
 });
 
 describe('Google sign-in without configuration', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300' });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  const { t } = useTestApp({ OUTBOX_POLL_SECONDS: '300' });
 
   it('says so to the sign-in page, and sends a browser that tries anyway back to it with the reason', async () => {
     const browser = new Browser(t);
