@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
+import { blockWebSockets, fastForwardToPolling } from './live-channel.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 /** A seller in a browser of their own posts a listing in `category`. */
@@ -161,17 +162,15 @@ test.describe('notifications', () => {
     'with WebSockets blocked, events still arrive by polling within the interval, and the dot says so',
     OWN_PRODUCT,
     async ({ page, browser }) => {
-      test.setTimeout(150_000);
-      // Every WebSocket to socket.io is closed as it opens, before the handshake (as a proxy that drops
-      // them would): each attempt fails at the 10 s availability timeout (SPEC §9).
-      await page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
+      test.setTimeout(60_000);
+      await blockWebSockets(page);
       await signUpVerified(page.request, 'Polly Poller');
       const follow = await page.request.post('/api/follows/categories/equipment', { headers: SITE });
       expect(follow.ok()).toBe(true);
 
       await page.goto('/realtime');
-      // The first attempt and three reconnections (2, 4 and 8 s apart), 10 s each, then polling.
-      await expect(liveDot(page)).toHaveAttribute('data-status', 'polling', { timeout: 80_000 });
+      await fastForwardToPolling(page);
+      await expect(liveDot(page)).toHaveAttribute('data-status', 'polling');
       await expect(liveDot(page)).toHaveAccessibleName('Live updates: checking every 5 seconds (real-time unavailable)');
       await expect(page.getByTestId('connection-type')).toHaveText(/polling/);
 
