@@ -15,6 +15,8 @@ export interface ProductInstance {
   baseURL: string;
   dataDir: string;
   embeddedPostgresPort: number;
+  /** Where the instance's Google sign-in goes: a local OAuth server the Google tests start there; none when Google is not configured. */
+  googleURL?: string;
 }
 
 /** The product most tests share. */
@@ -24,14 +26,16 @@ const shared: ProductInstance = {
   embeddedPostgresPort: postgresPortFor(port),
 };
 /**
- * A second product for the tests tagged @own-product: they count what happens across the whole
- * product (every listing posted in a followed category, the newest listings on the home page), so
- * they run one at a time on an instance where no other test posts anything.
+ * A second product for the tests tagged @own-product, which run on it one at a time: tests that
+ * count what happens across the whole product (every listing posted in a followed category, the
+ * newest listings on the home page), where no other test posts anything; and the Google sign-in
+ * tests, for which it has Google configured (the shared one has not).
  */
 const own: ProductInstance = {
   baseURL: `http://127.0.0.1:${port + 1}`,
   dataDir: process.env.FM_E2E_OWN_DATA_DIR,
   embeddedPostgresPort: postgresPortFor(port + 1),
+  googleURL: `http://127.0.0.1:${port + 2}`,
 };
 export const baseURL = shared.baseURL;
 
@@ -55,6 +59,14 @@ function productServer(product: ProductInstance) {
       LOG_LEVEL: 'warn',
       // The tests say which client they are (tests/fixtures.ts), as a reverse proxy would.
       TRUST_PROXY: '1',
+      ...(product.googleURL && {
+        PUBLIC_URL: product.baseURL,
+        GOOGLE_CLIENT_ID: 'fieldmarket-e2e.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'e2e-client-secret',
+        GOOGLE_AUTHORIZATION_URL: `${product.googleURL}/authorize`,
+        GOOGLE_TOKEN_URL: `${product.googleURL}/token`,
+        GOOGLE_USERINFO_URL: `${product.googleURL}/userinfo`,
+      }),
     },
   };
 }
