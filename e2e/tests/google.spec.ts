@@ -12,7 +12,7 @@ interface GooglePerson {
 }
 
 // On the second product, the one with Google configured (playwright.config.ts), in order.
-test.describe('Google sign-in against a local OAuth server', { tag: '@own-product' }, () => {
+test.describe('Google sign-in against a local OAuth server @own-product', () => {
   test.describe.configure({ mode: 'serial' });
 
   const google = new OAuth2Server();

@@ -748,41 +748,37 @@ test.describe('home, category pages and edit', () => {
     await expect(grid.locator('.listing-card .listing-card__category').first()).toHaveText('Services');
   });
 
-  // The grid holds the six newest listings of the whole product: on a product of its own, no other
-  // test's listings push this one out of it (playwright.config.ts).
-  test(
-    'the home grid shows the newest listings under a heading that says so, with no console errors',
-    { tag: '@own-product' },
-    async ({ page }) => {
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      // No listing is staff-featured yet: the grid shows the newest live listings that have photos.
-      const word = uniqueWord();
-      await signUpVerified(page.request, 'Nia Newest');
-      const taunton = await placeNamed(page.request, 'Taunton');
-      const { id } = await postListing(page.request, {
-        category: 'equipment',
-        title: `Newest baler ${word}`,
-        price: 9000,
-        location: taunton.label,
-        place_id: taunton.id,
-      });
-      await photosReady(page.request, id);
-      await page.goto('/');
-      const grid = page.getByTestId('featured-listings');
-      await expect(page.getByRole('heading', { name: 'Newest Listings' })).toBeVisible();
-      const card = grid.locator(`[data-listing-id="${id}"]`);
-      await expect(card).toContainText(`Newest baler ${word}`);
-      // Cards' photos load lazily: bring it into view, then its photo must have loaded (not a broken image).
-      await card.scrollIntoViewIfNeeded();
-      await expect
-        .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
-        .toBeGreaterThan(0);
-      expect(errors).toEqual([]);
-    },
-  );
+  // The grid holds the six newest listings of the whole product: on a product of its own
+  // (@own-product, playwright.config.ts), no other test's listings push this one out of it.
+  test('the home grid shows the newest listings under a heading that says so, with no console errors @own-product', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    // No listing is staff-featured yet: the grid shows the newest live listings that have photos.
+    const word = uniqueWord();
+    await signUpVerified(page.request, 'Nia Newest');
+    const taunton = await placeNamed(page.request, 'Taunton');
+    const { id } = await postListing(page.request, {
+      category: 'equipment',
+      title: `Newest baler ${word}`,
+      price: 9000,
+      location: taunton.label,
+      place_id: taunton.id,
+    });
+    await photosReady(page.request, id);
+    await page.goto('/');
+    const grid = page.getByTestId('featured-listings');
+    await expect(page.getByRole('heading', { name: 'Newest Listings' })).toBeVisible();
+    const card = grid.locator(`[data-listing-id="${id}"]`);
+    await expect(card).toContainText(`Newest baler ${word}`);
+    // Cards' photos load lazily: bring it into view, then its photo must have loaded (not a broken image).
+    await card.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
 
   test('rentals filter by what is rented; categories show live counts; no console errors on the listings pages', async ({ page }) => {
     const word = uniqueWord();
