@@ -3,19 +3,82 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-// One data folder per run, shared with the worker processes through the environment.
+// One data folder per product instance and run, shared with the worker processes through the environment.
 process.env.FM_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fieldmarket-e2e-'));
+process.env.FM_E2E_OWN_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fieldmarket-e2e-own-'));
 const port = Number(process.env.FM_E2E_PORT ?? 3310);
-export const baseURL = `http://127.0.0.1:${port}`;
-/** The product's embedded PostgreSQL (its password is in DATA_DIR/postgres.secret): tests read and lock rows as an operator could. */
-export const embeddedPostgresPort = port + 50_000 > 65_535 ? 55_432 : port + 50_000;
+/** The embedded PostgreSQL of the product on `port` (its password is in DATA_DIR/postgres.secret). */
+const postgresPortFor = (port: number) => (port + 50_000 > 65_535 ? 55_432 : port + 50_000);
+
+/** What a test needs to reach a product instance from outside its HTTP API (tests/product.ts). */
+export interface ProductInstance {
+  baseURL: string;
+  dataDir: string;
+  embeddedPostgresPort: number;
+  /** Where the instance's Google sign-in goes: a local OAuth server the Google tests start there; none when Google is not configured. */
+  googleURL?: string;
+}
+
+/** The product most tests share. */
+const shared: ProductInstance = {
+  baseURL: `http://127.0.0.1:${port}`,
+  dataDir: process.env.FM_E2E_DATA_DIR,
+  embeddedPostgresPort: postgresPortFor(port),
+};
+/**
+ * A second product for the tests tagged @own-product, which run on it one at a time: tests that
+ * count what happens across the whole product (every listing posted in a followed category, the
+ * newest listings on the home page), where no other test posts anything; and the Google sign-in
+ * tests, for which it has Google configured (the shared one has not).
+ */
+const own: ProductInstance = {
+  baseURL: `http://127.0.0.1:${port + 1}`,
+  dataDir: process.env.FM_E2E_OWN_DATA_DIR,
+  embeddedPostgresPort: postgresPortFor(port + 1),
+  googleURL: `http://127.0.0.1:${port + 2}`,
+};
+export const baseURL = shared.baseURL;
+
+/** The product exactly as the README starts it, on its embedded defaults. */
+function productServer(product: ProductInstance) {
+  const { port } = new URL(product.baseURL);
+  return {
+    command: './fieldmarket start',
+    cwd: resolve(import.meta.dirname, '..'),
+    url: `${product.baseURL}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
+    env: {
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATA_DIR: product.dataDir,
+      EMBEDDED_PG_PORT: String(product.embeddedPostgresPort),
+      LOG_LEVEL: 'warn',
+      // The tests say which client they are (tests/fixtures.ts), as a reverse proxy would.
+      TRUST_PROXY: '1',
+      ...(product.googleURL && {
+        PUBLIC_URL: product.baseURL,
+        GOOGLE_CLIENT_ID: 'fieldmarket-e2e.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'e2e-client-secret',
+        GOOGLE_AUTHORIZATION_URL: `${product.googleURL}/authorize`,
+        GOOGLE_TOKEN_URL: `${product.googleURL}/token`,
+        GOOGLE_USERINFO_URL: `${product.googleURL}/userinfo`,
+      }),
+    },
+  };
+}
 
 export default defineConfig({
   testDir: 'tests',
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  fullyParallel: false,
-  workers: 1,
+  // Every test is its own people, listings and client address, so tests run in any order, two at
+  // a time: a browser, the product and the runner keep the machine's two cores busy without crowding them.
+  fullyParallel: true,
+  workers: Number(process.env.FM_E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
   // The test command asks for a JSON report too, to print one closing count over all suites.
@@ -36,28 +99,23 @@ export default defineConfig({
       ],
     },
   },
+  // Each test runs in one project only: @phone tests on the phone, @own-product tests on their own product.
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined }, grepInvert: /@phone/ },
-    { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined }, grep: /@phone/ },
-  ],
-  // The product exactly as the README starts it, on its embedded defaults.
-  webServer: {
-    command: './fieldmarket start',
-    cwd: resolve(import.meta.dirname, '..'),
-    url: `${baseURL}/api/health`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: process.env.FM_E2E_DATA_DIR,
-      EMBEDDED_PG_PORT: String(embeddedPostgresPort),
-      LOG_LEVEL: 'warn',
-      // The tests say which client they are (tests/fixtures.ts), as a reverse proxy would.
-      TRUST_PROXY: '1',
+    {
+      name: 'desktop',
+      use: { ...devices['Desktop Chrome'], channel: undefined },
+      grepInvert: [/@phone/, /@own-product/],
+      metadata: shared,
     },
-  },
+    { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined }, grep: /@phone/, metadata: shared },
+    {
+      name: 'own-product',
+      use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: own.baseURL },
+      grep: /@own-product/,
+      metadata: own,
+      workers: 1,
+    },
+  ],
+  // Started one after the other: the first builds the product if its sources changed, the second finds it built.
+  webServer: [productServer(shared), productServer(own)],
 });

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures.js';
-import { outboxMails } from './outbox.js';
+import { MAIL_POLL_INTERVALS, outboxMails } from './outbox.js';
 
 /** Steps of the account tests that several specs take. */
 
@@ -14,12 +14,15 @@ export async function mailedLink(to: string, path: string): Promise<string> {
   const pattern = new RegExp(`https?://[^\\s]+${path}\\?token=[\\w%-]+`);
   let link = '';
   await expect
-    .poll(async () => {
-      const mail = (await outboxMails()).find((m) => m.to === to && pattern.test(m.text));
-      const found = mail?.text.match(pattern)?.[0];
-      link = found ? `${new URL(found).pathname}${new URL(found).search}` : '';
-      return link;
-    })
+    .poll(
+      async () => {
+        const mail = (await outboxMails()).find((m) => m.to === to && pattern.test(m.text));
+        const found = mail?.text.match(pattern)?.[0];
+        link = found ? `${new URL(found).pathname}${new URL(found).search}` : '';
+        return link;
+      },
+      { intervals: MAIL_POLL_INTERVALS },
+    )
     .not.toBe('');
   return link;
 }
@@ -27,6 +30,12 @@ export async function mailedLink(to: string, path: string): Promise<string> {
 export async function signUpThroughApi(request: APIRequestContext, email: string, password: string, name = 'Jane Farmer') {
   const response = await request.post('/api/auth/signup', { data: { name, email, password }, headers: CLIENT_HEADERS });
   expect(response.status()).toBe(201);
+}
+
+/** Signs in through the API; pass `page.request` and the page's browser is signed in too (they share cookies). */
+export async function signInThroughApi(request: APIRequestContext, email: string, password: string) {
+  const response = await request.post('/api/auth/signin', { data: { email, password }, headers: CLIENT_HEADERS });
+  expect(response.status()).toBe(200);
 }
 
 export async function signInWithForm(page: Page, email: string, password: string) {

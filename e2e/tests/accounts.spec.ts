@@ -2,7 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { generate } from 'otplib';
-import { CLIENT_HEADERS, mailedLink, signInWithForm, signOutFromHeader, signUpThroughApi, uniqueEmail } from './account-steps.js';
+import {
+  CLIENT_HEADERS,
+  mailedLink,
+  signInThroughApi,
+  signInWithForm,
+  signOutFromHeader,
+  signUpThroughApi,
+  uniqueEmail,
+} from './account-steps.js';
 import { expect, test } from './fixtures.js';
 
 /** Screenshots for people to look at (not compared): e2e/screenshots/, ignored by git. */
@@ -195,7 +203,7 @@ test.describe('accounts', () => {
     const email = uniqueEmail('deleted');
     const password = 'Meadow-Gate-2026';
     await signUpThroughApi(page.request, email, password);
-    expect((await page.request.post('/api/auth/signin', { data: { email, password }, headers: CLIENT_HEADERS })).status()).toBe(200);
+    await signInThroughApi(page.request, email, password);
     await page.goto('/profile#account');
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const deletion = page.getByRole('dialog', { name: 'Delete Account' });
@@ -217,9 +225,7 @@ test.describe('accounts', () => {
     const email = uniqueEmail('privacy');
     const password = 'Meadow-Gate-2026';
     await signUpThroughApi(page.request, email, password, 'Polly Pasture');
-    await page.goto('/signin');
-    await signInWithForm(page, email, password);
-    await expect(page.getByTestId('account-menu')).toBeVisible();
+    await signInThroughApi(page.request, email, password);
 
     // The switch applies at once and is what the server keeps: a reload shows it as left.
     await page.goto('/profile#privacy');
@@ -280,9 +286,7 @@ test.describe('accounts', () => {
   test('the public profile is rendered on the server; an unknown user is a 404', async ({ page, request }) => {
     const email = uniqueEmail('public');
     await signUpThroughApi(page.request, email, 'Meadow-Gate-2026', 'Sam Shepherd');
-    await page.goto('/signin');
-    await signInWithForm(page, email, 'Meadow-Gate-2026');
-    await expect(page.getByTestId('account-menu')).toBeVisible();
+    await signInThroughApi(page.request, email, 'Meadow-Gate-2026');
     const me = (await (await page.request.get('/api/auth/me')).json()) as { data: { user: { id: string } } };
 
     const publicPage = await request.get(`/profile/${me.data.user.id}`);

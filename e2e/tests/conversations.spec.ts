@@ -3,6 +3,7 @@ import { devices, type Browser, type BrowserContext, type Page } from '@playwrig
 import { baseURL } from '../playwright.config.js';
 import { productDatabase } from './database.js';
 import { expect, test } from './fixtures.js';
+import { blockWebSockets, fastForwardToPolling } from './live-channel.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
@@ -254,11 +255,10 @@ test.describe('conversations', () => {
   });
 
   test('a seller whose WebSockets are blocked still gets messages in the open chat, by polling', async ({ browser }) => {
-    test.setTimeout(150_000);
     const seller = await person(browser, 'Wes Websocketless');
     const buyer = await person(browser, 'Bea Buyer');
-    // A proxy that drops WebSockets before the handshake: every attempt fails at the 10 s availability timeout.
-    await seller.page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
+    test.setTimeout(60_000);
+    await blockWebSockets(seller.page);
     const place = await placeNamed(seller.page.request, 'Hereford');
     const { id } = await postListing(seller.page.request, {
       category: 'equipment',
@@ -274,8 +274,7 @@ test.describe('conversations', () => {
 
     await seller.page.goto(`/messages?conversation=${conversationId}`);
     await expect(seller.page.getByTestId('chat-message').filter({ hasText: 'still for sale' })).toBeVisible();
-    // The first attempt and three reconnections (2, 4 and 8 s apart), 10 s each, then polling.
-    await expect(seller.page.getByTestId('live-dot')).toHaveAttribute('data-status', 'polling', { timeout: 80_000 });
+    await fastForwardToPolling(seller.page);
 
     expect((await send('I could collect it on Friday.')).status()).toBe(201);
     // One polling interval (5 s) and the round trip.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { embeddedPostgresPort } from '../playwright.config.js';
+import { productUnderTest } from './product.js';
 
 /**
  * A connection to the running product's embedded PostgreSQL, as an operator with psql has: for
@@ -9,7 +9,8 @@ import { embeddedPostgresPort } from '../playwright.config.js';
  * while a background job waits on it). Close it with `end()`.
  */
 export async function productDatabase(): Promise<pg.Client> {
-  const password = (await readFile(join(process.env.FM_E2E_DATA_DIR as string, 'postgres.secret'), 'utf8')).trim();
+  const { dataDir, embeddedPostgresPort } = productUnderTest();
+  const password = (await readFile(join(dataDir, 'postgres.secret'), 'utf8')).trim();
   const client = new pg.Client({ host: '127.0.0.1', port: embeddedPostgresPort, user: 'postgres', password, database: 'fieldmarket' });
   await client.connect();
   return client;

@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
-import { BUILT, freePort, spawnBuilt, waitUntilServing, type RunningProcess } from '../../backend/src/testing/processes.js';
 import { signOutFromHeader } from './account-steps.js';
 import { expect, test } from './fixtures.js';
+import { productUnderTest } from './product.js';
 
 /** Who is signed in at "Google": what its userinfo endpoint answers for any token it issued. */
 interface GooglePerson {
@@ -14,60 +11,31 @@ interface GooglePerson {
   name: string;
 }
 
-test.describe('Google sign-in against a local OAuth server', () => {
-  // A product instance of its own (with Google configured), so the tests run in order on it.
+// On the second product, the one with Google configured (playwright.config.ts), in order.
+test.describe('Google sign-in against a local OAuth server @own-product', () => {
   test.describe.configure({ mode: 'serial' });
 
   const google = new OAuth2Server();
   let person: GooglePerson | undefined;
-  let product: RunningProcess | undefined;
-  let dataDir = '';
   let origin = '';
 
   test.beforeAll(async () => {
-    test.setTimeout(180_000);
+    const product = productUnderTest();
+    origin = product.baseURL;
+    const googleURL = new URL(product.googleURL as string);
     await google.issuer.keys.generate('RS256');
-    await google.start(0, '127.0.0.1');
+    // The product sends the browser to this address and asks it for tokens and the person.
+    await google.start(Number(googleURL.port), googleURL.hostname);
     // The mock's /authorize sends the browser straight back with a code (consent given); its
     // userinfo then describes the person the test chose, as Google's does for its access token.
     google.service.on('beforeUserinfo', (response: { statusCode: number; body: unknown }) => {
       if (!person) Object.assign(response, { statusCode: 401, body: { error: 'invalid_token' } });
       else response.body = { ...person };
     });
-    const googleUrl = `http://127.0.0.1:${google.address().port}`;
-
-    // The product as ./fieldmarket start runs it (built entry, embedded defaults), on a port and DATA_DIR of its own.
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    dataDir = await mkdtemp(join(tmpdir(), 'fieldmarket-e2e-google-'));
-    product = spawnBuilt(BUILT.web, {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      DATA_DIR: dataDir,
-      // ./fieldmarket start runs from the repository's root, where the default ./frontend/dist is.
-      FRONTEND_DIR: resolve(import.meta.dirname, '..', '..', 'frontend', 'dist'),
-      EMBEDDED_PG_PORT: String(await freePort()),
-      LOG_LEVEL: 'warn',
-      TRUST_PROXY: '1',
-      ASTRO_TELEMETRY_DISABLED: '1',
-      GOOGLE_CLIENT_ID: 'fieldmarket-e2e.apps.googleusercontent.com',
-      GOOGLE_CLIENT_SECRET: 'e2e-client-secret',
-      GOOGLE_AUTHORIZATION_URL: `${googleUrl}/authorize`,
-      GOOGLE_TOKEN_URL: `${googleUrl}/token`,
-      GOOGLE_USERINFO_URL: `${googleUrl}/userinfo`,
-    });
-    await waitUntilServing(product, `${origin}/api/health`, { timeoutMs: 150_000 });
   });
 
   test.afterAll(async () => {
-    test.setTimeout(60_000);
-    if (product && product.child.exitCode === null) {
-      product.child.kill('SIGTERM');
-      await product.exited;
-    }
     await google.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   test('Continue with Google signs a new user in; the profile shows the Google security notice; sign out', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { CLIENT_HEADERS, signUpThroughApi, uniqueEmail } from './account-steps.js';
+import { signInThroughApi, signUpThroughApi, uniqueEmail } from './account-steps.js';
 import { expect, test } from './fixtures.js';
 import { boxOf, isUncovered, overlaps } from './layout.js';
 
@@ -41,8 +41,7 @@ test.describe('the header while the session resolves', () => {
     const email = uniqueEmail('header');
     await signUpThroughApi(page.request, email, PASSWORD, 'Harry Haymaker');
     // The page's request context shares the browser's cookies: this signs the browser in.
-    const signIn = await page.request.post('/api/auth/signin', { data: { email, password: PASSWORD }, headers: CLIENT_HEADERS });
-    expect(signIn.status()).toBe(200);
+    await signInThroughApi(page.request, email, PASSWORD);
 
     await recordHeaderAtParse(page);
     const release = await holdSessionCheck(page);
@@ -105,8 +104,7 @@ async function expectSignedInHeaderFits(page: Page, label: 'desktop' | 'phone') 
   expect(LONG_NAME).toHaveLength(40);
   const email = uniqueEmail('long-name');
   await signUpThroughApi(page.request, email, PASSWORD, LONG_NAME);
-  const signIn = await page.request.post('/api/auth/signin', { data: { email, password: PASSWORD }, headers: CLIENT_HEADERS });
-  expect(signIn.status()).toBe(200);
+  await signInThroughApi(page.request, email, PASSWORD);
   await page.goto('/');
   const menu = page.getByTestId('account-menu');
   await expect(menu).toBeVisible();

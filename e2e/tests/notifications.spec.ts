@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
+import { blockWebSockets, fastForwardToPolling } from './live-channel.js';
 import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 /** A seller in a browser of their own posts a listing in `category`. */
@@ -21,7 +22,9 @@ const liveDot = (page: Page) => page.getByTestId('live-dot');
 const badge = (page: Page) => page.getByTestId('notifications-badge');
 
 test.describe('notifications', () => {
-  test('a follower of a category sees the badge rise live when someone posts there, opens the bell and deletes one', async ({
+  // Three tests here count every listing posted in a followed category while they run: they run on a
+  // product of their own (@own-product, playwright.config.ts), where no other test posts.
+  test('a follower of a category sees the badge rise live when someone posts there, opens the bell and deletes one @own-product', async ({
     page,
     browser,
   }) => {
@@ -71,7 +74,10 @@ test.describe('notifications', () => {
     await expect(page.getByRole('region', { name: 'Notifications' }).getByText('No notifications yet')).toBeVisible();
   });
 
-  test('each notification is read on its own: opening one, or its Mark read; Mark all read does the rest', async ({ page, browser }) => {
+  test('each notification is read on its own: opening one, or its Mark read; Mark all read does the rest @own-product', async ({
+    page,
+    browser,
+  }) => {
     await signUpVerified(page.request, 'Nina Notified');
     await page.request.post('/api/follows/categories/land', { headers: SITE });
     const seller = await browser.newContext({
@@ -148,18 +154,19 @@ test.describe('notifications', () => {
     expect(sockets).toEqual([]);
   });
 
-  test('with WebSockets blocked, events still arrive by polling within the interval, and the dot says so', async ({ page, browser }) => {
-    test.setTimeout(150_000);
-    // Every WebSocket to socket.io is closed as it opens, before the handshake (as a proxy that drops
-    // them would): each attempt fails at the 10 s availability timeout (SPEC §9).
-    await page.routeWebSocket('**/socket.io/**', (ws) => ws.close());
+  test('with WebSockets blocked, events still arrive by polling within the interval, and the dot says so @own-product', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    await blockWebSockets(page);
     await signUpVerified(page.request, 'Polly Poller');
     const follow = await page.request.post('/api/follows/categories/equipment', { headers: SITE });
     expect(follow.ok()).toBe(true);
 
     await page.goto('/realtime');
-    // The first attempt and three reconnections (2, 4 and 8 s apart), 10 s each, then polling.
-    await expect(liveDot(page)).toHaveAttribute('data-status', 'polling', { timeout: 80_000 });
+    await fastForwardToPolling(page);
+    await expect(liveDot(page)).toHaveAttribute('data-status', 'polling');
     await expect(liveDot(page)).toHaveAccessibleName('Live updates: checking every 5 seconds (real-time unavailable)');
     await expect(page.getByTestId('connection-type')).toHaveText(/polling/);
 

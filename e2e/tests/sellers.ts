@@ -1,11 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
-import { outboxMails } from './outbox.js';
+import { MAIL_POLL_INTERVALS, outboxMails } from './outbox.js';
 import { photoPng } from './photos.js';
 
 /** The header the site's pages send on every call; the API refuses signed-in changes without it. */
 export const SITE = { 'x-requested-with': 'fieldmarket' };
 
-let people = 0;
 /** The password of everyone signUpVerified signs up. */
 export const PASSWORD = 'Hay-bales-in-June';
 
@@ -14,8 +14,8 @@ export const PASSWORD = 'Hay-bales-in-June';
  * Pass `page.request` and the page's browser is signed in too (they share cookies).
  */
 export async function signUpVerified(request: APIRequestContext, name = 'Jane Farmer'): Promise<{ email: string; id: string }> {
-  people += 1;
-  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${people}.${Date.now()}@example.co.uk`;
+  // Unique across the runner's parallel workers too: several tests sign up people of the same name.
+  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${randomUUID().slice(0, 8)}.${Date.now()}@example.co.uk`;
   const password = PASSWORD;
   const signUp = await request.post('/api/auth/signup', { data: { name, email, password }, headers: SITE });
   if (signUp.status() !== 201) throw new Error(`sign-up failed: ${await signUp.text()}`);
@@ -27,7 +27,7 @@ export async function signUpVerified(request: APIRequestContext, name = 'Jane Fa
         token = decodeURIComponent(mail?.text.match(/\/verify-email\?token=([\w%-]+)/)?.[1] ?? '');
         return token;
       },
-      { message: `a confirmation mail to ${email}`, timeout: 20_000 },
+      { message: `a confirmation mail to ${email}`, timeout: 20_000, intervals: MAIL_POLL_INTERVALS },
     )
     .not.toBe('');
   const verified = await request.post('/api/auth/verify-email', { data: { token }, headers: SITE });

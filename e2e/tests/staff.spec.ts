@@ -6,12 +6,12 @@ import { generate } from 'otplib';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { outboxMails } from './outbox.js';
+import { productUnderTest } from './product.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 import { PASSWORD, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const port = Number(new URL(baseURL).port);
 
 /** `./fieldmarket staff grant <email>`, on the running product's embedded database (as an operator types it). */
 async function grantStaff(email: string): Promise<string> {
@@ -20,8 +20,8 @@ async function grantStaff(email: string): Promise<string> {
     env: {
       ...process.env,
       DATABASE_URL: '',
-      DATA_DIR: process.env.FM_E2E_DATA_DIR,
-      EMBEDDED_PG_PORT: String(port + 50_000 > 65_535 ? 55_432 : port + 50_000),
+      DATA_DIR: productUnderTest().dataDir,
+      EMBEDDED_PG_PORT: String(productUnderTest().embeddedPostgresPort),
     },
   });
   return stdout;
