@@ -57,9 +57,11 @@ export const PlacePickerField = forwardRef<PlacePickerHandle, Props>(function Pl
 
   useImperativeHandle(ref, () => ({
     resolve: async () => {
+      const before = read();
       const found = (await picker.current?.resolve()) ?? true;
       const value = read();
-      changed.current?.(value);
+      // Only a lookup that filled the place is a change (a server's finding on the field stands otherwise).
+      if (value.location !== before.location || value.placeId !== before.placeId) changed.current?.(value);
       return found ? value : null;
     },
   }));
