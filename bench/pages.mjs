@@ -4,14 +4,16 @@
 // (`/`, `/contact`, the account pages, the not-found page, and the listings pages: /browse, a listing,
 // /post-listing, /rent, /livestock, /categories; with --content the content pages instead: /about,
 // /support, /blog and every article, the policies, /roadmap, /sell and the rest):
-//   - the JavaScript a visitor downloads: every script the HTML loads, islands' component and
-//     renderer modules, and everything those import (static and dynamic), each counted once,
-//     as the bytes on the wire with Accept-Encoding gzip and br;
+//   - the JavaScript a visitor downloads on load: every script the HTML loads, islands' component
+//     and renderer modules, and their static imports, each counted once, as the bytes on the wire
+//     with Accept-Encoding gzip and br, and whether React's runtime is among them; and the same
+//     with everything reachable by import() too (what a signed-in visitor's header may load);
 //   - the HTML as sent raw, with br and with gzip;
 //   - when /usr/bin/chromium exists, Lighthouse mobile scores as medians of `runs` (default 3);
 //   - when wrk is installed, requests per second of `/` with Accept-Encoding br and without
 //     compression, medians of `runs` runs of 10 s with 50 connections (not with --content).
-// With --content it also checks the content pages' budget (at most 15 kB of gzipped JavaScript,
+// With --content it also checks the content pages' budget (no React and at most 15 kB of gzipped
+// JavaScript on load,
 // Lighthouse performance 98 or more and accessibility 100) and exits with 1 when a page misses it.
 // FM_BENCH_PORT chooses the port (default 3920).
 import { spawn, spawnSync } from 'node:child_process';
@@ -118,19 +120,24 @@ function scriptsOf(html) {
 }
 
 /**
- * Modules a built script imports, statically or with import() (the minifier may quote with
- * backticks), and the chunks Vite preloads for dynamic imports (its __vite__mapDeps list, whose
- * paths are relative to the site root).
+ * Modules a built script imports: statically (loaded with it), and with import() (the minifier
+ * may quote with backticks) together with the chunks Vite preloads for dynamic imports (its
+ * __vite__mapDeps list, whose paths are relative to the site root), loaded only when that import
+ * runs (for example the signed-in header's bells).
  */
 function importsOf(code, scriptPath) {
-  const urls = new Set();
-  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'`]([^"'`]+\.m?js)["'`]/g)) {
-    urls.add(new URL(match[1], `${origin}${scriptPath}`).pathname);
+  const resolve = (url, base) => new URL(url, base).pathname;
+  const staticImports = new Set();
+  const dynamicImports = new Set();
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["'`]([^"'`]+\.m?js)["'`]/g)) {
+    staticImports.add(resolve(match[1], `${origin}${scriptPath}`));
   }
+  for (const match of code.matchAll(/\bimport\s*\(\s*["'`]([^"'`]+\.m?js)["'`]/g))
+    dynamicImports.add(resolve(match[1], `${origin}${scriptPath}`));
   for (const list of code.matchAll(/__vite__mapDeps=.*?\.f=\[([^\]]*)\]/g)) {
-    for (const entry of list[1].matchAll(/["'`]([^"'`]+\.m?js)["'`]/g)) urls.add(new URL(entry[1], `${origin}/`).pathname);
+    for (const entry of list[1].matchAll(/["'`]([^"'`]+\.m?js)["'`]/g)) dynamicImports.add(resolve(entry[1], `${origin}/`));
   }
-  return urls;
+  return { staticImports, dynamicImports };
 }
 
 /** Bytes of the scripts written into the HTML itself (sent, and compressed, with the page). */
@@ -142,10 +149,26 @@ function inlineScriptBytes(html) {
   return bytes;
 }
 
+/**
+ * The page's JavaScript: `onLoad` what every visitor downloads (the scripts the HTML names and
+ * their static imports), `all` that and everything reachable with import() too. `react` says
+ * whether React's runtime chunk is among the scripts loaded on load.
+ */
 async function javascriptOf(html, pagePath) {
-  const pending = [...scriptsOf(html)].map((url) => new URL(url, `${origin}${pagePath}`).pathname);
+  const onLoad = await walkScripts(
+    [...scriptsOf(html)].map((url) => new URL(url, `${origin}${pagePath}`).pathname),
+    false,
+  );
+  const all = await walkScripts(
+    [...scriptsOf(html)].map((url) => new URL(url, `${origin}${pagePath}`).pathname),
+    true,
+  );
+  return { onLoad, all };
+}
+
+async function walkScripts(pending, followDynamic) {
   const seen = new Set();
-  const total = { files: 0, gzip: 0, br: 0, raw: 0 };
+  const total = { files: 0, gzip: 0, br: 0, raw: 0, react: false };
   while (pending.length > 0) {
     const path = pending.pop();
     if (seen.has(path)) continue;
@@ -156,7 +179,9 @@ async function javascriptOf(html, pagePath) {
     total.raw += identity.body.length;
     total.gzip += (await get(path, 'gzip')).body.length;
     total.br += (await get(path, 'br')).body.length;
-    pending.push(...importsOf(identity.body.toString('utf8'), path));
+    if (/\/react\.[\w-]+\.js$/.test(path)) total.react = true;
+    const { staticImports, dynamicImports } = importsOf(identity.body.toString('utf8'), path);
+    pending.push(...staticImports, ...(followDynamic ? dynamicImports : []));
   }
   return total;
 }
@@ -225,22 +250,30 @@ function wrkRate(path, headers) {
 const stop = await startProduct();
 try {
   console.log(`page weight for a visitor (${origin})`);
-  console.log('JS: script files the page loads (transfer sizes); inline: scripts inside the HTML (raw, counted in the HTML)');
-  console.log(`${'page'.padEnd(NAME_WIDTH)} status  JS files  JS gzip    JS br      inline JS  HTML raw   HTML br    HTML gzip`);
+  console.log('JS on load: the scripts the page loads and their static imports (transfer sizes), React: whether that includes');
+  console.log("React's runtime; JS all: with everything reachable by import() too (a signed-in visitor's header bells);");
+  console.log('inline: scripts inside the HTML (raw, counted in the HTML)');
+  console.log(
+    `${'page'.padEnd(NAME_WIDTH)} status  load gzip  load br    React  all files  all gzip   all br     inline JS  HTML raw   HTML br    HTML gzip`,
+  );
   for (const page of PAGES) {
     const raw = await get(page.path, 'identity', page.cookie);
-    const js = await javascriptOf(raw.body.toString('utf8'), page.path);
+    const { onLoad, all } = await javascriptOf(raw.body.toString('utf8'), page.path);
     const br = await get(page.path, 'br', page.cookie);
     const gzip = await get(page.path, 'gzip', page.cookie);
-    if (contentPages && js.gzip > BUDGET.jsGzipBytes) overBudget.push(`${page.path}: ${kB(js.gzip)} of gzipped JavaScript`);
+    if (contentPages && onLoad.gzip > BUDGET.jsGzipBytes) overBudget.push(`${page.path}: ${kB(onLoad.gzip)} of gzipped JavaScript on load`);
+    if (contentPages && onLoad.react) overBudget.push(`${page.path}: loads React`);
     if (contentPages && raw.status !== 200) overBudget.push(`${page.path}: status ${raw.status}`);
     console.log(
       [
         page.name.padEnd(NAME_WIDTH),
         String(raw.status).padEnd(7),
-        String(js.files).padEnd(9),
-        kB(js.gzip).padEnd(10),
-        kB(js.br).padEnd(10),
+        kB(onLoad.gzip).padEnd(10),
+        kB(onLoad.br).padEnd(10),
+        (onLoad.react ? 'yes' : 'no').padEnd(6),
+        String(all.files).padEnd(10),
+        kB(all.gzip).padEnd(10),
+        kB(all.br).padEnd(10),
         kB(inlineScriptBytes(raw.body.toString('utf8'))).padEnd(10),
         kB(raw.body.length).padEnd(10),
         `${kB(br.body.length)} ${br.headers['content-encoding'] === 'br' ? '' : '(not br)'}`.padEnd(10),

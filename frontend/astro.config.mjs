@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import preact from '@astrojs/preact';
+import react from '@astrojs/react';
 
 // Pages are prerendered by default. The NestJS backend mounts the built handler
 // (dist/server/entry.mjs) in middleware mode and serves dist/client statically.
@@ -10,10 +10,9 @@ export default defineConfig({
   // which the web process sends as a header (backend/src/web), instead of a <meta> tag that could
   // not carry frame-ancestors.
   adapter: node({ mode: 'middleware', staticHeaders: true }),
-  // Islands are written against React's API (they import from 'react') and run on preact/compat:
-  // the same components for a fraction of react-dom's weight (interactive pages stay under 50 kB
-  // of gzipped JS). compat aliases react, react-dom and react/jsx-runtime to Preact.
-  integrations: [preact({ compat: true })],
+  // Islands are React components. Only pages with islands (and a signed-in visitor's header bells,
+  // mounted by script) load React; static and content pages ship none.
+  integrations: [react()],
   // The origin of prerendered pages' canonical links when the build has no PUBLIC_URL (lib/site-origin.ts).
   site: 'https://fieldmarket.co.uk',
   trailingSlash: 'ignore',
@@ -40,7 +39,18 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   // Pin the tsconfig: otherwise Vite picks the monorepo root one for files outside src/ and follows its
   // project references into backend/ and workers/, which the frontend build must not depend on.
-  vite: { tsconfig: 'tsconfig.json' },
+  vite: {
+    tsconfig: 'tsconfig.json',
+    build: {
+      rolldownOptions: {
+        output: {
+          // React's runtime in one chunk of its own, shared by every island of a page and cached
+          // across pages (its name stays put while our islands change).
+          codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
+        },
+      },
+    },
+  },
   // The server bundle imports html-escaper; frontend/package.json pins the 3.x Astro needs, because the
   // hoisted copy at the root is jest's 2.x and would otherwise be the one found at run time.
 });

@@ -307,7 +307,7 @@ test.describe('accounts', () => {
     await page.goto('/');
     await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
     await page.waitForLoadState('networkidle');
-    expect(scripts.filter((url) => /preact|account-menu|socket/.test(url))).toEqual([]);
+    expect(scripts.filter((url) => /react|account-menu|socket/.test(url))).toEqual([]);
   });
 
   test('screenshots of the account pages at phone and desktop width', async ({ page }) => {

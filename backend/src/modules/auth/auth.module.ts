@@ -3,6 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { fastifyCookie } from '@fastify/cookie';
 import { ormEntities } from '../../infra/database/entities.js';
 import { Realtime } from '../../infra/realtime/realtime.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { AccessGuard } from './access.js';
 import { AccountData } from './account-data.js';
 import { AccountMailSubscriber } from './account-mail.subscriber.js';
@@ -12,7 +14,9 @@ import { EmailToken } from './email-token.entity.js';
 import { EmailTokens } from './email-tokens.service.js';
 import { EndedSessionsSubscriber } from './ended-sessions.js';
 import { GoogleAuthController } from './google/google-auth.controller.js';
-import { GoogleSignIn } from './google/google-sign-in.service.js';
+import { GoogleAuthGuard } from './google/google-auth.guard.js';
+import { GoogleSignIn, GOOGLE_CALLBACK_PATH } from './google/google-sign-in.service.js';
+import { GOOGLE_STRATEGY, GoogleStrategy } from './google/google-strategy.js';
 import { Passwords } from './passwords.js';
 import { Session } from './session.entity.js';
 import { SESSION_COOKIE, Sessions } from './sessions.service.js';
@@ -34,7 +38,15 @@ import { TwoFactor } from './two-factor.service.js';
     EmailTokens,
     TwoFactor,
     AuthService,
+    {
+      provide: GOOGLE_STRATEGY,
+      inject: [APP_CONFIG],
+      // Not configured: no strategy, and the routes say so (GoogleSignIn.prepare).
+      useFactory: (config: AppConfig) =>
+        config.google ? new GoogleStrategy(config.google, `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`) : null,
+    },
     GoogleSignIn,
+    GoogleAuthGuard,
     AccountMailSubscriber,
     AccountData,
     EndedSessionsSubscriber,

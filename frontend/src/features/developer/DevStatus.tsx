@@ -4,7 +4,7 @@ import { settle, timeoutSignal } from '../../lib/api-result';
 import type { components } from '../../lib/api-types';
 import { hasSignedInHint } from '../../lib/signed-in-hint';
 import { startLiveChannel } from '../../stores/live-events';
-import { useAtom } from '../../lib/use-store';
+import { useStore } from '@nanostores/react';
 import { $realtimeStatus } from '../../stores/realtime-status';
 import { connectionType, SignedInOnlyNote } from '../realtime/live-parts';
 import '../realtime/diagnostics.css';
@@ -24,7 +24,7 @@ function diagnosticRoutesState(status: number): string {
  * /api/health reports it, whether the diagnostic routes are on, and this page's live channel.
  */
 export default function DevStatus() {
-  const status = useAtom($realtimeStatus);
+  const status = useStore($realtimeStatus);
   const [origin, setOrigin] = useState('');
   const [signedIn, setSignedIn] = useState(false);
   // The health, or why there is none: a 503's envelope names what is down.

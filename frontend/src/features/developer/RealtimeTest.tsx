@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { onLiveEvent, startLiveChannel } from '../../stores/live-events';
 import { measureLatency } from '../../lib/socket';
-import { useAtom } from '../../lib/use-store';
+import { useStore } from '@nanostores/react';
 import { $realtimeStatus } from '../../stores/realtime-status';
 import { ConnectionTypeEntry, LIVE_TYPES, SignedInOnlyNote, useSignedInHint } from '../realtime/live-parts';
 import '../realtime/diagnostics.css';
@@ -20,7 +20,7 @@ interface Received {
  * lists each live event this page receives as it arrives (type and time), however it came.
  */
 export default function RealtimeTest() {
-  const status = useAtom($realtimeStatus);
+  const status = useStore($realtimeStatus);
   const signedIn = useSignedInHint();
   const [roundTrip, setRoundTrip] = useState<string>('');
   const [log, setLog] = useState<Received[]>([]);

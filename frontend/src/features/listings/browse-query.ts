@@ -1,7 +1,6 @@
 import type { CategorySlug } from '@contracts/categories';
 import { type DATE_RANGES, fieldsFor, RENT_SUBCATEGORIES, type CategoryField, type RentSubcategory } from '@contracts/listings';
 import { categoryBySlug, CATEGORIES } from '@contracts/categories';
-import { escapeHtml } from './listing-card';
 
 /** The URL's filter names, as the API takes them; `place` is the place's label, shown in the picker. */
 export const SCALAR_FILTERS = [
@@ -137,20 +136,4 @@ export function resultCountText(total: number | null, lowerBound: boolean): stri
   if (total === null) return '';
   const shown = `${total.toLocaleString('en-GB')}${lowerBound ? '+' : ''}`;
   return `${shown} ${total === 1 && !lowerBound ? 'listing' : 'listings'}`;
-}
-
-/** The min/max inputs of the chosen category's range fields, as HTML the server and the script share. */
-export function rangeFieldsHtml(filters: URLSearchParams): string {
-  return rangeFields(filters)
-    .map((field) => {
-      const unit = field.unit ? ` (${field.unit})` : '';
-      const step = field.kind === 'integer' ? '1' : 'any';
-      const input = (bound: 'min' | 'max') => {
-        const name = `${field.key}_${bound}`;
-        const value = filters.get(name) ?? '';
-        return `<input class="field__input" type="number" inputmode="decimal" id="filter-${name}" name="${name}" min="${field.min}" max="${field.max}" step="${step}" value="${escapeHtml(value)}" placeholder="${bound === 'min' ? 'Min' : 'Max'}" aria-label="${escapeHtml(field.label)} ${bound === 'min' ? 'minimum' : 'maximum'}">`;
-      };
-      return `<fieldset class="filters__range"><legend class="field__label">${escapeHtml(field.label)}${escapeHtml(unit)}</legend><div class="filters__pair">${input('min')}<span aria-hidden="true">to</span>${input('max')}</div></fieldset>`;
-    })
-    .join('');
 }

@@ -1,18 +1,7 @@
-import {
-  activeFilterCount,
-  apiQuery,
-  browseHref,
-  normaliseFilters,
-  rangeFieldsHtml,
-  resultCountText,
-  SORT_LABELS,
-  sortChoices,
-} from './browse-query';
+import { $browseProblem, $browseSearch, applyBrowseFilters } from '../../stores/browse';
+import { apiQuery, normaliseFilters, resultCountText } from './browse-query';
 import { escapeHtml, listingCardHtml, skeletonCardsHtml } from './listing-card';
 import { searchListings, type ListingPage } from './listings-api';
-import { setupPlacePicker } from './place-picker';
-
-const MOBILE = '(max-width: 1023px)';
 
 export const CONNECTION_ISSUE_HTML =
   '<div class="card browse__issue" role="alert" data-connection-issue><h2>Connection Issue</h2><p>Failed to load listings. Please check your connection and try again.</p><button type="button" class="btn" data-try-again>Try Again</button></div>';
@@ -33,19 +22,14 @@ export function resultsHtml(page: ListingPage, near: string | undefined): string
 }
 
 /**
- * The browse island over the server-rendered page: every filter change updates the URL (so a
- * search can be shared, and survives a reload) and fetches the first page; tabs pick the category;
- * Load More appends the next page by cursor; Try Again repeats a failed call. No sample data.
+ * The results of the browse page over its server-rendered first page: every search the filter
+ * panel (BrowseFilters.tsx), a tab or the browser's Back applies ($browseSearch) loads its first
+ * page; tabs pick the category; Load More appends the next page by cursor; Try Again repeats a
+ * failed call. No sample data.
  */
-export function setupBrowse(root: HTMLElement): void {
-  const form = root.querySelector<HTMLFormElement>('[data-browse-form]');
+export function setupBrowseResults(root: HTMLElement): void {
   const results = root.querySelector<HTMLElement>('[data-browse-results]');
-  const panel = root.querySelector<HTMLElement>('[data-filter-panel]');
-  const toggle = root.querySelector<HTMLButtonElement>('[data-filter-toggle]');
-  if (!form || !results || !panel || !toggle) return;
-  root.dataset['enhanced'] = 'true';
-  const pickerRoot = form.querySelector<HTMLElement>('[data-place-picker]');
-  const picker = pickerRoot ? setupPlacePicker(pickerRoot, () => void apply()) : undefined;
+  if (!results) return;
 
   let filters = normaliseFilters(new URLSearchParams(location.search));
   filters.delete('cursor');
@@ -65,43 +49,12 @@ export function setupBrowse(root: HTMLElement): void {
   }
   rememberShown();
 
-  const updateBadges = () => {
-    const count = activeFilterCount(filters);
-    root.querySelectorAll<HTMLElement>('[data-filter-count]').forEach((badge) => {
-      badge.textContent = String(count);
-      badge.hidden = count === 0;
-    });
-  };
   const updateTabs = () => {
     const category = filters.get('category') ?? '';
     root.querySelectorAll<HTMLAnchorElement>('[data-browse-tab]').forEach((tab) => {
       if (tab.dataset['browseTab'] === category) tab.setAttribute('aria-current', 'page');
       else tab.removeAttribute('aria-current');
     });
-  };
-  /** The parts of the form that depend on other choices: rent subcategory, range fields, sorts. */
-  const updateDependentFields = () => {
-    const subcategory = form.querySelector<HTMLElement>('[data-subcategory-field]');
-    if (subcategory) subcategory.hidden = filters.get('category') !== 'rentals';
-    const ranges = form.querySelector<HTMLElement>('[data-range-fields]');
-    const rangesHtml = rangeFieldsHtml(filters);
-    if (ranges && ranges.innerHTML !== rangesHtml) ranges.innerHTML = rangesHtml;
-    const sort = form.querySelector<HTMLSelectElement>('[data-sort]');
-    if (sort) {
-      const current = filters.get('sort') ?? (filters.get('q') ? 'relevance' : 'newest');
-      sort.innerHTML = sortChoices(filters)
-        .map((value) => `<option value="${value}"${value === current ? ' selected' : ''}>${SORT_LABELS[value]}</option>`)
-        .join('');
-    }
-  };
-  const fillForm = () => {
-    for (const element of [...form.elements] as Array<HTMLInputElement | HTMLSelectElement>) {
-      if (!element.name) continue;
-      if (element instanceof HTMLInputElement && element.type === 'checkbox') element.checked = filters.get(element.name) === 'true';
-      else if (element.name === 'date') element.value = filters.get('date') ?? 'all';
-      else if (element.name === 'radius') element.value = filters.get('radius') ?? '25';
-      else element.value = filters.get(element.name) ?? '';
-    }
   };
 
   const load = async () => {
@@ -153,47 +106,31 @@ export function setupBrowse(root: HTMLElement): void {
     } else button.remove();
   };
 
-  const apply = async () => {
-    if (picker && !(await picker.resolve())) {
-      results.innerHTML =
-        '<p class="alert alert--danger" role="alert">We could not find that place. Choose a UK town or village from the list.</p>';
-      return;
-    }
-    filters = normaliseFilters(new URLSearchParams(new FormData(form) as unknown as string[][]));
-    const href = browseHref(filters);
-    if (href !== `${location.pathname}${location.search}`) history.pushState(null, '', href);
-    updateBadges();
+  $browseSearch.listen((search) => {
+    if (!search) return;
+    filters = search.filters;
     updateTabs();
-    updateDependentFields();
-    await load();
-  };
+    void load();
+  });
+  $browseProblem.listen((problem) => {
+    if (!problem) return;
+    request += 1; // a search still on its way is not shown over the problem
+    results.removeAttribute('aria-busy');
+    results.innerHTML = `<p class="alert alert--danger" role="alert">${escapeHtml(problem)}</p>`;
+  });
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void apply();
-    if (matchMedia(MOBILE).matches) setOpen(false);
-  });
-  form.addEventListener('change', (event) => {
-    const target = event.target as HTMLElement;
-    // The place box applies when a place is chosen; words apply on Enter or Apply.
-    if (target.matches('[data-place-input], [name="q"]')) return;
-    void apply();
-  });
   root.querySelectorAll<HTMLAnchorElement>('[data-browse-tab]').forEach((tab) =>
     tab.addEventListener('click', (event) => {
       event.preventDefault();
-      const category = form.querySelector<HTMLSelectElement>('[name="category"]');
-      if (category) category.value = tab.dataset['browseTab'] ?? '';
-      form.querySelectorAll<HTMLInputElement>('[data-range-fields] input').forEach((input) => (input.value = ''));
-      void apply();
+      // Another category: its own fields' ranges and the rentals' subcategory go.
+      const next = new URLSearchParams(filters);
+      for (const name of [...next.keys()]) if (/_(min|max)$/.test(name) || name === 'subcategory') next.delete(name);
+      const category = tab.dataset['browseTab'] ?? '';
+      if (category) next.set('category', category);
+      else next.delete('category');
+      applyBrowseFilters(next);
     }),
   );
-  form.querySelector<HTMLAnchorElement>('[data-filter-clear]')?.addEventListener('click', (event) => {
-    event.preventDefault();
-    filters = new URLSearchParams();
-    fillForm();
-    void apply();
-  });
   results.addEventListener('click', (event) => {
     const target = event.target as HTMLElement;
     const more = target.closest<HTMLButtonElement>('[data-load-more]');
@@ -204,32 +141,5 @@ export function setupBrowse(root: HTMLElement): void {
       void load();
     }
   });
-  window.addEventListener('popstate', () => {
-    filters = normaliseFilters(new URLSearchParams(location.search));
-    filters.delete('cursor');
-    updateDependentFields();
-    fillForm();
-    updateBadges();
-    updateTabs();
-    void load();
-  });
-
-  // The filter panel: a card beside the results on wide screens, a side panel on narrow ones.
-  const setOpen = (open: boolean) => {
-    panel.toggleAttribute('data-open', open);
-    toggle.setAttribute('aria-expanded', String(open));
-    if (open) panel.querySelector<HTMLElement>('input, select')?.focus();
-    else toggle.focus();
-  };
-  toggle.addEventListener('click', () => setOpen(!panel.hasAttribute('data-open')));
-  root.querySelector('[data-filter-close]')?.addEventListener('click', () => setOpen(false));
-  // A tap beside the open side panel (on the dimmed page) closes it.
-  document.addEventListener('click', (event) => {
-    if (!panel.hasAttribute('data-open')) return;
-    const target = event.target as Node;
-    if (!panel.contains(target) && !toggle.contains(target)) setOpen(false);
-  });
-  panel.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && panel.hasAttribute('data-open')) setOpen(false);
-  });
+  window.addEventListener('popstate', () => applyBrowseFilters(new URLSearchParams(location.search), true));
 }

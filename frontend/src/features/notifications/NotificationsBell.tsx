@@ -1,4 +1,4 @@
-import { useAtom } from '../../lib/use-store';
+import { useStore } from '@nanostores/react';
 import { useCallback, useRef, useState } from 'react';
 import { badgeText } from '@contracts/messaging';
 import { formatRelativeTime } from '../../lib/format';
@@ -62,9 +62,9 @@ function Item({ item, close }: { item: NotificationItem; close: () => void }) {
  * opening the bell marks nothing (docs/spec-differences.md), Mark all read marks them all.
  */
 export default function NotificationsBell() {
-  const notifications = useAtom($notifications);
-  const unread = useAtom($unreadNotifications);
-  const status = useAtom($realtimeStatus);
+  const notifications = useStore($notifications);
+  const unread = useStore($unreadNotifications);
+  const status = useStore($realtimeStatus);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);

@@ -1,4 +1,5 @@
-import { h, render } from 'preact';
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
 import { $session, loadSession } from '../../stores/session';
 import { startNotifications } from './notifications-store';
 import NotificationsBell from './NotificationsBell';
@@ -18,6 +19,6 @@ async function signedIn(): Promise<boolean> {
 export async function mountNotificationsBell(slot: HTMLElement): Promise<void> {
   if (!(await signedIn())) return;
   slot.replaceChildren();
-  render(h(NotificationsBell, {}), slot);
+  createRoot(slot).render(createElement(NotificationsBell));
   startNotifications();
 }

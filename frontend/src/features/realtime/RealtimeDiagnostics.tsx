@@ -1,4 +1,4 @@
-import { useAtom } from '../../lib/use-store';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { LIVE_CHANNEL } from '@contracts/notifications';
 import { onLiveEvent, startLiveChannel } from '../../stores/live-events';
@@ -19,7 +19,7 @@ export const REFRESH_MS = 2_000;
  * only, when the installation serves them), and the Test Badge.
  */
 export default function RealtimeDiagnosticsPanel() {
-  const status = useAtom($realtimeStatus);
+  const status = useStore($realtimeStatus);
   const signedIn = useSignedInHint();
   const [latency, setLatency] = useState<number | null>(null);
   const [server, setServer] = useState<RealtimeDiagnostics | null>(null);

@@ -1,9 +1,9 @@
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiEnvelope } from '../../../common/api-docs.js';
-import type { AuthenticatedRequest } from '../access.js';
-import { GoogleSignIn } from './google-sign-in.service.js';
+import { GoogleAuthGuard } from './google-auth.guard.js';
+import { GoogleSignIn, type GoogleRequest } from './google-sign-in.service.js';
 
 class AuthProvidersResponse {
   @ApiProperty({ description: 'Whether Google sign-in is configured on this server (the page shows its button, or says it is not)' })
@@ -13,7 +13,7 @@ class AuthProvidersResponse {
 const redirectHeaders = { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } };
 
 /**
- * Google sign-in's routes. Both Google routes are browser navigations, not API calls: they answer
+ * Google sign-in's routes, behind AuthGuard('google') (GoogleAuthGuard). Both Google routes are browser navigations, not API calls: they answer
  * with a redirect (302), never with an error page; a problem sends the browser to /signin (or
  * /profile) with `?error=<code>` (GOOGLE_SIGN_IN_ERRORS in contracts/account.ts says what each means).
  */
@@ -46,8 +46,9 @@ export class GoogleAuthController {
     headers: redirectHeaders,
     description: "To Google's sign-in (state cookie set), or to /signin?error=google-not-configured",
   })
-  async start(@Req() request: AuthenticatedRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return redirect(reply, await this.google.start(request, reply));
+  @UseGuards(GoogleAuthGuard)
+  start(@Req() request: GoogleRequest, @Res() reply: FastifyReply): FastifyReply {
+    return redirect(reply, this.google.started(request));
   }
 
   @Get('google/callback')
@@ -58,7 +59,8 @@ export class GoogleAuthController {
       'Signed in (session cookie), or two-factor awaited: to the route asked for at the start, else /browse. ' +
       'Re-authentication: to /profile?reauthenticated=1. Refused or failed: to /signin?error=<code> or /profile?error=<code>',
   })
-  async callback(@Req() request: AuthenticatedRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+  @UseGuards(GoogleAuthGuard)
+  async callback(@Req() request: GoogleRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return redirect(reply, await this.google.finish(request, reply));
   }
 }

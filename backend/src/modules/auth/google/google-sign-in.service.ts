@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AuthGuardAuthenticateOptions } from '@nestjs/passport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Profile } from 'passport-google-oauth20';
 import { clientKey } from '../../../common/api-rate-limit.js';
@@ -14,14 +15,12 @@ import { User } from '../../users/user.entity.js';
 import type { AuthenticatedRequest } from '../access.js';
 import { AuthService, SIGN_IN_PER_ADDRESS } from '../auth.service.js';
 import { Session } from '../session.entity.js';
-import { type GoogleFlow, safeRedirect, StateCookie } from './google-state.js';
-import { GoogleOidcStrategy, runStrategy } from './google-strategy.js';
+import { type GoogleFlow, safeRedirect, StateCookie, type StrategyRequest } from './google-state.js';
+import { GOOGLE_STRATEGY, type GoogleStrategy, type StrategyOutcome } from './google-strategy.js';
 
 export const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback';
 /** Where a sign-in goes when the browser asked for nowhere (SPEC §2 "Sign-in"). */
 const DEFAULT_ROUTE = '/browse';
-/** Longest wait for Google's token and userinfo endpoints. */
-const GOOGLE_TIMEOUT_MS = 15_000;
 
 /** Who Google says the person is, checked and cut to what an account holds. */
 interface GoogleIdentity {
@@ -41,86 +40,121 @@ type AccountMatch = { user: User } | { refused: GoogleSignInError; why: string }
  * (AuthService.completeSignIn, so two-factor still applies). Both answer with where to send the
  * browser next: a page of this site, with `?error=` when something stopped it; never an error page.
  */
+/** Which page a Google route answers with at once, without running the strategy. */
+export interface GoogleAnswer {
+  answer: string;
+}
+
+/** A run of the strategy GoogleAuthGuard is to make: what passport reads as `req`, and its options. */
+export interface GooglePassportStep {
+  request: StrategyRequest;
+  options: AuthGuardAuthenticateOptions;
+}
+
+/** A request to a Google route: GoogleAuthGuard leaves here what the route answers from. */
+export interface GoogleRequest extends AuthenticatedRequest {
+  googleStep?: GoogleAnswer | StrategyOutcome;
+  /** The guard's own run of passport (see GoogleAuthGuard). */
+  passportRun?: unknown;
+}
+
+/**
+ * Sign-in with Google (OpenID Connect through passport-google-oauth20 and @nestjs/passport). On
+ * both routes `prepare` says whether the strategy runs (GoogleAuthGuard runs it), then the route
+ * reads its outcome: `started` gives Google's address (the state cookie is set), `finish` finds,
+ * links or creates the account and signs it in the way a password does (AuthService.completeSignIn,
+ * so two-factor still applies). Both answer with where to send the browser next: a page of this
+ * site, with `?error=` when something stopped it; never an error page.
+ */
 @Injectable()
 export class GoogleSignIn {
   private readonly logger = new Logger('GoogleSignIn');
-  private readonly strategy: GoogleOidcStrategy | undefined;
   private readonly secureCookies: boolean;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(GOOGLE_STRATEGY) private readonly strategy: GoogleStrategy | null,
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(AuthService) private readonly auth: AuthService,
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(DomainEvents) private readonly events: DomainEvents,
   ) {
-    this.strategy = config.google ? new GoogleOidcStrategy(config.google, `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`) : undefined;
     this.secureCookies = config.publicUrl.startsWith('https:');
   }
 
   get configured(): boolean {
-    return this.strategy !== undefined;
+    return this.strategy !== null;
   }
 
-  /** GET /api/auth/google: Google's authorization URL (and the state cookie), or a page saying why not. */
-  start(request: AuthenticatedRequest, reply: FastifyReply): Promise<string> {
-    return this.neverThrowing('start', () => this.startFlow(request, reply));
+  /** Before the strategy runs on either route: the page to answer with at once, or the run to make. */
+  prepare(request: GoogleRequest, reply: FastifyReply): Promise<GoogleAnswer | GooglePassportStep> {
+    return request.routeOptions.url === GOOGLE_CALLBACK_PATH ? this.prepareCallback(request, reply) : this.prepareStart(request, reply);
   }
 
-  /** GET /api/auth/google/callback: signs in (or confirms the owner) and names the page to go to. */
-  finish(request: AuthenticatedRequest, reply: FastifyReply): Promise<string> {
-    return this.neverThrowing('callback', () => this.finishFlow(request, reply));
-  }
-
-  /** A browser navigation gets a page to go to, never an error document: an unexpected failure is logged and said in words. */
-  private async neverThrowing(step: string, run: () => Promise<string>): Promise<string> {
-    try {
-      return await run();
-    } catch (error) {
-      this.logger.error(`Google sign-in ${step} failed unexpectedly: ${String(error)}`);
-      return signInError('google-failed');
-    }
-  }
-
-  private async startFlow(request: AuthenticatedRequest, reply: FastifyReply): Promise<string> {
-    if (!this.strategy) return signInError('google-not-configured');
+  private async prepareStart(request: GoogleRequest, reply: FastifyReply): Promise<GoogleAnswer | GooglePassportStep> {
+    if (!this.strategy) return { answer: signInError('google-not-configured') };
     const query = request.query as Record<string, unknown>;
     const intent = query.intent === 'reauth' ? 'reauth' : 'signin';
     // Re-authentication confirms the owner of a session: without one there is nothing to confirm.
-    if (intent === 'reauth' && !request.auth) return signInError('session-expired');
+    if (intent === 'reauth' && !request.auth) return { answer: signInError('session-expired') };
     const flow: GoogleFlow = { intent, redirect: intent === 'signin' ? safeRedirect(query.redirect) : null };
-    const outcome = await runStrategy(
-      this.strategy,
-      { query: {}, stateCookie: new StateCookie(request, reply, this.secureCookies) },
+    return {
+      request: { query: {}, stateCookie: new StateCookie(request, reply, this.secureCookies) },
       // Forced consent and offline access, as the spec's client asked for (SPEC §6).
-      { state: flow, prompt: 'consent', accessType: 'offline' },
-      GOOGLE_TIMEOUT_MS,
-    );
-    if (outcome.kind === 'redirect') return outcome.url;
-    this.logger.warn(`Google sign-in could not start: ${outcome.kind === 'success' ? 'unexpected success' : outcome.reason}`);
-    return signInError('google-failed');
+      // An object as state makes passport-oauth2 hand it to CookieStateStore (its types say string).
+      options: { state: flow as unknown as string, prompt: 'consent', accessType: 'offline' },
+    };
   }
 
-  private async finishFlow(request: AuthenticatedRequest, reply: FastifyReply): Promise<string> {
+  private async prepareCallback(request: GoogleRequest, reply: FastifyReply): Promise<GoogleAnswer | GooglePassportStep> {
     const stateCookie = new StateCookie(request, reply, this.secureCookies);
-    // One use, whatever happens next: the cookie is read below, and cleared in the answer.
+    // One use, whatever happens next: the cookie is read by the strategy, and cleared in the answer.
     stateCookie.clear();
-    if (!this.strategy) return signInError('google-not-configured');
+    if (!this.strategy) return { answer: signInError('google-not-configured') };
     try {
       await this.limits.consume({ key: `signin:ip:${clientKey(request.ip)}`, ...SIGN_IN_PER_ADDRESS }, () => 'too many sign-ins');
     } catch (error) {
-      if (error instanceof TooManyRequestsException) return signInError('too-many-attempts');
+      if (error instanceof TooManyRequestsException) return { answer: signInError('too-many-attempts') };
       throw error;
     }
     const query = callbackQuery(request.query);
     // "access_denied": the person pressed Cancel at Google. Nothing to exchange either way.
-    if (query.error) return this.failed(`Google answered "${query.error}"`);
-    if (!query.code) return this.failed('the callback carries neither a code nor an error');
-    const outcome = await runStrategy(this.strategy, { query, stateCookie }, {}, GOOGLE_TIMEOUT_MS);
-    if (outcome.kind !== 'success') return this.failed(outcome.kind === 'redirect' ? 'unexpected redirect' : outcome.reason);
-    const identity = identityOf(outcome.profile);
+    if (query.error) return { answer: this.failed(`Google answered "${query.error}"`) };
+    // Without a code passport would start a new sign-in; a callback without one is a failed one.
+    if (!query.code) return { answer: this.failed('the callback carries neither a code nor an error') };
+    return { request: { query, stateCookie }, options: {} };
+  }
+
+  /** GET /api/auth/google, after the guard: Google's authorization URL, or a page saying why not. */
+  started(request: GoogleRequest): string {
+    const step = request.googleStep;
+    if (step && 'answer' in step) return step.answer;
+    if (step?.kind === 'redirect') return step.url;
+    this.logger.warn(
+      `Google sign-in could not start: ${!step ? 'the guard did not run' : step.kind === 'success' ? 'unexpected success' : step.reason}`,
+    );
+    return signInError('google-failed');
+  }
+
+  /** GET /api/auth/google/callback, after the guard: signs in (or confirms the owner) and names the page to go to. */
+  async finish(request: GoogleRequest, reply: FastifyReply): Promise<string> {
+    try {
+      return await this.finishFlow(request, reply);
+    } catch (error) {
+      // A browser navigation gets a page to go to, never an error document: logged and said in words.
+      this.logger.error(`Google sign-in callback failed unexpectedly: ${String(error)}`);
+      return signInError('google-failed');
+    }
+  }
+
+  private async finishFlow(request: GoogleRequest, reply: FastifyReply): Promise<string> {
+    const step = request.googleStep;
+    if (step && 'answer' in step) return step.answer;
+    if (step?.kind !== 'success')
+      return this.failed(!step ? 'the guard did not run' : step.kind === 'redirect' ? 'unexpected redirect' : step.reason);
+    const identity = identityOf(step.profile);
     if (!identity) return this.failed('Google’s profile has no usable subject');
-    if (outcome.flow.intent === 'reauth') return this.reauthenticate(request, identity);
+    if (step.flow.intent === 'reauth') return this.reauthenticate(request, identity);
 
     const match = await this.accountFor(identity);
     if ('refused' in match) {
@@ -129,7 +163,7 @@ export class GoogleSignIn {
     }
     // Two-factor on: the challenge cookie is set and the page the browser lands on shows the overlay.
     await this.auth.completeSignIn(match.user, request, reply);
-    return outcome.flow.redirect ?? DEFAULT_ROUTE;
+    return step.flow.redirect ?? DEFAULT_ROUTE;
   }
 
   /**

@@ -1,0 +1,482 @@
+import { useState, type Ref } from 'react';
+import { CATEGORIES } from '@contracts/categories';
+import { IMAGE_LIMITS } from '@contracts/images';
+import { CATEGORY_FIELDS, LISTING_TEXTS, PRICE_UNITS, RENT_SUBCATEGORIES, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
+import { formatListingPrice } from '../../lib/listing-format';
+import { PlacePickerField, type PlacePickerHandle } from '../listings/PlacePickerField';
+import { ACCEPTED_TYPES, categoryChoices, DESCRIPTION_MAX, draftFields, parsePrice, priceUnits, STEPS } from './wizard-logic';
+import type { WizardEvent, WizardPhoto, WizardState } from './wizard-machine';
+
+type Dispatch = (event: WizardEvent) => void;
+
+const categoryName = (slug: string) => CATEGORIES.find((c) => c.slug === slug)?.name;
+
+/** A field's error slot; the control beside it is marked invalid by the caller. */
+function FieldError({ errors, field, alert = false }: { errors: Record<string, string>; field: string; alert?: boolean }) {
+  return (
+    <p className="field__error" data-field-error={field} role={alert ? 'alert' : undefined}>
+      {errors[field] ?? ''}
+    </p>
+  );
+}
+
+export function StepMarkers({ step }: { step: number }) {
+  return (
+    <ol className="wizard__steps" aria-label="Steps">
+      {STEPS.map((label, index) => (
+        <li
+          key={label}
+          className={`wizard__step${index < step ? ' wizard__step--done' : ''}`}
+          data-step-marker={index}
+          aria-current={index === step ? 'step' : undefined}
+        >
+          <span className="wizard__step-number">{index + 1}</span>
+          <span className="wizard__step-label">{label}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Step 1: photos, chosen or dropped; uploading shows progress; the first is the main photo. */
+export function PhotosStep({
+  state,
+  dispatch,
+  onFiles,
+  onRemove,
+}: {
+  state: WizardState;
+  dispatch: Dispatch;
+  onFiles(files: FileList): void;
+  onRemove(photo: WizardPhoto): void;
+}) {
+  const [over, setOver] = useState(false);
+  const { photos } = state;
+  return (
+    <section className="wizard__panel" data-step="0" aria-labelledby="step-0-title">
+      <h2 id="step-0-title" tabIndex={-1}>
+        Upload Images
+      </h2>
+      <p className="wizard__hint">
+        Add up to {IMAGE_LIMITS.maxFiles} photos (JPEG, PNG or WebP, under 5MB each). The first photo is the main photo.
+      </p>
+      <label
+        className={`wizard__drop${over ? ' wizard__drop--over' : ''}`}
+        data-drop
+        onDragOver={(event) => {
+          event.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setOver(false);
+          if (event.dataTransfer?.files) onFiles(event.dataTransfer.files);
+        }}
+      >
+        {/* Not there until the island runs: a file chosen before would be lost (the page waits for it instead). */}
+        {state.phase !== 'loading' && (
+          <input
+            type="file"
+            accept={ACCEPTED_TYPES.join(',')}
+            multiple
+            className="visually-hidden"
+            data-file-input
+            onChange={(event) => {
+              if (event.currentTarget.files) onFiles(event.currentTarget.files);
+              event.currentTarget.value = '';
+            }}
+          />
+        )}
+        <span className="btn btn--outline">Choose Photos</span>
+        <span>or drop them here</span>
+      </label>
+      <p className="field__error" data-field-error="images" role="alert">
+        {state.photoProblems || state.errors['images'] || ''}
+      </p>
+      <ol className="wizard__photos" data-photos aria-label="Photos">
+        {photos.map((photo, index) => (
+          <li key={photo.key} className="wizard__photo" data-photo={photo.key}>
+            <div className="wizard__thumb">
+              {photo.preview ? (
+                <img src={photo.preview} alt="" width={160} height={120} />
+              ) : (
+                <span className="listing-photo listing-photo--processing" aria-hidden="true">
+                  {photo.id ? 'Uploaded' : ''}
+                </span>
+              )}
+            </div>
+            <div className="wizard__photo-body">
+              <p className="wizard__photo-name">{photo.name}</p>
+              {photo.error ? (
+                <p className="field__error" role="alert">
+                  {photo.error}
+                </p>
+              ) : photo.id ? (
+                index === 0 && <span className="badge wizard__main">Main photo</span>
+              ) : (
+                <>
+                  <progress max={100} value={Math.round(photo.progress * 100)} aria-label={`Uploading ${photo.name}`} />
+                  <span className="wizard__progress">{Math.round(photo.progress * 100)}%</span>
+                </>
+              )}
+              <div className="wizard__photo-actions">
+                <button
+                  type="button"
+                  className="btn btn--small btn--ghost"
+                  disabled={index === 0}
+                  aria-label={`Move ${photo.name} earlier`}
+                  onClick={() => dispatch({ type: 'photoMoved', key: photo.key, to: index - 1 })}
+                >
+                  ←
+                </button>
+                <button
+                  type="button"
+                  className="btn btn--small btn--ghost"
+                  disabled={index === photos.length - 1}
+                  aria-label={`Move ${photo.name} later`}
+                  onClick={() => dispatch({ type: 'photoMoved', key: photo.key, to: index + 1 })}
+                >
+                  →
+                </button>
+                {index > 0 && (
+                  <button
+                    type="button"
+                    className="btn btn--small btn--ghost"
+                    onClick={() => dispatch({ type: 'photoMoved', key: photo.key, to: 0 })}
+                  >
+                    Make main photo
+                  </button>
+                )}
+                <button type="button" className="btn btn--small btn--ghost text-danger" onClick={() => onRemove(photo)}>
+                  Remove
+                </button>
+              </div>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function AttributeInput({
+  slug,
+  field,
+  value,
+  invalid,
+  onChange,
+}: {
+  slug: string;
+  field: CategoryField;
+  value: string;
+  invalid: boolean;
+  onChange(value: string): void;
+}) {
+  const common = {
+    className: 'field__input',
+    id: `attr-${slug}-${field.key}`,
+    'data-attribute': field.key,
+    value,
+    'aria-invalid': invalid || undefined,
+  };
+  if (field.kind === 'choice' || field.kind === 'yes-no') {
+    const options = field.kind === 'choice' ? Object.entries(field.options) : [['yes', 'Yes'] as const, ['no', 'No'] as const];
+    return (
+      <select {...common} onChange={(event) => onChange(event.currentTarget.value)}>
+        <option value="">Not given</option>
+        {options.map(([option, label]) => (
+          <option key={option} value={option}>
+            {label}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  return (
+    <input
+      {...common}
+      type={field.kind === 'date' ? 'date' : field.kind === 'text' ? 'text' : 'number'}
+      {...(field.kind === 'integer' || field.kind === 'decimal'
+        ? { min: field.min, max: field.max, step: field.kind === 'integer' ? 1 : 'any', inputMode: 'decimal' as const }
+        : {})}
+      {...(field.kind === 'text' ? { maxLength: field.maxLength } : {})}
+      onChange={(event) => onChange(event.currentTarget.value)}
+    />
+  );
+}
+
+/** Step 2: type, title, category, price, place, and the chosen category's own (optional) details. */
+export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState; dispatch: Dispatch; placeRef: Ref<PlacePickerHandle> }) {
+  const { draft, errors } = state;
+  const rent = draft.type === 'rent';
+  const invalid = (field: string) => (errors[field] ? true : undefined);
+  const groups = (rent ? [draft.subcategory, 'rentals'] : [draft.category]).filter(
+    (slug): slug is keyof typeof CATEGORY_FIELDS => slug in CATEGORY_FIELDS,
+  );
+  return (
+    <section className="wizard__panel" data-step="1" aria-labelledby="step-1-title">
+      <h2 id="step-1-title" tabIndex={-1}>
+        Basic Details
+      </h2>
+      <fieldset className="field wizard__type">
+        <legend className="field__label">Listing type</legend>
+        {(['sale', 'rent'] as const).map((type) => (
+          <label key={type} className="chip">
+            <input
+              type="radio"
+              name="type"
+              value={type}
+              checked={draft.type === type}
+              onChange={() => dispatch({ type: 'typeChosen', value: type })}
+            />{' '}
+            {type === 'sale' ? 'For Sale' : 'For Rent'}
+          </label>
+        ))}
+        <FieldError errors={errors} field="type" />
+      </fieldset>
+      <div className="field">
+        <label className="field__label" htmlFor="wizard-title">
+          Title
+        </label>
+        <input
+          className="field__input"
+          id="wizard-title"
+          name="title"
+          maxLength={100}
+          placeholder="e.g. Massey Ferguson 5713 SL, 2019"
+          value={draft.title}
+          aria-invalid={invalid('title')}
+          onChange={(event) => dispatch({ type: 'fieldChanged', name: 'title', value: event.currentTarget.value })}
+        />
+        <FieldError errors={errors} field="title" />
+      </div>
+      {rent ? (
+        <div className="field" data-subcategory-field>
+          <label className="field__label" htmlFor="wizard-subcategory">
+            What are you renting out?
+          </label>
+          <select
+            className="field__input"
+            id="wizard-subcategory"
+            name="subcategory"
+            value={draft.subcategory}
+            aria-invalid={invalid('subcategory')}
+            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'subcategory', value: event.currentTarget.value })}
+          >
+            <option value="">Select a category</option>
+            {RENT_SUBCATEGORIES.map((slug) => (
+              <option key={slug} value={slug}>
+                {categoryName(slug)}
+              </option>
+            ))}
+          </select>
+          <FieldError errors={errors} field="subcategory" />
+        </div>
+      ) : (
+        <div className="field" data-category-field>
+          <label className="field__label" htmlFor="wizard-category">
+            Category
+          </label>
+          <select
+            className="field__input"
+            id="wizard-category"
+            name="category"
+            value={draft.category}
+            aria-invalid={invalid('category')}
+            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'category', value: event.currentTarget.value })}
+          >
+            <option value="">Select a category</option>
+            {categoryChoices('sale').map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+          <FieldError errors={errors} field="category" />
+        </div>
+      )}
+      <div className="wizard__row">
+        <div className="field">
+          <label className="field__label" htmlFor="wizard-price">
+            Price (£)
+          </label>
+          <input
+            className="field__input"
+            id="wizard-price"
+            name="price"
+            inputMode="decimal"
+            placeholder="e.g. 38500"
+            value={draft.price}
+            aria-invalid={invalid('price')}
+            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'price', value: event.currentTarget.value })}
+          />
+          <FieldError errors={errors} field="price" />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="wizard-unit">
+            Price is
+          </label>
+          <select
+            className="field__input"
+            id="wizard-unit"
+            name="price_unit"
+            data-price-units
+            value={draft.price_unit}
+            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'price_unit', value: event.currentTarget.value })}
+          >
+            {priceUnits(draft.type).map((unit) => (
+              <option key={unit} value={unit}>
+                {PRICE_UNITS[unit as keyof typeof PRICE_UNITS]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="wizard-vat">
+            VAT
+          </label>
+          <select
+            className="field__input"
+            id="wizard-vat"
+            name="vat"
+            value={draft.vat}
+            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'vat', value: event.currentTarget.value })}
+          >
+            {Object.entries(VAT_OPTIONS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <PlacePickerField
+        ref={placeRef}
+        id="wizard-location"
+        label="Location"
+        labelName="location"
+        idName="place_id"
+        initial={{ location: draft.location, placeId: draft.place_id }}
+        onChange={({ location, placeId }) => dispatch({ type: 'placeChanged', location, placeId })}
+      />
+      <FieldError errors={errors} field="location" />
+      {groups.map((slug) => (
+        <fieldset key={slug} className="wizard__attributes" data-attributes={slug}>
+          <legend className="field__label">{categoryName(slug)} details (optional)</legend>
+          <div className="wizard__row">
+            {CATEGORY_FIELDS[slug].map((field) => (
+              <div key={field.key} className="field">
+                <label className="field__label" htmlFor={`attr-${slug}-${field.key}`}>
+                  {field.label}
+                  {'unit' in field && field.unit ? ` (${field.unit})` : ''}
+                </label>
+                <AttributeInput
+                  slug={slug}
+                  field={field}
+                  value={draft.attributes[field.key] ?? ''}
+                  invalid={Boolean(errors[`attributes.${field.key}`])}
+                  onChange={(value) => dispatch({ type: 'attributeChanged', key: field.key, value })}
+                />
+                <FieldError errors={errors} field={`attributes.${field.key}`} />
+              </div>
+            ))}
+          </div>
+        </fieldset>
+      ))}
+    </section>
+  );
+}
+
+/** Step 3: the description, with its length as it is typed. */
+export function DescriptionStep({ state, dispatch }: { state: WizardState; dispatch: Dispatch }) {
+  const { draft, errors } = state;
+  return (
+    <section className="wizard__panel" data-step="2" aria-labelledby="step-2-title">
+      <h2 id="step-2-title" tabIndex={-1}>
+        Description
+      </h2>
+      <div className="field">
+        <label className="field__label" htmlFor="wizard-description">
+          Description
+        </label>
+        <textarea
+          className="field__input wizard__description"
+          id="wizard-description"
+          name="description"
+          maxLength={DESCRIPTION_MAX}
+          rows={10}
+          placeholder="Condition, history, what is included, how to view or collect…"
+          value={draft.description}
+          aria-invalid={errors['description'] ? true : undefined}
+          onChange={(event) => dispatch({ type: 'fieldChanged', name: 'description', value: event.currentTarget.value })}
+        />
+        <p className="wizard__counter" aria-live="polite" data-counter>
+          {draft.description.length}/{DESCRIPTION_MAX} characters
+        </p>
+        <FieldError errors={errors} field="description" />
+      </div>
+    </section>
+  );
+}
+
+/** Step 4: what will be published, and the over-18 declaration before a person's first listing. */
+export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: Dispatch }) {
+  const { draft, errors } = state;
+  const price = parsePrice(draft.price);
+  const category =
+    draft.type === 'rent' ? `Rentals: ${categoryName(draft.subcategory) ?? 'not chosen'}` : (categoryName(draft.category) ?? 'Not chosen');
+  const rows: Array<[string, string]> = [
+    ['Listing type', draft.type === 'rent' ? 'For Rent' : draft.type === 'sale' ? 'For Sale' : ''],
+    ['Title', draft.title],
+    ['Category', category],
+    ['Price', price !== undefined && !Number.isNaN(price) ? formatListingPrice(price, draft.price_unit, draft.vat) : ''],
+    ['VAT', VAT_OPTIONS[draft.vat as keyof typeof VAT_OPTIONS] ?? ''],
+    ['Location', draft.location],
+    ['Photos', `${draft.images.length} of ${IMAGE_LIMITS.maxFiles}`],
+  ];
+  return (
+    <section className="wizard__panel" data-step="3" aria-labelledby="step-3-title">
+      <h2 id="step-3-title" tabIndex={-1}>
+        Review & Submit
+      </h2>
+      <div className="wizard__review" data-review>
+        <dl className="listing-facts">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value || 'Not given'}</dd>
+            </div>
+          ))}
+          {draftFields(draft)
+            .filter((field) => draft.attributes[field.key])
+            .map((field) => (
+              <div key={field.key}>
+                <dt>{field.label}</dt>
+                <dd>{draft.attributes[field.key]}</dd>
+              </div>
+            ))}
+        </dl>
+        <h3>Description</h3>
+        <p className="listing-page__description">{draft.description || 'Not given'}</p>
+      </div>
+      {state.askDeclaration && (
+        <div className="field wizard__declaration" data-declaration>
+          <label className="wizard__check">
+            <input
+              type="checkbox"
+              name="confirm_over_18"
+              checked={state.declared}
+              onChange={(event) => dispatch({ type: 'declarationChanged', checked: event.currentTarget.checked })}
+            />{' '}
+            {LISTING_TEXTS.overEighteenLabel}
+          </label>
+          <p className="wizard__hint">
+            Our <a href="/terms#accounts">terms</a> let only people aged 18 or over post listings. We ask once, before your first listing.
+          </p>
+          <FieldError errors={errors} field="confirm_over_18" />
+        </div>
+      )}
+    </section>
+  );
+}
