@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,14 +30,15 @@ import { fileSha256, serverMajor } from './files.js';
 export async function createBackup(config: AppConfig, dir: string, log: (line: string) => void): Promise<BackupManifest> {
   const existing = await readdir(dir).catch(() => [] as string[]);
   if (existing.length > 0) throw new BackupError(`${dir} is not empty: give a new folder for each backup.`);
-  await mkdir(join(dir, IMAGES_DIR), { recursive: true });
-  const database = await openCommandDatabase(config, log);
+  const database = await openCommandDatabase(config, log, { create: false });
   const storage = await createObjectStorage(config.storage);
   const client = new pg.Client({ connectionString: database.url });
+  let written = false;
   try {
     await client.connect();
     const server = await serverMajor(client);
     const pgDump = await findPostgresTool('pg_dump', server.major);
+    await mkdir(join(dir, IMAGES_DIR), { recursive: true });
     await client.query('begin transaction isolation level repeatable read read only');
     const [{ snapshot }] = (await client.query<{ snapshot: string }>('select pg_export_snapshot() as snapshot')).rows;
     const schemaVersion = await schemaVersionOf(client);
@@ -67,8 +68,13 @@ export async function createBackup(config: AppConfig, dir: string, log: (line: s
       twoFactorKey: TWO_FACTOR_KEY_NOTE,
     };
     await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    written = true;
     return manifest;
   } finally {
+    // No half-made backup left behind to be mistaken for one (the folder was empty or new).
+    if (!written) {
+      for (const made of [DATABASE_FILE, IMAGES_DIR]) await rm(join(dir, made), { recursive: true, force: true }).catch(() => undefined);
+    }
     await client.end().catch(() => undefined);
     (storage as { close?: () => void }).close?.();
     await database.release();

@@ -44,7 +44,7 @@ export async function restoreBackup(config: AppConfig, dir: string, log: (line: 
   }
 
   const restoreWorkDir = await mkdtemp(join(tmpdir(), 'fieldmarket-restore-'));
-  const database = await openCommandDatabase(config, log);
+  const database = await openCommandDatabase(config, log, { create: true });
   const storage = await createObjectStorage(config.storage);
   const client = new pg.Client({ connectionString: database.url });
   try {

@@ -25,12 +25,18 @@ export interface CommandDatabase {
 
 /**
  * DATABASE_URL; else the embedded database: the running product's, or started here for the
- * command (a restore onto a fresh DATA_DIR creates it) and stopped by `release`.
+ * command and stopped by `release` (`create`: made when DATA_DIR has none yet, as a restore onto a
+ * fresh DATA_DIR does).
  */
-export async function openCommandDatabase(config: AppConfig, log: (line: string) => void): Promise<CommandDatabase> {
+export async function openCommandDatabase(
+  config: AppConfig,
+  log: (line: string) => void,
+  options: { create: boolean },
+): Promise<CommandDatabase> {
   const none = async () => undefined;
   if (config.database.url) return { url: config.database.url, release: none };
-  if (existsSync(join(config.dataDir, 'postgres.secret'))) {
+  // (Throws when there is no embedded database yet, unless this command may create one.)
+  if (!options.create || existsSync(join(config.dataDir, 'postgres.secret'))) {
     const url = commandDatabaseUrl(config);
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
     const running = await client.connect().then(
