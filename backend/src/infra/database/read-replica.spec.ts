@@ -54,7 +54,7 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
     await cluster?.stop();
   });
 
-  it('shows the seller their edit at once while visitors see the lagging replica, and both agree once it catches up', async () => {
+  it('shows the seller their edits at once while visitors see the lagging replica, and both agree once it catches up', async () => {
     const seller = await signedInPerson(t, db);
     const images = await uploadPhotos(seller.browser, 1, { ready: false });
     const listingBody = (title: string, price: number) => ({
@@ -85,6 +85,10 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
       return page.json<{ data: { listings: Card[] } }>().data.listings.find((card) => card.id === listing.id);
     };
     const visitorDetail = async () => (await visitor.call('GET', `/api/listings/${listing.id}`)).json<{ data: Card }>().data;
+    const profileAs = async (who: Browser) =>
+      (await who.call('GET', `/api/profile/public/${seller.id}`)).json<{ data: { bio: string | null } }>().data;
+    const sellerPageAs = async (who: Browser) =>
+      (await who.call('GET', `/api/users/${seller.id}/listings`)).json<{ data: { listings: Card[] } }>().data.listings;
     // The replica has the new listing.
     await eventually(async () => expect(await browse()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 }));
 
@@ -101,6 +105,8 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
       listingBody('Kverneland plough, four furrow, reduced', 3600),
     );
     expect(edit.statusCode).toBe(200);
+    const bio = await seller.browser.call('PUT', '/api/profile', { full_name: seller.person.name, bio: 'Arable and sheep on the Levels.' });
+    expect(bio.statusCode).toBe(200);
 
     // The seller sees their change at once: their listing and My Listings read the primary.
     const own = await seller.browser.call('GET', `/api/listings/${listing.id}`);
@@ -110,10 +116,16 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
       expect.objectContaining({ id: listing.id, title: 'Kverneland plough, four furrow, reduced', price: 3600 }),
     ]);
 
-    // A visitor's browse, search and listing page come from the replica: still the old title and price.
+    // Their public profile and public listings too, as they look at them.
+    expect(await profileAs(seller.browser)).toMatchObject({ bio: 'Arable and sheep on the Levels.' });
+    expect(await sellerPageAs(seller.browser)).toEqual([expect.objectContaining({ title: 'Kverneland plough, four furrow, reduced' })]);
+
+    // A visitor's browse, search, listing page and the seller's public pages come from the replica: still the old values.
     expect(await browse()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 });
     expect(await search()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 });
     expect(await visitorDetail()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 });
+    expect(await profileAs(visitor)).toMatchObject({ bio: null });
+    expect(await sellerPageAs(visitor)).toEqual([expect.objectContaining({ title: 'Kverneland plough, four furrow' })]);
 
     // Replay resumes: visitors see what the seller sees.
     await replica.query('select pg_wal_replay_resume()');
@@ -121,6 +133,8 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
       expect(await browse()).toMatchObject({ title: 'Kverneland plough, four furrow, reduced', price: 3600 });
       expect(await search()).toMatchObject({ title: 'Kverneland plough, four furrow, reduced', price: 3600 });
       expect(await visitorDetail()).toMatchObject({ title: 'Kverneland plough, four furrow, reduced', price: 3600 });
+      expect(await profileAs(visitor)).toMatchObject({ bio: 'Arable and sheep on the Levels.' });
+      expect(await sellerPageAs(visitor)).toEqual([expect.objectContaining({ title: 'Kverneland plough, four furrow, reduced' })]);
     });
   }, 120_000);
 });
