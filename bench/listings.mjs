@@ -11,7 +11,7 @@
 // - the throughput of GET /api/listings, with and without reuse, against OPTIONS /api/health of the same
 //   process, with wrk (2 threads, 50 connections, 10 s).
 // The database is dropped at the end unless --keep; --reuse measures a database kept by an earlier run
-// (seeding a million takes about 8 minutes).
+// (seeding a million takes about 8 minutes); --seed-only seeds and keeps one, measuring nothing (bench/backup.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +30,8 @@ const option = (name, fallback) => {
 const total = Number(args.find((arg, i) => /^\d+$/.test(arg) && args[i - 1] !== '--requests') ?? 1_000_000);
 const requests = Number(option('--requests', 200));
 const reuse = option('--reuse', undefined);
-const keep = args.includes('--keep') || reuse !== undefined;
+const seedOnly = args.includes('--seed-only');
+const keep = args.includes('--keep') || reuse !== undefined || seedOnly;
 // Another build of the product to measure (an earlier commit's, for a comparison in the same session).
 const productMain = option('--main', 'backend/dist/main.js');
 const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -341,6 +342,7 @@ async function main() {
     if (migrate.status !== 0) throw new Error('migration failed');
     await seed();
     if (keep) console.log(`kept database ${name}: node bench/listings.mjs --reuse ${name}`);
+    if (seedOnly) return;
   }
   // Latencies are of the search itself: answers are not reused (SEARCH_CACHE_MS=0).
   await startProduct({ SEARCH_CACHE_MS: '0' });

@@ -152,6 +152,11 @@ export const ENV = {
     shownDefault: '(embedded)',
     description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR',
   }),
+  DATABASE_REPLICA_URL: url({
+    protocols: ['postgres:', 'postgresql:'],
+    shownDefault: NONE,
+    description: "Read replica of DATABASE_URL: browse, search and public pages read from it; a user's own data from the primary",
+  }),
   EMBEDDED_PG_PORT: int({ default: 54329, min: 1, max: 65535, description: 'Port of the embedded PostgreSQL' }),
   MIGRATE_ON_START: bool({ shownDefault: 'true when embedded, else false', description: 'Apply migrations when the web process starts' }),
   REDIS_URL: url({

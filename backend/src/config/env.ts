@@ -25,6 +25,8 @@ export interface AppConfig {
     url: string | undefined;
     embeddedPort: number;
     migrateOnStart: boolean;
+    /** A streaming read replica: browse, search and public pages read from it; absent: everything reads the primary. */
+    replicaUrl: string | undefined;
   };
   queue: {
     redisUrl: string | undefined;
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       url: databaseUrl,
       embeddedPort: read.get('EMBEDDED_PG_PORT'),
       migrateOnStart: read.get('MIGRATE_ON_START') ?? databaseUrl === undefined,
+      replicaUrl: read.get('DATABASE_REPLICA_URL'),
     },
     queue: {
       redisUrl,

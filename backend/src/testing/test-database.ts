@@ -10,22 +10,26 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, migrated database of its own for one test file, dropped afterwards: a copy of the
- * template jest's globalSetup migrated for this run (with or without BullMQ's schema), or, outside
- * that setup, an empty database migrated here.
+ * A fresh database of its own for one test file, dropped afterwards: a copy of the template jest's
+ * globalSetup migrated for this run (with or without BullMQ's schema), or, outside that setup, an
+ * empty database migrated here. `empty`: not migrated at all (a restore's target).
  */
-export async function createTestDatabase(options: { queueSchema?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { queueSchema?: boolean; empty?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
   const queueSchema = options.queueSchema ?? true;
-  const template = queueSchema ? process.env.TEST_TEMPLATE_DATABASE : process.env.TEST_TEMPLATE_DATABASE_NO_QUEUE;
+  const template = options.empty
+    ? undefined
+    : queueSchema
+      ? process.env.TEST_TEMPLATE_DATABASE
+      : process.env.TEST_TEMPLATE_DATABASE_NO_QUEUE;
   const name = `fm_test_${randomBytes(6).toString('hex')}`;
   const admin = new URL(serverUrl);
   admin.pathname = '/postgres';
   await withClient(admin.toString(), (client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  if (!template) await migrateDatabase(url.toString(), { queueSchema });
+  if (!options.empty && !template) await migrateDatabase(url.toString(), { queueSchema });
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
   return {
     url: url.toString(),

@@ -67,6 +67,19 @@ describe.each([
     await storage.delete('listings/abc/1.webp');
     await expect(storage.get('listings/abc/1.webp').then(readAll)).rejects.toThrow();
   });
+
+  it('lists every stored key, in folders too, and nothing once they are deleted (what a backup copies)', async () => {
+    const list = async () => {
+      const keys: string[] = [];
+      for await (const key of storage.list()) keys.push(key);
+      return keys.sort();
+    };
+    const keys = ['images/a1/original.jpg', 'images/a1/640.webp', 'images/b2/320.avif'];
+    for (const key of keys) await storage.put(key, Buffer.from(key), 'application/octet-stream');
+    expect(await list()).toEqual([...keys].sort());
+    for (const key of keys) await storage.delete(key);
+    expect(await list()).toEqual([]);
+  });
 });
 
 describe('local disk storage', () => {

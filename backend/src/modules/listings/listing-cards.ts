@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PreparedQueries } from '../../infra/database/prepared-queries.js';
+import { PreparedQueries, type ReadFrom } from '../../infra/database/prepared-queries.js';
 import type { ListingCard } from './dto/listing.response.js';
 import { ListingImages } from './listing-images.js';
 import { pageRows, type RowsPage } from './listing-search/search-rows.js';
@@ -18,9 +18,12 @@ export class ListingCards {
     return new ListingSearchSql(query, this.images.column('l.id'));
   }
 
-  /** A page of a list that needs no planning (no words, no place): the sort's index, walked. */
-  list(query: ListingQuery): Promise<RowsPage> {
-    return pageRows(this.prepared, this.sql(query), WALK);
+  /**
+   * A page of a list that needs no planning (no words, no place): the sort's index, walked. Lists
+   * anyone may see a moment late (featured, another seller's) read the replica when there is one.
+   */
+  list(query: ListingQuery, from: ReadFrom): Promise<RowsPage> {
+    return pageRows(this.prepared, this.sql(query), WALK, from);
   }
 
   /** Cards from a page's rows (their images came in the same query). */

@@ -38,6 +38,7 @@ import { rememberTitleWords } from './listing-search/spelling.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews, type Viewer } from './listing-views.js';
+import { connectionFor, PreparedQueries, type ReadFrom } from '../../infra/database/prepared-queries.js';
 import { isUuid } from '../../common/uuid.js';
 
 /** Listings one seller may post in a day. */
@@ -70,24 +71,28 @@ export class ListingsService {
     @Inject(ListingViews) private readonly views: ListingViews,
     @Inject(ListingCards) private readonly cards: ListingCards,
     @Inject(AccountStanding) private readonly standing: AccountStanding,
+    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
   ) {}
 
   // ----- Cards: featured, a seller's listings -----
 
   /** Staff's featured listings; while there are none, the newest live listings with photos. */
   async featured(limit: number): Promise<FeaturedListings> {
-    const featured = await this.cards.list({ featuredOnly: true, sort: 'newest', limit });
+    const featured = await this.cards.list({ featuredOnly: true, sort: 'newest', limit }, 'replica');
     if (featured.rows.length > 0) return { kind: 'featured', listings: this.cards.cards(featured.rows.slice(0, limit)) };
-    const newest = await this.cards.list({ withImagesOnly: true, sort: 'newest', limit });
+    const newest = await this.cards.list({ withImagesOnly: true, sort: 'newest', limit }, 'replica');
     return { kind: 'newest', listings: this.cards.cards(newest.rows.slice(0, limit)) };
   }
 
-  /** A seller's live listings, for their public page (only when they show them). */
+  /** A seller's live listings, for their public page (only when they show them); the seller's own look reads the primary. */
   async sellerListings(sellerId: string, viewerId: string | undefined, cursor?: string): Promise<ListingPage> {
-    const seller = isUuid(sellerId) ? await this.em.findOne(User, { id: sellerId, deletedAt: null }) : null;
+    const from: ReadFrom = sellerId === viewerId ? 'primary' : 'replica';
+    const seller = isUuid(sellerId)
+      ? await this.em.fork().findOne(User, { id: sellerId, deletedAt: null }, { connectionType: connectionFor(from) })
+      : null;
     if (!seller || (!seller.profileVisible && seller.id !== viewerId)) throw new NotFoundException('Profile not found');
     if (!seller.listingsVisible && seller.id !== viewerId) return emptyPage();
-    return this.sellerPage(sellerId, ['live'], cursor);
+    return this.sellerPage(sellerId, ['live'], cursor, from);
   }
 
   /** The seller's own listings in every state, for My Listings. */
@@ -96,8 +101,8 @@ export class ListingsService {
   }
 
   /** One page of a seller's listings in these states, newest first. */
-  private async sellerPage(sellerId: string, statuses: ListingStatus[], cursor?: string): Promise<ListingPage> {
-    const page = await this.cards.list({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor });
+  private async sellerPage(sellerId: string, statuses: ListingStatus[], cursor?: string, from: ReadFrom = 'primary'): Promise<ListingPage> {
+    const page = await this.cards.list({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor }, from);
     return {
       listings: this.cards.cards(page.rows.slice(0, PAGE_SIZE)),
       next_cursor: page.nextCursor,
@@ -138,7 +143,12 @@ export class ListingsService {
 
   /** A live listing for anyone; its seller also sees it when it is not live. A view counts once a day per visitor. */
   async detail(id: string, viewer: Viewer, near?: string): Promise<ListingDetail> {
-    const listing = await this.find(id);
+    // Visitors read the replica; a signed-in seller reads their own listing from the primary, so an
+    // edit shows at once (as does a listing the replica has not received yet).
+    let listing = await this.find(id, 'replica');
+    if (viewer.userId && this.prepared.hasReplica() && (!listing || listing.seller.id === viewer.userId)) {
+      listing = await this.find(id, 'primary');
+    }
     const isOwner = listing?.seller.id === viewer.userId;
     if (!listing || (listing.status !== 'live' && !isOwner)) throw new NotFoundException(LISTING_TEXTS.notFound);
     if (!isOwner && (await this.views.count(listing.id, viewer))) listing.views += 1;
@@ -288,8 +298,11 @@ export class ListingsService {
 
   // ----- Helpers -----
 
-  private find(id: string): Promise<Listing | null> {
-    return isUuid(id) ? this.em.findOne(Listing, { id }, { populate: ['seller', 'category'] }) : Promise.resolve(null);
+  /** A listing with its seller and category; a replica's copy is read in a fork, apart from the request's identity map. */
+  private find(id: string, from: ReadFrom = 'primary'): Promise<Listing | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    const em = from === 'replica' ? this.em.fork() : this.em;
+    return em.findOne(Listing, { id }, { populate: ['seller', 'category'], connectionType: connectionFor(from) });
   }
 
   /** The seller's own listing: anyone else's id is simply not found. */
@@ -367,12 +380,10 @@ export class ListingsService {
 
   private async cardsByIds(ids: string[]): Promise<ListingCard[]> {
     if (ids.length === 0) return [];
-    const { rows } = await this.cards.list({
-      ids,
-      sort: 'newest',
-      limit: ids.length,
-      statuses: ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'],
-    });
+    const { rows } = await this.cards.list(
+      { ids, sort: 'newest', limit: ids.length, statuses: ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'] },
+      'primary',
+    );
     return this.cards.cards(rows);
   }
 

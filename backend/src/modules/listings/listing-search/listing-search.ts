@@ -22,7 +22,8 @@ const PAST_WINDOW = 'past-window';
  * out. A search goes through here only: the query resolved against the database (a place's
  * coordinates, a category's id), its SQL built once (ListingSearchSql), planned (SearchPlanner),
  * the page, its count and the relevance window's edge read under that plan, and a search that
- * finds nothing tried again with its spelling corrected (Spelling).
+ * finds nothing tried again with its spelling corrected (Spelling). Every read goes to the read
+ * replica when there is one: the answer is the same for everyone, a moment late at worst.
  */
 @Injectable()
 export class ListingSearch {
@@ -48,7 +49,7 @@ export class ListingSearch {
     let plan = await this.planner.plan(sql, query, asked.text, count);
     // A first page counts its matches beside finding them (two connections), unless planning counted already.
     const [found, counted] = await Promise.all([
-      pageRows(this.prepared, sql, plan),
+      pageRows(this.prepared, sql, plan, 'replica'),
       query.cursor || plan.matches !== undefined ? undefined : count(plan),
     ]);
     let page = { ...found, nextCursor: await this.continuingCursor(sql, plan, pastWindow, found.nextCursor) };
@@ -58,7 +59,7 @@ export class ListingSearch {
       const corrected = await this.spelling.corrected(plan.text);
       if (corrected && corrected !== plan.text) {
         plan = await this.planner.plan(sql, query, corrected, count);
-        page = await pageRows(this.prepared, sql, plan);
+        page = await pageRows(this.prepared, sql, plan, 'replica');
         searchedFor = corrected;
       }
     }
@@ -96,7 +97,7 @@ export class ListingSearch {
 
   /** Matches counted up to TOTAL_CAP + 1. */
   private async count(sql: ListingSearchSql, plan: SearchPlan): Promise<number> {
-    const [row] = await searchRows<{ total: number }>(this.prepared, sql.count(TOTAL_CAP, plan), sql.countPlanFixed(plan));
+    const [row] = await searchRows<{ total: number }>(this.prepared, sql.count(TOTAL_CAP, plan), sql.countPlanFixed(plan), 'replica');
     return row?.total ?? 0;
   }
 
@@ -113,7 +114,7 @@ export class ListingSearch {
   ): Promise<string | null> {
     if (pastWindow) return next && encodeCursor([PAST_WINDOW, ...decodeCursor(next, 2)]);
     if (plan.kind !== 'newest' || next) return next;
-    const [edge] = await searchRows<{ published_at: string; id: string }>(this.prepared, sql.windowEdge(plan), false);
+    const [edge] = await searchRows<{ published_at: string; id: string }>(this.prepared, sql.windowEdge(plan), false, 'replica');
     return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
   }
 }

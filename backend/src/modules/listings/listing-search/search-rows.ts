@@ -1,4 +1,4 @@
-import type { PreparedQueries } from '../../../infra/database/prepared-queries.js';
+import type { PreparedQueries, ReadFrom } from '../../../infra/database/prepared-queries.js';
 import type { Fragment, ListingRow, ListingSearchSql, SearchPlan } from './search-sql.js';
 
 /** A page's rows (a row more than its limit, when another page follows) and the cursor of the next page. */
@@ -11,13 +11,13 @@ export interface RowsPage {
  * A search's SQL run, its values always bound: prepared, with a generic plan, when the SQL fixes its
  * own plan, else planned for its values (PreparedQueries).
  */
-export function searchRows<T>(prepared: PreparedQueries, query: Fragment, planFixed: boolean): Promise<T[]> {
-  return planFixed ? prepared.all<T>(query.sql, query.params) : prepared.bound<T>(query.sql, query.params);
+export function searchRows<T>(prepared: PreparedQueries, query: Fragment, planFixed: boolean, from: ReadFrom): Promise<T[]> {
+  return planFixed ? prepared.all<T>(query.sql, query.params, from) : prepared.bound<T>(query.sql, query.params, from);
 }
 
 /** One page of the search under its plan; none without asking the database when planning counted no match. */
-export async function pageRows(prepared: PreparedQueries, sql: ListingSearchSql, plan: SearchPlan): Promise<RowsPage> {
+export async function pageRows(prepared: PreparedQueries, sql: ListingSearchSql, plan: SearchPlan, from: ReadFrom): Promise<RowsPage> {
   if (plan.matches === 0) return { rows: [], nextCursor: null };
-  const rows = await searchRows<ListingRow>(prepared, sql.page(plan), sql.pagePlanFixed(plan));
+  const rows = await searchRows<ListingRow>(prepared, sql.page(plan), sql.pagePlanFixed(plan), from);
   return { rows, nextCursor: sql.nextCursor(rows, plan) };
 }

@@ -23,6 +23,7 @@ export class Spelling {
       `select w as typed, (select word from listing_search_word where word % w order by similarity(word, w) desc, word limit 1) as word
         from unnest(array[?]::text[]) w`,
       [words],
+      'replica',
     );
     const corrections = new Map(rows.map((row) => [row.typed, row.word ?? row.typed]));
     if (words.every((word) => corrections.get(word) === word)) return undefined;

@@ -23,7 +23,8 @@ const WORD_SHARES_MS = 10 * 60_000;
 /**
  * What search knows of words, read through the word postings (`listing_term`, kept by triggers on
  * listing), for planning (SearchPlanner): which words a search requires and how common each is, and
- * how many listings hold several together.
+ * how many listings hold several together. Only searches ask: every query here reads the read
+ * replica when there is one.
  */
 @Injectable()
 export class ListingWords {
@@ -50,6 +51,7 @@ export class ListingWords {
           (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme limit ?) p) as postings
         from (select 1) one left join words w on true`,
       [text, cap + 1],
+      'replica',
     );
     if (!rows[0]?.conjunctive || rows.some((row) => row.lexeme === null)) return undefined;
     const words = rows.map((row) => ({ lexeme: row.lexeme as string, postings: row.postings }));
@@ -74,6 +76,7 @@ export class ListingWords {
       `select count(*)::int as matches from (select 1 from (select t.listing_id, t.published_at from listing_term t where t.lexeme = ?
         order by t.published_at desc, t.listing_id desc limit ?) t where ${probes || 'true'} limit ?) m`,
       [rarest.lexeme, POSTINGS_PROBED, ...others.map((word) => word.lexeme), cap + 1],
+      'replica',
     );
     const matches = row?.matches ?? 0;
     // Enough to say "1,000+", or every posting of the rarest word was checked.
@@ -88,7 +91,7 @@ export class ListingWords {
   private async rarestFirst(words: RequiredWord[]): Promise<RequiredWord[]> {
     if (words.length < 2) return words;
     if (!this.shares || Date.now() - this.shares.at > WORD_SHARES_MS) {
-      const rows = await this.em.getConnection().execute<Array<{ lexeme: string; share: number }>>(
+      const rows = await this.em.getConnection('read').execute<Array<{ lexeme: string; share: number }>>(
         `select m.lexeme, m.share from pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) as m(lexeme, share)
           where s.tablename = 'listing_term' and s.attname = 'lexeme'`,
       );
