@@ -62,6 +62,8 @@ export interface AppConfig {
   searchCacheMs: number;
   /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
   startupWaitSeconds: number;
+  /** After SIGTERM, how long the readiness probe fails while requests are still served (load balancer's notice). */
+  shutdownNoticeMs: number;
   /** Key for two-factor secrets at rest; absent: generated once under dataDir. */
   twoFactorKey: Buffer | undefined;
   /** Requests per client address to /api (health probes aside), shared by every web process. */
@@ -129,6 +131,11 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
     description: '32 random bytes, base64: encrypts two-factor secrets; the same in every process',
   },
   { name: 'STARTUP_WAIT_SECONDS', default: '30', description: 'How long to wait at start for DATABASE_URL and REDIS_URL to answer' },
+  {
+    name: 'SHUTDOWN_NOTICE_SECONDS',
+    default: '0',
+    description: 'After SIGTERM, seconds /api/health/ready answers 503 while requests are still served (behind a load balancer)',
+  },
   { name: 'CONTACT_RATE_LIMIT', default: '5', description: 'Contact messages accepted per client per window' },
   { name: 'IMAGE_UPLOADS_PER_HOUR', default: '60', description: 'Images one user may upload per hour' },
   {
@@ -317,6 +324,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     imageUploadsPerHour: read.int('IMAGE_UPLOADS_PER_HOUR', 60, 1, 100_000),
     searchCacheMs: read.int('SEARCH_CACHE_MS', 2_000, 0, 60_000),
     startupWaitSeconds: read.int('STARTUP_WAIT_SECONDS', 30, 0, 3_600),
+    // At most 5 s, so notice, drain (10 s) and closing fit in the shutdown's grace period (20 s).
+    shutdownNoticeMs: read.int('SHUTDOWN_NOTICE_SECONDS', 0, 0, 5) * 1000,
     twoFactorKey: read.base64Key('TWO_FACTOR_KEY', 32),
     apiRateLimit: {
       limit: read.int('API_RATE_LIMIT', 600, 1, 1_000_000),
