@@ -32,6 +32,14 @@ export function logClientAborts(fastify: FastifyInstance): void {
   });
 }
 
+/**
+ * Connections the kernel holds for the process while it is busy accepting others (Node's default is
+ * 511; Linux caps it at net.core.somaxconn). When a web process dies, every socket it held reconnects
+ * to the others within the same second or two: with 1,000 of them a queue of 511 overflows and the
+ * rest are refused, so the proxy answers 503 and the clients wait for their next attempt.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** What a request arriving while the process stops is told (with 503 and Retry-After). */
 export const RESTARTING_MESSAGE = 'Fieldmarket is restarting. Please try again in a moment.';
 
