@@ -64,7 +64,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         ClockModule.forRoot(clock),
-        DatabaseModule.forRoot(databaseUrl),
+        DatabaseModule.forRoot(databaseUrl, config.database.replicaUrl),
         QueueModule.forRoot({ runWorkers: mode.kind === 'worker' || mode.runWorkers }),
         RealtimeModule.forRoot({ gateway: web }),
         RateLimitModule,

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
 import { ConfigError, loadConfig } from '../config/env.js';
+import { commandDatabaseUrl } from '../infra/database/command-database.js';
 import { endSessionsFromCommandLine } from '../modules/auth/ended-sessions.js';
 import { setStaffRole } from '../modules/users/account-standing.js';
 
@@ -20,7 +19,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const client = new pg.Client({ connectionString: databaseUrl(config), connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({ connectionString: commandDatabaseUrl(config), connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
   } catch (error) {
@@ -58,18 +57,6 @@ async function main(): Promise<number> {
   } finally {
     await client.end();
   }
-}
-
-function databaseUrl(config: ReturnType<typeof loadConfig>): string {
-  if (config.database.url) return config.database.url;
-  const secretFile = join(config.dataDir, 'postgres.secret');
-  if (!existsSync(secretFile)) {
-    throw new ConfigError(
-      `No DATABASE_URL, and no embedded database in ${config.dataDir} yet: start the product once (./fieldmarket start).`,
-    );
-  }
-  const password = readFileSync(secretFile, 'utf8').trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${config.database.embeddedPort}/fieldmarket`;
 }
 
 try {

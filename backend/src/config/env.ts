@@ -25,6 +25,8 @@ export interface AppConfig {
     url: string | undefined;
     embeddedPort: number;
     migrateOnStart: boolean;
+    /** A streaming read replica: browse, search and public pages read from it; absent: everything reads the primary. */
+    replicaUrl: string | undefined;
   };
   queue: {
     redisUrl: string | undefined;
@@ -103,6 +105,11 @@ export const ENV_DOCS: ReadonlyArray<{ name: string; default: string; descriptio
     description: 'Bearer token for /api/health/details and /metrics (32+ characters); unset: 404',
   },
   { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL URL; without it an embedded PostgreSQL runs under DATA_DIR' },
+  {
+    name: 'DATABASE_REPLICA_URL',
+    default: '(none)',
+    description: "Read replica of DATABASE_URL: browse, search and public pages read from it; a user's own data from the primary",
+  },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL' },
   { name: 'MIGRATE_ON_START', default: 'true when embedded, else false', description: 'Apply migrations when the web process starts' },
   { name: 'REDIS_URL', default: '(none)', description: 'Redis for BullMQ and the socket.io adapter; without it queues use PostgreSQL' },
@@ -290,6 +297,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       url: databaseUrl,
       embeddedPort: read.int('EMBEDDED_PG_PORT', 54329, 1, 65535),
       migrateOnStart: read.bool('MIGRATE_ON_START', databaseUrl === undefined),
+      replicaUrl: read.url('DATABASE_REPLICA_URL', ['postgres:', 'postgresql:']),
     },
     queue: {
       redisUrl,

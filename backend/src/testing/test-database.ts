@@ -9,8 +9,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own for one test file, dropped afterwards. */
-export async function createTestDatabase(options: { queueSchema?: boolean } = {}): Promise<TestDatabase> {
+/** A fresh, migrated database of its own for one test file (`empty`: not migrated), dropped afterwards. */
+export async function createTestDatabase(options: { queueSchema?: boolean; empty?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
   const name = `fm_test_${randomBytes(6).toString('hex')}`;
@@ -19,7 +19,7 @@ export async function createTestDatabase(options: { queueSchema?: boolean } = {}
   await withClient(admin.toString(), (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await migrateDatabase(url.toString(), { queueSchema: options.queueSchema ?? true });
+  if (!options.empty) await migrateDatabase(url.toString(), { queueSchema: options.queueSchema ?? true });
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
   return {
     url: url.toString(),

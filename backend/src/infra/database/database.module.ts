@@ -15,12 +15,12 @@ export class DatabaseModule {
    * gets its EntityManager fork on first use (request-context.ts; the web app installs it), not
    * from MikroORM's middleware.
    */
-  static forRoot(databaseUrl: string): DynamicModule {
+  static forRoot(databaseUrl: string, replicaUrl?: string): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         MikroOrmModule.forRoot({
-          ...createOrmConfig(databaseUrl),
+          ...createOrmConfig(databaseUrl, [], replicaUrl),
           autoLoadEntities: true,
           registerRequestContext: false,
           context: currentEntityManager,

@@ -11,11 +11,17 @@ const UNMAPPED_TABLES = ['socket_io_attachments', 'api_rate_limit', 'listing_vie
  * The ORM's options for a database URL; shared by the app, the migrate CLI and the tests.
  * Entities are added by the caller: the app loads them from its modules; running migrations
  * needs none.
+ *
+ * A read replica (`replicaUrl`) is used only where a query asks for it (`connectionType: 'read'`,
+ * `getConnection('read')`): what a user must see at once after their own write reads the primary,
+ * and the ORM would otherwise send every read outside a transaction to a replica that may lag.
  */
-export function createOrmConfig(clientUrl: string, entities: EntityClass[] = []) {
+export function createOrmConfig(clientUrl: string, entities: EntityClass[] = [], replicaUrl?: string) {
   return defineConfig({
     clientUrl,
     entities,
+    replicas: replicaUrl ? [{ name: 'replica', clientUrl: replicaUrl }] : [],
+    preferReadReplicas: false,
     discovery: { warnWhenNoEntities: false },
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],

@@ -20,18 +20,29 @@ const MAX_STATEMENTS = 500;
  * They run on a pool of their own, the ORM's settings plus `plan_cache_mode=force_generic_plan`,
  * which touches only statements with parameters (the ORM sends its values inside the text).
  */
+/**
+ * Where a query reads: the primary, or the read replica (DATABASE_REPLICA_URL) for what anyone may
+ * see a moment late (browse, search, public pages). Without a replica both are the primary.
+ */
+export type ReadFrom = 'primary' | 'replica';
+
+/** The ORM's `connectionType` for a read from there. */
+export function connectionFor(from: ReadFrom): 'read' | 'write' {
+  return from === 'replica' ? 'read' : 'write';
+}
+
 @Injectable()
 export class PreparedQueries implements OnApplicationShutdown {
-  private pool?: Promise<pg.Pool>;
+  private readonly pools = new Map<ReadFrom, Promise<pg.Pool>>();
   private readonly names = new Map<string, string>();
   private readonly logger = new Logger('Database');
 
   constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
 
-  async all<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
+  async all<T>(sql: string, params: readonly unknown[], from: ReadFrom = 'primary'): Promise<T[]> {
     const { text, values } = numbered(sql, params);
     const name = this.nameOf(text);
-    const pool = await this.connect();
+    const pool = await this.connect(from);
     const result = await pool.query(name ? { name, text, values } : { text, values });
     return result.rows as T[];
   }
@@ -41,17 +52,27 @@ export class PreparedQueries implements OnApplicationShutdown {
    * values are bound, never written into the SQL's text as the ORM's `execute` writes them (which
    * put Infinity into the text as a column name), and it is planned for them, on the ORM's own pool.
    */
-  async bound<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
+  async bound<T>(sql: string, params: readonly unknown[], from: ReadFrom = 'primary'): Promise<T[]> {
     const { text, values } = numbered(sql, params);
-    const pool = (await this.em.getConnection().getNativeClient()) as pg.Pool;
+    const pool = (await this.connection(from).getNativeClient()) as pg.Pool;
     const result = await pool.query({ text, values });
     return result.rows as T[];
   }
 
+  /** Whether a read replica is configured (else 'replica' reads the primary). */
+  hasReplica(): boolean {
+    return this.connection('replica') !== this.connection('primary');
+  }
+
   async onApplicationShutdown(): Promise<void> {
-    const pool = await this.pool;
-    this.pool = undefined;
-    await pool?.end();
+    const pools = [...new Set(this.pools.values())];
+    this.pools.clear();
+    await Promise.all(pools.map(async (pool) => (await pool).end()));
+  }
+
+  /** The ORM's connection for the primary or the replica (the primary when no replica is configured). */
+  private connection(from: ReadFrom) {
+    return this.em.getConnection(connectionFor(from));
   }
 
   private nameOf(text: string): string | undefined {
@@ -62,17 +83,26 @@ export class PreparedQueries implements OnApplicationShutdown {
     return name;
   }
 
-  private connect(): Promise<pg.Pool> {
-    this.pool ??= (async () => {
-      const orm = (await this.em.getConnection().getNativeClient()) as pg.Pool & { options: pg.PoolConfig };
+  private connect(from: ReadFrom): Promise<pg.Pool> {
+    const known = this.pools.get(from);
+    if (known) return known;
+    // Without a replica the ORM's read connection is the primary's: one pool serves both.
+    if (from === 'replica' && !this.hasReplica()) {
+      const primary = this.connect('primary');
+      this.pools.set(from, primary);
+      return primary;
+    }
+    const pool = (async () => {
+      const orm = (await this.connection(from).getNativeClient()) as pg.Pool & { options: pg.PoolConfig };
       const options = [orm.options.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
       // (The password is kept out of the options' own keys.)
       const pool = new pg.Pool({ ...orm.options, password: orm.options.password, options, idleTimeoutMillis: 30_000 });
       // An idle connection dropped by the server (unheard, it would end the process): the next query opens another.
-      pool.on('error', (error) => this.logger.warn(`PostgreSQL pool error (prepared queries): ${error.message}`));
+      pool.on('error', (error) => this.logger.warn(`PostgreSQL pool error (prepared queries, ${from}): ${error.message}`));
       return pool;
     })();
-    return this.pool;
+    this.pools.set(from, pool);
+    return pool;
   }
 }
 

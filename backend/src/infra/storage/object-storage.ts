@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile, access, constants } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { mkdir, readdir, rm, stat, writeFile, access, constants } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AppConfig } from '../../config/env.js';
 
@@ -10,6 +10,8 @@ export interface ObjectStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Readable>;
   delete(key: string): Promise<void>;
+  /** Every stored key (backups); nothing when the store is empty or not made yet. */
+  list(): AsyncIterable<string>;
   /** Resolves with a short description when the store is usable; rejects otherwise. */
   check(): Promise<string>;
 }
@@ -32,6 +34,16 @@ export class DiskStorage implements ObjectStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<string> {
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      if (entry.isFile()) yield relative(this.root, join(entry.parentPath, entry.name)).split(sep).join('/');
+    }
   }
 
   async check(): Promise<string> {

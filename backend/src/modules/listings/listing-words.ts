@@ -24,7 +24,7 @@ const WORD_SHARES_MS = 10 * 60_000;
  * What search knows of words, read through the word postings (`listing_term`, kept by triggers on
  * listing) and the words of titles (`listing_search_word`, for spelling): which words a search
  * requires and how common each is, how many listings hold several together, and what a misspelt
- * search probably meant.
+ * search probably meant. Only searches ask: every query here reads the read replica when there is one.
  */
 @Injectable()
 export class ListingWords {
@@ -51,6 +51,7 @@ export class ListingWords {
           (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme limit ?) p) as postings
         from (select 1) one left join words w on true`,
       [text, cap + 1],
+      'replica',
     );
     if (!rows[0]?.conjunctive || rows.some((row) => row.lexeme === null)) return undefined;
     const words = rows.map((row) => ({ lexeme: row.lexeme as string, postings: row.postings }));
@@ -75,6 +76,7 @@ export class ListingWords {
       `select count(*)::int as matches from (select 1 from (select t.listing_id, t.published_at from listing_term t where t.lexeme = ?
         order by t.published_at desc, t.listing_id desc limit ?) t where ${probes || 'true'} limit ?) m`,
       [rarest.lexeme, POSTINGS_PROBED, ...others.map((word) => word.lexeme), cap + 1],
+      'replica',
     );
     const matches = row?.matches ?? 0;
     // Enough to say "1,000+", or every posting of the rarest word was checked.
@@ -94,6 +96,7 @@ export class ListingWords {
       `select w as typed, (select word from listing_search_word where word % w order by similarity(word, w) desc, word limit 1) as word
         from unnest(array[?]::text[]) w`,
       [words],
+      'replica',
     );
     const corrections = new Map(rows.map((row) => [row.typed, row.word ?? row.typed]));
     if (words.every((word) => corrections.get(word) === word)) return undefined;
@@ -108,7 +111,7 @@ export class ListingWords {
   private async rarestFirst(words: RequiredWord[]): Promise<RequiredWord[]> {
     if (words.length < 2) return words;
     if (!this.shares || Date.now() - this.shares.at > WORD_SHARES_MS) {
-      const rows = await this.em.getConnection().execute<Array<{ lexeme: string; share: number }>>(
+      const rows = await this.em.getConnection('read').execute<Array<{ lexeme: string; share: number }>>(
         `select m.lexeme, m.share from pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) as m(lexeme, share)
           where s.tablename = 'listing_term' and s.attname = 'lexeme'`,
       );

@@ -44,7 +44,7 @@ import { ListingWords, rememberTitleWords } from './listing-words.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { SearchAnswers } from './search-answers.js';
 import { ListingViews } from './listing-views.js';
-import { PreparedQueries } from '../../infra/database/prepared-queries.js';
+import { connectionFor, PreparedQueries, type ReadFrom } from '../../infra/database/prepared-queries.js';
 import { isUuid } from '../../common/uuid.js';
 
 /** Listings one seller may post in a day. */
@@ -119,12 +119,13 @@ export class ListingsService {
     return this.answers.get(key, () => this.searchNow(request, rawQuery));
   }
 
+  /** Browse and search read the replica when there is one: the same for everyone, a moment late at worst. */
   private async searchNow(request: ListingSearchRequest, rawQuery: Record<string, unknown>): Promise<ListingPage> {
     let query = await this.planned(afterRelevanceWindow(await this.toQuery(request, rawQuery)));
     // A first page counts its matches beside finding them (two connections), unless planning counted already.
     const [found, counted] = await Promise.all([
-      this.page(query),
-      query.cursor || query.matches !== undefined ? undefined : this.count(query),
+      this.page(query, 'replica'),
+      query.cursor || query.matches !== undefined ? undefined : this.count(query, 'replica'),
     ]);
     let page = { ...found, nextCursor: await this.continuingCursor(query, found.nextCursor) };
     let searchedFor: string | null = null;
@@ -133,11 +134,11 @@ export class ListingsService {
       const corrected = await this.words.corrected(query.text);
       if (corrected && corrected !== query.text) {
         query = await this.planned({ ...query, text: corrected });
-        page = await this.page(query);
+        page = await this.page(query, 'replica');
         searchedFor = corrected;
       }
     }
-    const total = query.cursor ? null : (query.matches ?? counted ?? (await this.count(query)));
+    const total = query.cursor ? null : (query.matches ?? counted ?? (await this.count(query, 'replica')));
     return {
       listings: this.cards(page.rows.slice(0, query.limit), query.near),
       next_cursor: page.nextCursor,
@@ -177,10 +178,13 @@ export class ListingsService {
     };
   }
 
-  private async page(query: ListingQuery & { matches?: number }): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
+  private async page(
+    query: ListingQuery & { matches?: number },
+    from: ReadFrom = 'primary',
+  ): Promise<{ rows: ListingRow[]; nextCursor: string | null }> {
     if (query.matches === 0) return { rows: [], nextCursor: null };
     const sql = new ListingSearchSql(query, this.images.column('l.id'));
-    const rows = await this.rows<ListingRow>(sql.page(), sql.pagePlanFixed());
+    const rows = await this.rows<ListingRow>(sql.page(), sql.pagePlanFixed(), from);
     return { rows, nextCursor: sql.nextCursor(rows) };
   }
 
@@ -193,7 +197,7 @@ export class ListingsService {
   private async continuingCursor(query: ListingQuery & { pastWindow?: boolean }, next: string | null): Promise<string | null> {
     if (query.pastWindow) return next && encodeCursor([PAST_WINDOW, ...decodeCursor(next, 2)]);
     if (query.plan !== 'newest' || next) return next;
-    const [edge] = await this.rows<{ published_at: string; id: string }>(new ListingSearchSql(query).windowEdge(), false);
+    const [edge] = await this.rows<{ published_at: string; id: string }>(new ListingSearchSql(query).windowEdge(), false, 'replica');
     return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
   }
 
@@ -212,7 +216,8 @@ export class ListingsService {
     const matches =
       search?.words.length === 1
         ? search.words[0].postings
-        : ((search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ?? (await this.count(query)));
+        : ((search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ??
+          (await this.count(query, 'replica')));
     const rarest = search?.words[0];
     // One word is ranked from its postings' own index of rank, however many listings hold it.
     if (rarest && search.words.length === 1 && query.sort === 'relevance') {
@@ -224,9 +229,9 @@ export class ListingsService {
     return { ...query, plan, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
   }
 
-  private async count(query: ListingQuery): Promise<number> {
+  private async count(query: ListingQuery, from: ReadFrom): Promise<number> {
     const sql = new ListingSearchSql({ ...query, cursor: undefined });
-    const [row] = await this.rows<{ total: number }>(sql.count(TOTAL_CAP), sql.countPlanFixed());
+    const [row] = await this.rows<{ total: number }>(sql.count(TOTAL_CAP), sql.countPlanFixed(), from);
     return row?.total ?? 0;
   }
 
@@ -234,24 +239,27 @@ export class ListingsService {
    * A search's rows, its values always bound: prepared, with a generic plan, when its SQL fixes its
    * own plan, else planned for its values (PreparedQueries).
    */
-  private rows<T>(query: { sql: string; params: unknown[] }, planFixed: boolean): Promise<T[]> {
-    return planFixed ? this.prepared.all<T>(query.sql, query.params) : this.prepared.bound<T>(query.sql, query.params);
+  private rows<T>(query: { sql: string; params: unknown[] }, planFixed: boolean, from: ReadFrom): Promise<T[]> {
+    return planFixed ? this.prepared.all<T>(query.sql, query.params, from) : this.prepared.bound<T>(query.sql, query.params, from);
   }
 
   /** Staff's featured listings; while there are none, the newest live listings with photos. */
   async featured(limit: number): Promise<FeaturedListings> {
-    const featured = await this.page({ featuredOnly: true, sort: 'newest', limit });
+    const featured = await this.page({ featuredOnly: true, sort: 'newest', limit }, 'replica');
     if (featured.rows.length > 0) return { kind: 'featured', listings: this.cards(featured.rows.slice(0, limit)) };
-    const newest = await this.page({ withImagesOnly: true, sort: 'newest', limit });
+    const newest = await this.page({ withImagesOnly: true, sort: 'newest', limit }, 'replica');
     return { kind: 'newest', listings: this.cards(newest.rows.slice(0, limit)) };
   }
 
-  /** A seller's live listings, for their public page (only when they show them). */
+  /** A seller's live listings, for their public page (only when they show them); the seller's own look reads the primary. */
   async sellerListings(sellerId: string, viewerId: string | undefined, cursor?: string): Promise<ListingPage> {
-    const seller = isUuid(sellerId) ? await this.em.findOne(User, { id: sellerId, deletedAt: null }) : null;
+    const from: ReadFrom = sellerId === viewerId ? 'primary' : 'replica';
+    const seller = isUuid(sellerId)
+      ? await this.em.fork().findOne(User, { id: sellerId, deletedAt: null }, { connectionType: connectionFor(from) })
+      : null;
     if (!seller || (!seller.profileVisible && seller.id !== viewerId)) throw new NotFoundException('Profile not found');
     if (!seller.listingsVisible && seller.id !== viewerId) return emptyPage();
-    return this.sellerPage(sellerId, ['live'], cursor);
+    return this.sellerPage(sellerId, ['live'], cursor, from);
   }
 
   /** The seller's own listings in every state, for My Listings. */
@@ -260,8 +268,8 @@ export class ListingsService {
   }
 
   /** One page of a seller's listings in these states, newest first. */
-  private async sellerPage(sellerId: string, statuses: ListingStatus[], cursor?: string): Promise<ListingPage> {
-    const page = await this.page({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor });
+  private async sellerPage(sellerId: string, statuses: ListingStatus[], cursor?: string, from: ReadFrom = 'primary'): Promise<ListingPage> {
+    const page = await this.page({ sellerId, statuses, sort: 'newest', limit: PAGE_SIZE, cursor }, from);
     return {
       listings: this.cards(page.rows.slice(0, PAGE_SIZE)),
       next_cursor: page.nextCursor,
@@ -302,7 +310,12 @@ export class ListingsService {
 
   /** A live listing for anyone; its seller also sees it when it is not live. A view counts once a day per visitor. */
   async detail(id: string, viewer: Viewer, near?: string): Promise<ListingDetail> {
-    const listing = await this.find(id);
+    // Visitors read the replica; a signed-in seller reads their own listing from the primary, so an
+    // edit shows at once (as does a listing the replica has not received yet).
+    let listing = await this.find(id, 'replica');
+    if (viewer.userId && this.prepared.hasReplica() && (!listing || listing.seller.id === viewer.userId)) {
+      listing = await this.find(id, 'primary');
+    }
     const isOwner = listing?.seller.id === viewer.userId;
     if (!listing || (listing.status !== 'live' && !isOwner)) throw new NotFoundException(LISTING_TEXTS.notFound);
     if (!isOwner && (await this.views.count(listing.id, viewer))) listing.views += 1;
@@ -452,8 +465,11 @@ export class ListingsService {
 
   // ----- Helpers -----
 
-  private find(id: string): Promise<Listing | null> {
-    return isUuid(id) ? this.em.findOne(Listing, { id }, { populate: ['seller', 'category'] }) : Promise.resolve(null);
+  /** A listing with its seller and category; a replica's copy is read in a fork, apart from the request's identity map. */
+  private find(id: string, from: ReadFrom = 'primary'): Promise<Listing | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    const em = from === 'replica' ? this.em.fork() : this.em;
+    return em.findOne(Listing, { id }, { populate: ['seller', 'category'], connectionType: connectionFor(from) });
   }
 
   /** The seller's own listing: anyone else's id is simply not found. */

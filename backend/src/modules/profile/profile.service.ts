@@ -1,3 +1,4 @@
+import { connectionFor } from '../../infra/database/prepared-queries.js';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
@@ -126,7 +127,12 @@ export class ProfileService {
 
   /** What others see (SPEC §2 "/profile/{id}"), honouring the owner's privacy settings; 404 when hidden. */
   async publicProfile(id: string, viewerId: string | undefined): Promise<PublicProfileResponse> {
-    const user = isUuid(id) ? await this.em.findOne(User, { id, deletedAt: null }) : null;
+    // Others read the replica (when there is one, in a fork of its own); the owner sees their own changes at once.
+    const user = isUuid(id)
+      ? await this.em
+          .fork()
+          .findOne(User, { id, deletedAt: null }, { connectionType: connectionFor(id === viewerId ? 'primary' : 'replica') })
+      : null;
     if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
     const contact = user.contactVisible || user.id === viewerId;
     return {

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { uploadPhotos } from '../../testing/images.js';
+import { PLACES } from '../../testing/listings.js';
+import { debianPostgresBin, startPrimaryWithReplica, type PrimaryWithReplica } from '../../testing/local-postgres.js';
+import { eventually, startTestApp, type TestApp } from '../../testing/test-app.js';
+import type { TestDatabase } from '../../testing/test-database.js';
+import { migrateDatabase } from './migrate.js';
+
+const bin = debianPostgresBin();
+if (!bin)
+  console.warn('read-replica.spec: skipped, no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql)');
+const describeWithPostgres = bin ? describe : describe.skip;
+
+interface Card {
+  id: string;
+  title: string;
+  price: number;
+}
+
+describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller their own writes from the primary', () => {
+  let cluster: PrimaryWithReplica;
+  let db: TestDatabase;
+  let t: TestApp;
+  let replica: pg.Client;
+
+  beforeAll(async () => {
+    // Ports of this test's own (56100-56199), a different pair per run so a leftover server cannot answer.
+    const base = 56100 + 2 * Math.floor(Math.random() * 45);
+    cluster = await startPrimaryWithReplica(bin as string, { primary: base, replica: base + 1 });
+    await migrateDatabase(cluster.primaryUrl, { queueSchema: true });
+    const pool = new pg.Pool({ connectionString: cluster.primaryUrl, max: 2 });
+    db = {
+      url: cluster.primaryUrl,
+      query: async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await pool.query<T>(sql, params)).rows,
+      drop: () => pool.end(),
+    };
+    replica = new pg.Client({ connectionString: cluster.replicaUrl });
+    await replica.connect();
+    t = await startTestApp(db, {
+      DATABASE_REPLICA_URL: cluster.replicaUrl,
+      // Every answer from the database, none from the search cache.
+      SEARCH_CACHE_MS: '0',
+      OUTBOX_POLL_SECONDS: '300',
+      API_RATE_LIMIT: '100000',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await replica?.end();
+    await db?.drop();
+    await cluster?.stop();
+  });
+
+  it('shows the seller their edit at once while visitors see the lagging replica, and both agree once it catches up', async () => {
+    const seller = await signedInPerson(t, db);
+    const images = await uploadPhotos(seller.browser, 1, { ready: false });
+    const listingBody = (title: string, price: number) => ({
+      type: 'sale',
+      category: 'equipment',
+      title,
+      description: 'Reversible, well kept, new points and shins last season. Collection from the farm or delivery at cost.',
+      price,
+      price_unit: 'total',
+      vat: 'no-vat',
+      location: 'Taunton',
+      place_id: PLACES.taunton.id,
+      attributes: { make: 'Kverneland', model: 'LB 100', year: 2012 },
+      confirm_over_18: true,
+      images,
+    });
+    const posted = await seller.browser.call('POST', '/api/listings', listingBody('Kverneland plough, four furrow', 4200));
+    expect(posted.statusCode).toBe(201);
+    const listing = posted.json<{ data: { id: string } }>().data;
+
+    const visitor = new Browser(t);
+    const browse = async () => {
+      const page = await visitor.call('GET', '/api/listings?sort=newest');
+      return page.json<{ data: { listings: Card[] } }>().data.listings.find((card) => card.id === listing.id);
+    };
+    const search = async () => {
+      const page = await visitor.call('GET', '/api/listings?q=plough');
+      return page.json<{ data: { listings: Card[] } }>().data.listings.find((card) => card.id === listing.id);
+    };
+    const visitorDetail = async () => (await visitor.call('GET', `/api/listings/${listing.id}`)).json<{ data: Card }>().data;
+    // The replica has the new listing.
+    await eventually(async () => expect(await browse()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 }));
+
+    // The replica stops applying what the primary sends: it lags from here on.
+    await replica.query('select pg_wal_replay_pause()');
+    await eventually(async () => {
+      const [{ state }] = (await replica.query<{ state: string }>('select pg_get_wal_replay_pause_state() as state')).rows;
+      expect(state).toBe('paused');
+    });
+
+    const edit = await seller.browser.call(
+      'PUT',
+      `/api/listings/${listing.id}`,
+      listingBody('Kverneland plough, four furrow, reduced', 3600),
+    );
+    expect(edit.statusCode).toBe(200);
+
+    // The seller sees their change at once: their listing and My Listings read the primary.
+    const own = await seller.browser.call('GET', `/api/listings/${listing.id}`);
+    expect(own.json<{ data: Card }>().data).toMatchObject({ title: 'Kverneland plough, four furrow, reduced', price: 3600 });
+    const mine = await seller.browser.call('GET', '/api/listings/mine');
+    expect(mine.json<{ data: { listings: Card[] } }>().data.listings).toEqual([
+      expect.objectContaining({ id: listing.id, title: 'Kverneland plough, four furrow, reduced', price: 3600 }),
+    ]);
+
+    // A visitor's browse, search and listing page come from the replica: still the old title and price.
+    expect(await browse()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 });
+    expect(await search()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 });
+    expect(await visitorDetail()).toMatchObject({ title: 'Kverneland plough, four furrow', price: 4200 });
+
+    // Replay resumes: visitors see what the seller sees.
+    await replica.query('select pg_wal_replay_resume()');
+    await eventually(async () => {
+      expect(await browse()).toMatchObject({ title: 'Kverneland plough, four furrow, reduced', price: 3600 });
+      expect(await search()).toMatchObject({ title: 'Kverneland plough, four furrow, reduced', price: 3600 });
+      expect(await visitorDetail()).toMatchObject({ title: 'Kverneland plough, four furrow, reduced', price: 3600 });
+    });
+  }, 120_000);
+});
