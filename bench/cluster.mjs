@@ -1,5 +1,5 @@
 // The cluster, proven: run as a whole program against the built product (./fieldmarket build first):
-//   node bench/cluster.mjs [--sockets=2000] [--seconds=60] [--only=1,2,3,4,5] [--keep]
+//   node bench/cluster.mjs [--sockets=2000] [--seconds=60] [--only=1,2,3,4,5,6] [--keep]
 // Starts on this machine, each on its own port and data folder (ports 3470-3477):
 //   HAProxy (Debian's package) on 3470 with deploy/haproxy.cfg, the configuration docs/deploy.md gives;
 //   two web processes (WORKERS_IN_PROCESS=false, TRUST_PROXY=1) on 3471 and 3472; two worker processes;
@@ -9,7 +9,8 @@
 //   (3477, in this process, so the checks can read every mail).
 // Then the checks of docs/deploy.md, each printing its figures and counted failed when it falls short:
 //   1. user journeys through the proxy   2. rolling restart under load   3. a web process killed (-9)
-//   with 2,000 sockets   4. a worker killed (-9) during uploads and mails   5. Redis restarted.
+//   with 2,000 sockets   4. a worker killed (-9) during uploads and mails   5. Redis restarted
+//   6. the read replica: a seller's own edit at once while replay is paused; search throughput.
 // Everything is stopped at the end (also on Ctrl-C); the run folder is removed unless a check failed
 // or --keep. Exits 1 when any check fell short; the summary is the last line.
 import { execFile, spawn } from 'node:child_process';
@@ -29,7 +30,7 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const SOCKETS = Number(option('sockets', 2000));
 const LOAD_SECONDS = Number(option('seconds', 60));
-const ONLY = new Set(option('only', '1,2,3,4,5').split(','));
+const ONLY = new Set(option('only', '1,2,3,4,5,6').split(','));
 const KEEP = args.includes('--keep');
 
 // Below the kernel's ephemeral range (32768-60999), so no outgoing connection holds one of them.
@@ -336,7 +337,7 @@ function productEnv(extra = {}) {
     TRUST_PROXY: '1',
     SHUTDOWN_NOTICE_SECONDS: '5',
     DATABASE_URL: dbUrl(PORT.primary),
-    // Read by a product that has read replicas (browse, search, listing pages); ignored by one without.
+    // Browse, search and other people's listing pages read the replica.
     DATABASE_REPLICA_URL: dbUrl(PORT.replica),
     MIGRATE_ON_START: 'false',
     REDIS_URL: `redis://127.0.0.1:${PORT.redis}`,
@@ -366,15 +367,14 @@ async function migrate() {
   if (code !== 0) throw new Error(`migrate exited with ${code}\n${run.output()}`);
 }
 
+/** What the web processes run with besides productEnv (check 6 turns the replica off and on). */
+let webSettings = {};
+
 /** Starts web process i (0 or 1) and waits until the proxy sends it requests again. */
 async function startWeb(i) {
   const label = `web${i + 1}`;
-  const proc = startProcess(
-    label,
-    process.execPath,
-    ['backend/dist/main.js'],
-    productEnv({ PORT: String(PORT.web[i]), DATA_DIR: join(runDir, label) }),
-  );
+  const env = productEnv({ PORT: String(PORT.web[i]), DATA_DIR: join(runDir, label), ...webSettings });
+  const proc = startProcess(label, process.execPath, ['backend/dist/main.js'], env);
   web[i] = proc;
   await waitFor(`${label} ready`, async () => (await fetch(`http://127.0.0.1:${PORT.web[i]}/api/health/ready`)).ok, 120_000, proc);
   await waitFor(`${label} UP in the proxy`, async () => (await proxyServers())[label]?.status === 'UP', 30_000, proc);
@@ -1181,6 +1181,108 @@ async function restartRedis(db, data) {
   return { ok, figures };
 }
 
+/** Searches only, `lanes` in flight, for `ms`: answers a second (2xx only). */
+async function searchThroughput(ms, lanes = 16) {
+  const visitor = new Browser();
+  const queries = ['q=tractor', 'q=cluster', 'q=tractor&page=2', 'sort=newest', 'q=tractor&page=3', 'page=2'];
+  let ok = 0;
+  let other = 0;
+  const until = performance.now() + ms;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (performance.now() < until) {
+        const r = await visitor.call('GET', `/api/listings?${queries[n++ % queries.length]}`).catch(() => ({ status: 0 }));
+        if (r.status >= 200 && r.status < 300) ok++;
+        else other++;
+      }
+    }),
+  );
+  return { perSecond: ok / (ms / 1000), other };
+}
+
+async function restartWebs(settings) {
+  webSettings = settings;
+  for (const i of [0, 1]) {
+    await stopProcess(web[i], 'SIGTERM');
+    await startWeb(i);
+  }
+}
+
+/** Check 6: browse and search read the replica; a seller sees their own edit at once while it lags. */
+async function replicaReads() {
+  const figures = [];
+  const replica = new pg.Client({ connectionString: dbUrl(PORT.replica) });
+  await replica.connect();
+  try {
+    const seller = await signedUpPerson('Rita Replica');
+    const images = (await expectStatus('upload', upload(seller.browser, [await photo(800, 600)]), 201)).images.map((i) => i.id);
+    const body = (title, price) => ({
+      type: 'sale',
+      category: 'equipment',
+      title,
+      description: 'Reversible, well kept, new points and shins last season. Collection from the farm or delivery at cost.',
+      price,
+      price_unit: 'total',
+      vat: 'no-vat',
+      location: 'Taunton',
+      place_id: '2636177',
+      attributes: { make: 'Kverneland', model: 'LB 100', year: 2012 },
+      confirm_over_18: true,
+      images,
+    });
+    const word = `Replicaplough${randomBytes(3).toString('hex')}`;
+    const listing = await expectStatus('post', seller.browser.call('POST', '/api/listings', body(`${word} four furrow`, 4200)), 201);
+    const visitor = new Browser();
+    const visitorSees = async () => (await visitor.call('GET', `/api/listings/${listing.id}`)).json?.data?.title;
+    await waitFor('the replica has the listing', async () => (await visitorSees()) === `${word} four furrow`, 30_000);
+    await replica.query('select pg_wal_replay_pause()');
+    await waitFor(
+      'replay paused',
+      async () => (await replica.query('select pg_get_wal_replay_pause_state() as s')).rows[0].s === 'paused',
+      10_000,
+    );
+    const t0 = performance.now();
+    await expectStatus('edit', seller.browser.call('PUT', `/api/listings/${listing.id}`, body(`${word} four furrow, reduced`, 3600)), 200);
+    // Through the proxy, so on either web process: the seller's page and My Listings read the primary.
+    const own = [];
+    for (let k = 0; k < 4; k++) own.push((await seller.browser.call('GET', `/api/listings/${listing.id}`)).json?.data?.title);
+    const mine = JSON.stringify((await seller.browser.call('GET', '/api/listings/mine')).json);
+    const sellerAtOnce = own.every((title) => title === `${word} four furrow, reduced`) && mine.includes(`${word} four furrow, reduced`);
+    const visitorBefore = await visitorSees();
+    figures.push(
+      `replay paused: the seller saw their edit at once (${Math.round(performance.now() - t0)} ms after saving, 4 reads and My Listings): ${sellerAtOnce}; a visitor's listing page (replica) still showed "${visitorBefore}"`,
+    );
+    await replica.query('select pg_wal_replay_resume()');
+    const t1 = performance.now();
+    await waitFor('the replica catches up', async () => (await visitorSees()) === `${word} four furrow, reduced`, 30_000);
+    figures.push(`replay resumed: the visitor saw the edit ${Math.round(performance.now() - t1)} ms later`);
+    const lagged = visitorBefore === `${word} four furrow`;
+
+    // Search throughput, replica against the primary alone, the search cache off, alternating runs.
+    const runs = { primary: [], replica: [] };
+    for (const mode of ['primary', 'replica', 'primary', 'replica']) {
+      await restartWebs({ SEARCH_CACHE_MS: '0', ...(mode === 'primary' ? { DATABASE_REPLICA_URL: '' } : {}) });
+      await searchThroughput(3_000); // warm-up
+      const run = await searchThroughput(15_000);
+      runs[mode].push(run.perSecond);
+      log(
+        `  check 6: searches with ${mode === 'primary' ? 'the primary alone' : 'the replica'}: ${run.perSecond.toFixed(0)}/s (${run.other} not 2xx; load ${loadAverage()})`,
+      );
+    }
+    await restartWebs({});
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    figures.push(
+      `search throughput (16 in flight, cache off, alternating runs of 15 s): primary alone ${runs.primary.map((x) => x.toFixed(0)).join(', ')}/s; ` +
+        `with the replica ${runs.replica.map((x) => x.toFixed(0)).join(', ')}/s; replica/primary ${(mean(runs.replica) / mean(runs.primary)).toFixed(2)} (means)`,
+    );
+    return { ok: sellerAtOnce && lagged, figures };
+  } finally {
+    await replica.query('select pg_wal_replay_resume()').catch(() => undefined);
+    await replica.end();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 let cleaning;
 async function cleanup() {
@@ -1224,6 +1326,7 @@ try {
   await check(3, `a web process killed (-9) with ${SOCKETS} sockets connected`, () => killWebWithSockets(data));
   await check(4, 'a worker killed (-9) during photo uploads and mails', () => killWorker(db, data));
   await check(5, 'Redis restarted with persistence', () => restartRedis(db, data));
+  await check(6, 'the read replica', replicaReads);
 } catch (error) {
   setupError = error;
   log(`the cluster could not be set up: ${error instanceof Error ? error.stack : String(error)}`);
