@@ -126,7 +126,7 @@ async function pgTool(tool, toolArgs) {
   try {
     return await promisify(execFile)(command, commandArgs, { cwd: runDir, maxBuffer: 10_000_000 });
   } catch (error) {
-    throw new Error(`${tool} failed: ${error.stderr || error.message}`);
+    throw new Error(`${tool} failed: ${error.stderr || error.message}`, { cause: error });
   }
 }
 
