@@ -336,6 +336,8 @@ function productEnv(extra = {}) {
     PUBLIC_URL: PROXY,
     TRUST_PROXY: '1',
     SHUTDOWN_NOTICE_SECONDS: '5',
+    // Longer than HAProxy keeps an idle connection to a server, so the proxy, not the process, closes it.
+    KEEP_ALIVE_TIMEOUT_SECONDS: '65',
     DATABASE_URL: dbUrl(PORT.primary),
     // Browse, search and other people's listing pages read the replica.
     DATABASE_REPLICA_URL: dbUrl(PORT.replica),
