@@ -802,6 +802,8 @@ async function loadGenerator({ pairs, listingIds, lanes = 8, until }) {
   const ackedContacts = [];
   const timings = [];
   let n = 0;
+  let views = 0;
+  let messages = 0;
   const visitor = new Browser();
   const lane = async (laneNo) => {
     while (!until()) {
@@ -816,10 +818,11 @@ async function loadGenerator({ pairs, listingIds, lanes = 8, until }) {
           response = await visitor.call('GET', `/api/listings?q=tractor&page=${1 + (i % 5)}`);
         } else if (pick < 13) {
           kind = 'listing view';
-          response = await visitor.call('GET', `/api/listings/${listingIds[i % listingIds.length]}`);
+          response = await visitor.call('GET', `/api/listings/${listingIds[views++ % listingIds.length]}`);
         } else if (pick < 17) {
           kind = 'message';
-          const pair = pairs[i % pairs.length];
+          // Each pair in turn: one sender writes at most SENDS_PER_MINUTE (30) a minute.
+          const pair = pairs[messages++ % pairs.length];
           const content = `load ${laneNo}-${i}`;
           response = await new Browser(pair.sender.cookie).call('POST', '/api/messages/send', {
             conversationId: pair.conversationId,
