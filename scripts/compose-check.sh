@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Validates docker-compose.yml (schema, interpolation, anchors) without needing a Docker engine.
+# Validates docker-compose.yml (schema, interpolation, anchors) without needing a Docker engine, and the
+# proxy configuration it mounts (deploy/haproxy.cfg) with `haproxy -c` where HAProxy is installed.
 # Uses docker-compose (v1, e.g. Debian's 1.29) when installed, else the `docker compose` plugin (v2);
 # with neither it skips with exit 0. A file that fails validation exits non-zero.
 #
@@ -30,3 +31,15 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 echo "compose check passed"
+
+# The proxy's configuration (deploy/haproxy.cfg, mounted by the proxy service): checked by HAProxy itself when installed.
+if command -v haproxy >/dev/null 2>&1; then
+  stats="$(mktemp -d)"
+  trap 'rm -rf "$stats"' EXIT
+  echo "proxy check: haproxy -c -f $ROOT/deploy/haproxy.cfg"
+  FM_PROXY_BIND=127.0.0.1:3000 FM_WEB1=127.0.0.1:3001 FM_WEB2=127.0.0.1:3002 FM_PROXY_STATS="$stats/admin.sock" \
+    haproxy -c -q -f "$ROOT/deploy/haproxy.cfg" || { echo "proxy check failed" >&2; exit 1; }
+  echo "proxy check passed"
+else
+  echo "proxy check skipped: no haproxy"
+fi

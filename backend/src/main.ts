@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { prepareDatabase } from './bootstrap/database.js';
 import { DependencyUnavailableError, waitForServices } from './bootstrap/dependencies.js';
 import { createLogger } from './bootstrap/logger.js';
-import { drainRequests } from './bootstrap/http-connections.js';
+import { announceStopping, drainRequests, LISTEN_BACKLOG } from './bootstrap/http-connections.js';
 import { onShutdownSignal, REQUEST_DRAIN_MS } from './bootstrap/shutdown.js';
 import { createWebApp } from './bootstrap/web-app.js';
 import { ConfigError, loadConfig } from './config/env.js';
@@ -16,10 +16,13 @@ async function main(): Promise<void> {
   await waitForServices(config, logger);
   const database = await prepareDatabase(config, logger);
   const app = await createWebApp(config, database.url);
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   onShutdownSignal(logger, async () => {
-    // Requests being answered finish first, new ones told to come back (drainRequests).
-    await drainRequests(app.getHttpAdapter().getInstance(), REQUEST_DRAIN_MS);
+    const fastify = app.getHttpAdapter().getInstance();
+    // Out of the load balancer's rotation first (SHUTDOWN_NOTICE_SECONDS), then requests being answered
+    // finish, new ones told to come back (drainRequests).
+    await announceStopping(fastify, config.shutdownNoticeMs);
+    await drainRequests(fastify, REQUEST_DRAIN_MS);
     await app.close(); // finishes jobs in flight
     await database.embedded?.stop();
   });

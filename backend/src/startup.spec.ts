@@ -128,4 +128,30 @@ describe('stopping while answering', () => {
       await db.drop();
     }
   });
+
+  it('behind a load balancer, first fails its readiness probe while still serving (SHUTDOWN_NOTICE_SECONDS), then drains', async () => {
+    const db = await createTestDatabase();
+    const webPort = await freePort();
+    const web = await run(BUILT.web, { DATABASE_URL: db.url, PORT: String(webPort), SHUTDOWN_NOTICE_SECONDS: '3' });
+    const origin = `http://127.0.0.1:${webPort}`;
+    try {
+      await eventually(() => expect(web.output()).toContain('Fieldmarket is running'), 30_000);
+      expect((await fetch(`${origin}/api/health/ready`)).status).toBe(200);
+      web.child.kill('SIGTERM');
+      await eventually(() => expect(web.output()).toContain('not ready: serving 3 s more'), 5_000);
+      // The proxy's probe hears it is going...
+      const probe = await fetch(`${origin}/api/health/ready`);
+      expect([probe.status, probe.headers.get('retry-after')]).toEqual([503, '5']);
+      // ...while a request the proxy sent a moment before is still answered, write and all.
+      const body = JSON.stringify({ name: 'Ann', email: 'ann@example.co.uk', subject: 'Notice', message: 'Sent as the proxy moves away' });
+      const posted = await fetch(`${origin}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(posted.status).toBe(201);
+      expect((await fetch(`${origin}/api/health/live`)).status).toBe(200);
+      expect(await web.exited).toBe(0);
+      expect(await db.query(`select subject from contact_message`)).toEqual([{ subject: 'Notice' }]);
+    } finally {
+      web.child.kill('SIGKILL');
+      await db.drop();
+    }
+  });
 });

@@ -32,10 +32,22 @@ export function logClientAborts(fastify: FastifyInstance): void {
   });
 }
 
+/**
+ * Connections the kernel holds for the process while it is busy accepting others (Node's default is
+ * 511; Linux caps it at net.core.somaxconn). When a web process dies, every socket it held reconnects
+ * to the others within the same second or two: with 1,000 of them a queue of 511 overflows and the
+ * rest are refused, so the proxy answers 503 and the clients wait for their next attempt.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** What a request arriving while the process stops is told (with 503 and Retry-After). */
 export const RESTARTING_MESSAGE = 'Fieldmarket is restarting. Please try again in a moment.';
 
 const drains = new WeakMap<FastifyInstance, (timeoutMs: number) => Promise<void>>();
+const notices = new WeakMap<FastifyInstance, () => void>();
+
+/** The probe a load balancer asks before sending a process requests. */
+const READINESS_PATH = '/api/health/ready';
 
 /**
  * Counts the requests being answered (socket.io's own aside: its long polls last until it closes),
@@ -48,6 +60,7 @@ export function trackRequestsInFlight(fastify: FastifyInstance): void {
   const logger = new Logger('HTTP');
   let inFlight = 0;
   let draining = false;
+  let stopping = false;
   let idle: (() => void) | undefined;
   fastify.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (request.url?.startsWith('/socket.io/')) return;
@@ -58,13 +71,18 @@ export function trackRequestsInFlight(fastify: FastifyInstance): void {
     });
   });
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+    // Stopping but not yet draining: only the readiness probe hears it, so a proxy stops sending requests here.
+    if (!draining && !(stopping && request.url.split('?')[0] === READINESS_PATH)) return;
     void reply.code(503).header('retry-after', '5').header('connection', 'close');
     return request.url.startsWith('/api/')
       ? reply.send({ success: false, error: RESTARTING_MESSAGE })
       : reply.type('text/plain; charset=utf-8').send(RESTARTING_MESSAGE);
   });
+  notices.set(fastify, () => {
+    stopping = true;
+  });
   drains.set(fastify, async (timeoutMs) => {
+    stopping = true;
     draining = true;
     if (inFlight === 0) return;
     logger.log(`finishing ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
@@ -78,6 +96,18 @@ export function trackRequestsInFlight(fastify: FastifyInstance): void {
     });
     clearTimeout(timer);
   });
+}
+
+/**
+ * The first step of stopping behind a load balancer: for `noticeMs` the readiness probe answers 503
+ * while every other request is served as usual, so the balancer takes the process out of rotation
+ * before drainRequests turns requests away (those 503s are then never seen by a client).
+ */
+export async function announceStopping(fastify: FastifyInstance, noticeMs: number): Promise<void> {
+  if (noticeMs <= 0) return;
+  notices.get(fastify)?.();
+  new Logger('HTTP').log(`not ready: serving ${noticeMs / 1000} s more while the load balancer moves requests elsewhere`);
+  await new Promise((resolve) => setTimeout(resolve, noticeMs));
 }
 
 /**

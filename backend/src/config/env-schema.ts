@@ -214,6 +214,12 @@ export const ENV = {
     max: 3_600,
     description: 'How long to wait at start for DATABASE_URL and REDIS_URL to answer',
   }),
+  SHUTDOWN_NOTICE_SECONDS: int({
+    default: 0,
+    min: 0,
+    max: 5,
+    description: 'After SIGTERM, seconds /api/health/ready answers 503 while requests are still served (behind a load balancer)',
+  }),
   CONTACT_RATE_LIMIT: int({ default: 5, min: 1, max: 10_000, description: 'Contact messages accepted per client per window' }),
   IMAGE_UPLOADS_PER_HOUR: int({ default: 60, min: 1, max: 100_000, description: 'Images one user may upload per hour' }),
   SEARCH_CACHE_MS: int({

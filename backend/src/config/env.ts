@@ -64,6 +64,8 @@ export interface AppConfig {
   searchCacheMs: number;
   /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
   startupWaitSeconds: number;
+  /** After SIGTERM, how long the readiness probe fails while requests are still served (load balancer's notice). */
+  shutdownNoticeMs: number;
   /** Key for two-factor secrets at rest; absent: generated once under dataDir. */
   twoFactorKey: Buffer | undefined;
   /** Requests per client address to /api (health probes aside), shared by every web process. */
@@ -173,6 +175,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     imageUploadsPerHour: read.get('IMAGE_UPLOADS_PER_HOUR'),
     searchCacheMs: read.get('SEARCH_CACHE_MS'),
     startupWaitSeconds: read.get('STARTUP_WAIT_SECONDS'),
+    // At most 5 s, so notice, drain (10 s) and closing fit in the shutdown's grace period (20 s).
+    shutdownNoticeMs: read.get('SHUTDOWN_NOTICE_SECONDS') * 1000,
     twoFactorKey: read.get('TWO_FACTOR_KEY'),
     apiRateLimit: {
       limit: read.get('API_RATE_LIMIT'),
