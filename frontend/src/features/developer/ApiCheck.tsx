@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../lib/api';
 import { timeoutSignal } from '../../lib/api-result';
+import { useHydrated } from '../../lib/use-hydrated';
 import './developer.css';
 
 /** The shown part of an answer's body: enough to read, not a wall of text. */
@@ -22,6 +23,7 @@ type Answer = { status: number | 'failed'; ms: number; body: string };
 
 /** One button per call; each shows the status, the time taken and the body the API answered. */
 export default function ApiCheck() {
+  const hydrated = useHydrated();
   const [answers, setAnswers] = useState<Record<string, Answer | 'waiting'>>({});
 
   const run = async (call: (typeof CALLS)[number]) => {
@@ -49,7 +51,12 @@ export default function ApiCheck() {
           <li key={call.path} className="card dev-checks__item" data-testid="api-check">
             <div className="dev-checks__head">
               <code>{call.path}</code>
-              <button type="button" className="btn btn--small btn--outline" onClick={() => void run(call)} disabled={answer === 'waiting'}>
+              <button
+                type="button"
+                className="btn btn--small btn--outline"
+                onClick={() => void run(call)}
+                disabled={!hydrated || answer === 'waiting'}
+              >
                 {answer === 'waiting' ? 'Calling...' : `Call ${call.label}`}
               </button>
             </div>
