@@ -34,8 +34,12 @@ export default {
       displayName: 'frontend',
       rootDir: 'frontend',
       testMatch: ['<rootDir>/src/**/*.test.ts'],
-      // The frontend's alias for the contracts it shares with the backend (frontend/tsconfig.json's paths).
-      moduleNameMapper: { ...common.moduleNameMapper, '^@contracts/(.*)$': '<rootDir>/../backend/src/contracts/$1' },
+      // The frontend's aliases for the contracts and live events it shares with the backend (frontend/tsconfig.json's paths).
+      moduleNameMapper: {
+        ...common.moduleNameMapper,
+        '^@contracts/(.*)$': '<rootDir>/../backend/src/contracts/$1',
+        '^@events/(.*)$': '<rootDir>/../backend/src/events/$1',
+      },
     },
   ],
   testTimeout: 60_000,

@@ -101,13 +101,7 @@ export default defineConfig({
   },
   // Each test runs in one project only: @phone tests on the phone, @own-product tests on their own product.
   projects: [
-    {
-      name: 'desktop',
-      use: { ...devices['Desktop Chrome'], channel: undefined },
-      grepInvert: [/@phone/, /@own-product/],
-      metadata: shared,
-    },
-    { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined }, grep: /@phone/, metadata: shared },
+    // First, so its tests (one at a time) start beside the others instead of running alone at the end.
     {
       name: 'own-product',
       use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: own.baseURL },
@@ -115,6 +109,13 @@ export default defineConfig({
       metadata: own,
       workers: 1,
     },
+    {
+      name: 'desktop',
+      use: { ...devices['Desktop Chrome'], channel: undefined },
+      grepInvert: [/@phone/, /@own-product/],
+      metadata: shared,
+    },
+    { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined }, grep: /@phone/, metadata: shared },
   ],
   // Started one after the other: the first builds the product if its sources changed, the second finds it built.
   webServer: [productServer(shared), productServer(own)],

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../../backend/src/events/client-events';
+import type { ClientToServerEvents, ServerToClientEvents } from '@events/client-events';
 import { LIVE_CHANNEL } from '@contracts/notifications';
 
 /** The socket, typed by the event map the server declares (type-only import: nothing of the backend ships). */

@@ -1,6 +1,6 @@
 import type { LiveEventPage } from '../lib/live-events-api';
 import { fetchMissedEvents } from '../lib/live-events-api';
-import type { ServerToClientEvents, Sequenced } from '../../../backend/src/events/client-events';
+import type { ServerToClientEvents, Sequenced } from '@events/client-events';
 import { LIVE_CHANNEL } from '@contracts/notifications';
 import { $realtimeStatus } from './realtime-status';
 import { LiveSequence } from '../lib/live-sequence';
