@@ -3,6 +3,7 @@ import pg from 'pg';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { uploadPhotos } from '../../testing/images.js';
 import { PLACES } from '../../testing/listings.js';
+import { freePort } from '../../testing/processes.js';
 import { debianPostgresBin, startPrimaryWithReplica, type PrimaryWithReplica } from '../../testing/local-postgres.js';
 import { eventually, startTestApp, type TestApp } from '../../testing/test-app.js';
 import type { TestDatabase } from '../../testing/test-database.js';
@@ -26,9 +27,12 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
   let replica: pg.Client;
 
   beforeAll(async () => {
-    // Ports of this test's own (56100-56199), a different pair per run so a leftover server cannot answer.
-    const base = 56100 + 2 * Math.floor(Math.random() * 45);
-    cluster = await startPrimaryWithReplica(bin as string, { primary: base, replica: base + 1 });
+    // Ports the system says are free now: fixed ones (56100-56199 before) lie in the range the kernel
+    // hands out to outgoing connections, and the primary once failed to start on one taken that way.
+    const primaryPort = await freePort();
+    let replicaPort = await freePort();
+    while (replicaPort === primaryPort) replicaPort = await freePort();
+    cluster = await startPrimaryWithReplica(bin as string, { primary: primaryPort, replica: replicaPort });
     await migrateDatabase(cluster.primaryUrl, { queueSchema: true });
     const pool = new pg.Pool({ connectionString: cluster.primaryUrl, max: 2 });
     db = {

@@ -1,4 +1,4 @@
-import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { REPORT_REASONS, type ReportReason, RESPONSE_HOURS } from '../../contracts/staff.js';
 import { type InboxItem, type InboxItemDetail, InboxSourceBase, InboxSources } from '../staff/inbox/inbox-source.js';
@@ -19,7 +19,14 @@ export class ReportsInbox extends InboxSourceBase<Report> {
     return category in REPORT_REASONS ? { reason: category as ReportReason } : undefined;
   }
 
-  protected override readonly populate = ['reporter'] as const;
+  /** With the reporter, whose name and address the item shows. */
+  protected override load(
+    em: EntityManager,
+    where: FilterQuery<Report>,
+    options: { orderBy?: QueryOrderMap<Report>; limit?: number },
+  ): Promise<Report[]> {
+    return em.find(Report, where, { ...options, populate: ['reporter'] });
+  }
 
   protected toItem(report: Report): InboxItem {
     const reporter = report.reporter.getEntity();

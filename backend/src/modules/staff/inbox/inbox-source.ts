@@ -111,8 +111,6 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
   abstract readonly kind: InboxKind;
   protected abstract readonly entity: new () => E;
   protected abstract readonly responseHours: number;
-  /** Relations toItem reads. */
-  protected readonly populate: readonly string[] = [];
 
   constructor(
     protected readonly em: EntityManager,
@@ -153,11 +151,7 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
     }
     if (filter.assignedToId) where.push({ assignedToId: filter.assignedToId });
     if (filter.before) where.push({ createdAt: { $lt: filter.before } });
-    const rows = await this.em.fork().find(this.entity, { $and: where } as FilterQuery<E>, {
-      orderBy: NEWEST_FIRST,
-      limit: filter.limit,
-      populate: this.populate as never,
-    });
+    const rows = await this.load(this.em.fork(), { $and: where } as FilterQuery<E>, { orderBy: NEWEST_FIRST, limit: filter.limit });
     return Promise.all(rows.map((row) => this.toItem(row)));
   }
 
@@ -216,8 +210,18 @@ export abstract class InboxSourceBase<E extends InboxTracked> implements InboxSo
     };
   }
 
+  /**
+   * The rows toItem and toDetail read. A source whose items show a relation overrides this to load it
+   * (its populate hint is typed there, on its own entity; over the generic one it cannot be).
+   */
+  protected load(em: EntityManager, where: FilterQuery<E>, options: { orderBy?: QueryOrderMap<E>; limit?: number }): Promise<E[]> {
+    return em.find(this.entity, where, options);
+  }
+
   private async find(em: EntityManager, id: string): Promise<E | null> {
-    return isUuid(id) ? em.findOne(this.entity, { id } as FilterQuery<E>, { populate: this.populate as never }) : null;
+    if (!isUuid(id)) return null;
+    const [row] = await this.load(em, { id } as FilterQuery<E>, { limit: 1 });
+    return row ?? null;
   }
 
   private async change(tx: EntityManager, id: string, apply: (row: E) => unknown): Promise<boolean> {
