@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { uploadPhotos } from '../../testing/images.js';
-import { PLACES } from '../../testing/listings.js';
+import { listingBody } from '../../testing/listings.js';
 import { freePort } from '../../testing/processes.js';
 import { debianPostgresBin, startPrimaryWithReplica, type PrimaryWithReplica } from '../../testing/local-postgres.js';
 import { eventually, startTestApp, type TestApp } from '../../testing/test-app.js';
@@ -61,21 +61,10 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
   it('shows the seller their edits at once while visitors see the lagging replica, and both agree once it catches up', async () => {
     const seller = await signedInPerson(t, db);
     const images = await uploadPhotos(seller.browser, 1, { ready: false });
-    const listingBody = (title: string, price: number) => ({
-      type: 'sale',
-      category: 'equipment',
-      title,
-      description: 'Reversible, well kept, new points and shins last season. Collection from the farm or delivery at cost.',
-      price,
-      price_unit: 'total',
-      vat: 'no-vat',
-      location: 'Taunton',
-      place_id: PLACES.taunton.id,
-      attributes: { make: 'Kverneland', model: 'LB 100', year: 2012 },
-      confirm_over_18: true,
-      images,
-    });
-    const posted = await seller.browser.call('POST', '/api/listings', listingBody('Kverneland plough, four furrow', 4200));
+    // The test-data factory's equipment listing, as this plough, with the same photo each time.
+    const plough = (title: string, price: number) =>
+      listingBody(seller.browser, { title, price, attributes: { make: 'Kverneland', model: 'LB 100', year: 2012 }, images });
+    const posted = await seller.browser.call('POST', '/api/listings', await plough('Kverneland plough, four furrow', 4200));
     expect(posted.statusCode).toBe(201);
     const listing = posted.json<{ data: { id: string } }>().data;
 
@@ -106,7 +95,7 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
     const edit = await seller.browser.call(
       'PUT',
       `/api/listings/${listing.id}`,
-      listingBody('Kverneland plough, four furrow, reduced', 3600),
+      await plough('Kverneland plough, four furrow, reduced', 3600),
     );
     expect(edit.statusCode).toBe(200);
     const bio = await seller.browser.call('PUT', '/api/profile', { full_name: seller.person.name, bio: 'Arable and sheep on the Levels.' });
