@@ -1,7 +1,7 @@
 import { useState, type Ref } from 'react';
 import { CATEGORIES } from '@contracts/categories';
 import { IMAGE_LIMITS } from '@contracts/images';
-import { CATEGORY_FIELDS, LISTING_TEXTS, PRICE_UNITS, RENT_SUBCATEGORIES, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
+import { CATEGORY_FIELDS, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
 import { formatListingPrice } from '../../lib/listing-format';
 import { PlacePickerField, type PlacePickerHandle } from '../listings/PlacePickerField';
 import { ACCEPTED_TYPES, categoryChoices, DESCRIPTION_MAX, draftFields, parsePrice, priceUnits, STEPS } from './wizard-logic';
@@ -207,6 +207,49 @@ function AttributeInput({
 }
 
 /** Step 2: type, title, category, price, place, and the chosen category's own (optional) details. */
+/** One of the draft's selects: its label, its choices and its error; a change goes to the wizard's machine. */
+function DraftSelect({
+  state,
+  dispatch,
+  name,
+  id = `wizard-${name}`,
+  label,
+  placeholder,
+  choices,
+}: {
+  state: WizardState;
+  dispatch: Dispatch;
+  name: 'category' | 'subcategory' | 'price_unit' | 'vat';
+  id?: string;
+  label: string;
+  placeholder?: string;
+  choices: ReadonlyArray<{ value: string; label: string }>;
+}) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        className="field__input"
+        id={id}
+        name={name}
+        value={state.draft[name]}
+        aria-invalid={state.errors[name] ? true : undefined}
+        onChange={(event) => dispatch({ type: 'fieldChanged', name, value: event.currentTarget.value })}
+      >
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+      <FieldError errors={state.errors} field={name} />
+    </div>
+  );
+}
+
 export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState; dispatch: Dispatch; placeRef: Ref<PlacePickerHandle> }) {
   const { draft, errors } = state;
   const rent = draft.type === 'rent';
@@ -252,49 +295,23 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
         <FieldError errors={errors} field="title" />
       </div>
       {rent ? (
-        <div className="field" data-subcategory-field>
-          <label className="field__label" htmlFor="wizard-subcategory">
-            What are you renting out?
-          </label>
-          <select
-            className="field__input"
-            id="wizard-subcategory"
-            name="subcategory"
-            value={draft.subcategory}
-            aria-invalid={invalid('subcategory')}
-            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'subcategory', value: event.currentTarget.value })}
-          >
-            <option value="">Select a category</option>
-            {RENT_SUBCATEGORIES.map((slug) => (
-              <option key={slug} value={slug}>
-                {categoryName(slug)}
-              </option>
-            ))}
-          </select>
-          <FieldError errors={errors} field="subcategory" />
-        </div>
+        <DraftSelect
+          state={state}
+          dispatch={dispatch}
+          name="subcategory"
+          label="What are you renting out?"
+          placeholder="Select a category"
+          choices={categoryChoices('rent')}
+        />
       ) : (
-        <div className="field" data-category-field>
-          <label className="field__label" htmlFor="wizard-category">
-            Category
-          </label>
-          <select
-            className="field__input"
-            id="wizard-category"
-            name="category"
-            value={draft.category}
-            aria-invalid={invalid('category')}
-            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'category', value: event.currentTarget.value })}
-          >
-            <option value="">Select a category</option>
-            {categoryChoices('sale').map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-          <FieldError errors={errors} field="category" />
-        </div>
+        <DraftSelect
+          state={state}
+          dispatch={dispatch}
+          name="category"
+          label="Category"
+          placeholder="Select a category"
+          choices={categoryChoices('sale')}
+        />
       )}
       <div className="wizard__row">
         <div className="field">
@@ -313,43 +330,21 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
           />
           <FieldError errors={errors} field="price" />
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor="wizard-unit">
-            Price is
-          </label>
-          <select
-            className="field__input"
-            id="wizard-unit"
-            name="price_unit"
-            data-price-units
-            value={draft.price_unit}
-            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'price_unit', value: event.currentTarget.value })}
-          >
-            {priceUnits(draft.type).map((unit) => (
-              <option key={unit} value={unit}>
-                {PRICE_UNITS[unit as keyof typeof PRICE_UNITS]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="wizard-vat">
-            VAT
-          </label>
-          <select
-            className="field__input"
-            id="wizard-vat"
-            name="vat"
-            value={draft.vat}
-            onChange={(event) => dispatch({ type: 'fieldChanged', name: 'vat', value: event.currentTarget.value })}
-          >
-            {Object.entries(VAT_OPTIONS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <DraftSelect
+          state={state}
+          dispatch={dispatch}
+          name="price_unit"
+          id="wizard-unit"
+          label="Price is"
+          choices={priceUnits(draft.type).map((unit) => ({ value: unit, label: PRICE_UNITS[unit as keyof typeof PRICE_UNITS] }))}
+        />
+        <DraftSelect
+          state={state}
+          dispatch={dispatch}
+          name="vat"
+          label="VAT"
+          choices={Object.entries(VAT_OPTIONS).map(([value, label]) => ({ value, label }))}
+        />
       </div>
       <PlacePickerField
         ref={placeRef}
