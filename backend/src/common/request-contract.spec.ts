@@ -52,6 +52,21 @@ describe('requests outside the contract', () => {
     expect(listing.json<Refusal>().fields).toMatchObject({ place_id: 'place_id must be text', attributes: 'attributes must not be null' });
   });
 
+  it('refuses a query parameter given twice by its name, on search and elsewhere', async () => {
+    for (const [url, field] of [
+      ['/api/listings?q=hay&q=straw', 'q'],
+      ['/api/listings/featured?limit=1&limit=2', 'limit'],
+      ['/api/places?q=Taunton&q=Wells', 'q'],
+    ]) {
+      const response = await new Browser(t).call('GET', url);
+      expect(response.statusCode).toBe(400);
+      expect(response.json<Refusal>()).toMatchObject({
+        error: `${field} must be given once`,
+        fields: { [field]: `${field} must be given once` },
+      });
+    }
+  });
+
   it('says q is required when a place search has none', async () => {
     for (const url of ['/api/places', '/api/places?q=']) {
       const response = await new Browser(t).call('GET', url);

@@ -28,6 +28,8 @@ export function createValidationPipe(): ValidationPipe {
  */
 class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const repeated = metadata.type === 'query' ? repeatedParameters(value) : {};
+    if (Object.keys(repeated).length > 0) throw new FieldValidationException(repeated);
     if (metadata.metatype && Reflect.getMetadata(OWN_PARSER, metadata.metatype)) return value;
     const nulls = metadata.type === 'body' ? undeclaredNulls(value, metadata.metatype) : {};
     if (Object.keys(nulls).length === 0) return super.transform(value, metadata);
@@ -43,6 +45,16 @@ class RequestValidationPipe extends ValidationPipe {
 }
 
 const OWN_PARSER = 'fieldmarket:own-parser';
+
+/**
+ * Every query parameter of the API takes one value: `?q=a&q=b` is refused by name (these are the
+ * messages), before the parameter's own rules would call the pair "at most 100 characters" or "not a whole number".
+ */
+export function repeatedParameters(query: unknown): Record<string, string> {
+  if (!query || typeof query !== 'object') return {};
+  const repeated = Object.keys(query).filter((name) => Array.isArray((query as Record<string, unknown>)[name]));
+  return Object.fromEntries(repeated.map((name) => [name, `${name} must be given once`]));
+}
 
 /**
  * Marks a DTO whose values a parse function of its own checks, with the DTO's rules, once

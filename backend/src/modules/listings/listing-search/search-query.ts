@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { FieldValidationException } from '../../../common/errors.js';
-import { collectMessages, VALIDATOR_OPTIONS } from '../../../common/validation.js';
+import { collectMessages, repeatedParameters, VALIDATOR_OPTIONS } from '../../../common/validation.js';
 import type { CategorySlug } from '../../../contracts/categories.js';
 import {
   type DateRange,
@@ -70,6 +70,8 @@ export interface StoredSearchQuery {
  */
 export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch {
   const raw = input instanceof URLSearchParams ? paramsRecord(input) : (input as Record<string, unknown>);
+  const repeated = repeatedParameters(raw);
+  if (Object.keys(repeated).length > 0) return { errors: repeated };
   const request = plainToInstance(ListingSearchRequest, raw);
   const invalid = validateSync(request, VALIDATOR_OPTIONS);
   if (invalid.length > 0) return { errors: collectMessages(invalid) };
