@@ -43,10 +43,15 @@ export type FollowableCategory = (typeof FOLLOWABLE_CATEGORIES)[number];
 
 /** Live-channel facts the browser's fallback follows (SPEC §4 "Real-time connection", §9). */
 export const LIVE_CHANNEL = {
-  /** REST polling interval once the socket has given up. */
+  /** REST polling interval while the socket is not connected. */
   pollingIntervalMs: 5_000,
-  /** Reconnection attempts before polling, waiting 2^n seconds before attempt n. */
-  reconnectAttempts: 3,
+  /**
+   * A page polls as soon as the socket's first attempt fails, or when it has not connected this long
+   * after opening (a connection that neither opens nor fails); the socket keeps retrying behind.
+   */
+  pollAfterMs: 5_000,
+  /** Socket retries wait 2, 4, 8... seconds, at most this long, each varied by half either way. */
+  reconnectDelayMaxMs: 30_000,
   /** socket.io heartbeat. */
   pingIntervalMs: 25_000,
   pingTimeoutMs: 10_000,

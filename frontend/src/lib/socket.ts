@@ -8,19 +8,20 @@ export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 let socket: RealtimeSocket | undefined;
 
 /**
- * Opens the page's one socket.io connection (same origin, WebSocket only: when WebSockets are
- * blocked, stores/live-events.ts falls back to REST polling). After a failure it retries
- * LIVE_CHANNEL.reconnectAttempts times, waiting 2, 4 then 8 seconds (2^n s), then emits
- * `reconnect_failed` on `socket.io`. Later calls return the same socket.
+ * Opens the page's one socket.io connection (same origin, WebSocket only: while it is not connected,
+ * stores/live-events.ts polls the REST API). After a failure it retries for as long as the page is
+ * open, waiting 2, 4, 8... seconds up to LIVE_CHANNEL.reconnectDelayMaxMs, each wait varied by half
+ * either way so that many phones cut off together do not all come back in the same second. Later
+ * calls return the same socket.
  */
 export function openSocket(): RealtimeSocket {
   socket ??= io({
     path: '/socket.io',
     transports: ['websocket'],
-    reconnectionAttempts: LIVE_CHANNEL.reconnectAttempts,
+    reconnectionAttempts: Infinity,
     reconnectionDelay: 2_000,
-    reconnectionDelayMax: 8_000,
-    randomizationFactor: 0,
+    reconnectionDelayMax: LIVE_CHANNEL.reconnectDelayMaxMs,
+    randomizationFactor: 0.5,
     // SPEC §9: the real-time availability test gives up after 10 s (a connection that neither opens nor fails).
     timeout: 10_000,
   });

@@ -15,15 +15,13 @@ type Handler = (payload: unknown) => void;
 const SEQ_KEY = 'fm_live_seq';
 /** Consecutive failed polls before the dot says disconnected (polling goes on, to recover). */
 const POLL_FAILURES_BEFORE_DISCONNECTED = 3;
-/** While polling, how often the socket is tried again (a success returns to realtime). */
-const SOCKET_RETRY_MS = 30_000;
 
 const listeners = new Map<string, Set<Handler>>();
 let started = false;
 let sequence = new LiveSequence();
 let socket: RealtimeSocket | undefined;
 let pollTimer: ReturnType<typeof setInterval> | undefined;
-let socketRetryTimer: ReturnType<typeof setInterval> | undefined;
+let pollDeadline: ReturnType<typeof setTimeout> | undefined;
 let pollFailures = 0;
 let catchingUp: Promise<boolean> | undefined;
 
@@ -50,6 +48,7 @@ export function startLiveChannel(): void {
   $realtimeStatus.set('connecting');
   socket = openSocket();
   socket.on('connect', () => {
+    clearTimeout(pollDeadline);
     stopPolling();
     $realtimeStatus.set('realtime');
     void catchUp();
@@ -57,8 +56,12 @@ export function startLiveChannel(): void {
   socket.on('disconnect', () => {
     if (!pollTimer) $realtimeStatus.set('connecting');
   });
-  // Three reconnection attempts failed (2, 4, 8 s apart): poll the API instead.
-  socket.io.on('reconnect_failed', startPolling);
+  // A WebSocket that fails (a proxy or network that blocks them) does not keep the page waiting: it
+  // polls the API at once while the socket keeps retrying behind, and the first connect stops it.
+  socket.on('connect_error', startPolling);
+  pollDeadline = setTimeout(() => {
+    if (!socket?.connected) startPolling();
+  }, LIVE_CHANNEL.pollAfterMs);
   socket.onAny((event: string, payload: unknown) => receive(event, payload));
 }
 
@@ -118,14 +121,11 @@ function startPolling(): void {
   };
   void poll();
   pollTimer = setInterval(() => void poll(), LIVE_CHANNEL.pollingIntervalMs);
-  socketRetryTimer = setInterval(() => socket?.connect(), SOCKET_RETRY_MS);
 }
 
 function stopPolling(): void {
   clearInterval(pollTimer);
-  clearInterval(socketRetryTimer);
   pollTimer = undefined;
-  socketRetryTimer = undefined;
 }
 
 function seqOf(payload: unknown): number | undefined {

@@ -88,7 +88,7 @@ export default function RealtimeDiagnosticsPanel() {
         <div>
           <dt>Polling fallback</dt>
           <dd>
-            every {LIVE_CHANNEL.pollingIntervalMs / 1000} s, after {LIVE_CHANNEL.reconnectAttempts} reconnection attempts
+            every {LIVE_CHANNEL.pollingIntervalMs / 1000} s while the socket is not connected (it keeps retrying)
           </dd>
         </div>
         <div>
