@@ -73,7 +73,7 @@ function isNulRefusal(error: unknown): boolean {
   return (code === '22021' || code === '22P05') && /0x00|\\u0000/.test(message);
 }
 
-function isUnavailable(error: unknown): boolean {
+export function isUnavailable(error: unknown): boolean {
   // Drivers wrap the network error, sometimes more than once: follow `cause` a few levels.
   // Duck-typed, not `instanceof Error`: Node's network errors may come from another realm.
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {

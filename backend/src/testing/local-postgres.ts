@@ -25,6 +25,9 @@ export interface PrimaryWithReplica {
   primaryUrl: string;
   /** The same database on the streaming replica. */
   replicaUrl: string;
+  /** Stops the replica at once (as a crash would), keeping its folder; `startReplica` brings it back. */
+  stopReplica(): Promise<void>;
+  startReplica(): Promise<void>;
   /** Stops both servers and removes their folders. */
   stop(): Promise<void>;
 }
@@ -87,11 +90,18 @@ export async function startPrimaryWithReplica(bin: string, ports: { primary: num
       '--checkpoint=fast',
     ]);
     await appendFile(join(replicaDir, 'postgresql.conf'), `port = ${ports.replica}\n`);
-    await tool('pg_ctl', ['-D', replicaDir, '-l', join(root, 'replica.log'), '-w', 'start']);
+    const startReplica = async () => {
+      await tool('pg_ctl', ['-D', replicaDir, '-l', join(root, 'replica.log'), '-w', 'start']);
+    };
+    await startReplica();
     started.push(replicaDir);
     return {
       primaryUrl: `postgres://postgres@127.0.0.1:${ports.primary}/fieldmarket`,
       replicaUrl: `postgres://postgres@127.0.0.1:${ports.replica}/fieldmarket`,
+      stopReplica: async () => {
+        await tool('pg_ctl', ['-D', replicaDir, '-m', 'immediate', '-w', 'stop']);
+      },
+      startReplica,
       stop,
     };
   } catch (error) {

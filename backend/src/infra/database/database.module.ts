@@ -2,6 +2,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { createOrmConfig } from './orm-config.js';
 import { PreparedQueries } from './prepared-queries.js';
+import { ReplicaReads } from './replica-reads.js';
 import { currentEntityManager } from './request-context.js';
 
 /** Injection token for the PostgreSQL URL in use (configured or embedded). */
@@ -26,8 +27,8 @@ export class DatabaseModule {
           context: currentEntityManager,
         }),
       ],
-      providers: [{ provide: DATABASE_URL, useValue: databaseUrl }, PreparedQueries],
-      exports: [DATABASE_URL, PreparedQueries],
+      providers: [{ provide: DATABASE_URL, useValue: databaseUrl }, PreparedQueries, ReplicaReads],
+      exports: [DATABASE_URL, PreparedQueries, ReplicaReads],
     };
   }
 }

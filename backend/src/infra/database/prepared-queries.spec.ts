@@ -3,6 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createOrmConfig } from './orm-config.js';
 import { numbered, PreparedQueries } from './prepared-queries.js';
+import { ReplicaReads } from './replica-reads.js';
 
 describe('prepared queries', () => {
   let db: TestDatabase;
@@ -12,7 +13,8 @@ describe('prepared queries', () => {
   beforeAll(async () => {
     db = await createTestDatabase({ queueSchema: false });
     orm = await MikroORM.init(createOrmConfig(db.url));
-    prepared = new PreparedQueries(orm.em.fork());
+    const em = orm.em.fork();
+    prepared = new PreparedQueries(em, new ReplicaReads(em));
   });
   afterAll(async () => {
     await prepared.onApplicationShutdown();

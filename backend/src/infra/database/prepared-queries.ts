@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
+import { connectionFor, ReplicaReads, type ReadFrom } from './replica-reads.js';
 
 /** Distinct statements prepared at most; past this, a new one runs unprepared (each connection keeps every one it prepared). */
 const MAX_STATEMENTS = 500;
@@ -20,31 +21,26 @@ const MAX_STATEMENTS = 500;
  * They run on a pool of their own, the ORM's settings plus `plan_cache_mode=force_generic_plan`,
  * which touches only statements with parameters (the ORM sends its values inside the text).
  */
-/**
- * Where a query reads: the primary, or the read replica (DATABASE_REPLICA_URL) for what anyone may
- * see a moment late (browse, search, public pages). Without a replica both are the primary.
- */
-export type ReadFrom = 'primary' | 'replica';
-
-/** The ORM's `connectionType` for a read from there. */
-export function connectionFor(from: ReadFrom): 'read' | 'write' {
-  return from === 'replica' ? 'read' : 'write';
-}
-
 @Injectable()
 export class PreparedQueries implements OnApplicationShutdown {
   private readonly pools = new Map<ReadFrom, Promise<pg.Pool>>();
   private readonly names = new Map<string, string>();
   private readonly logger = new Logger('Database');
 
-  constructor(@Inject(EntityManager) private readonly em: EntityManager) {}
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(ReplicaReads) private readonly replica: ReplicaReads,
+  ) {}
 
+  /** `from` 'replica' reads the primary while the replica cannot be reached (ReplicaReads). */
   async all<T>(sql: string, params: readonly unknown[], from: ReadFrom = 'primary'): Promise<T[]> {
     const { text, values } = numbered(sql, params);
     const name = this.nameOf(text);
-    const pool = await this.connect(from);
-    const result = await pool.query(name ? { name, text, values } : { text, values });
-    return result.rows as T[];
+    return this.replica.read(from, async (at) => {
+      const pool = await this.connect(at);
+      const result = await pool.query(name ? { name, text, values } : { text, values });
+      return result.rows as T[];
+    });
   }
 
   /**
@@ -54,14 +50,11 @@ export class PreparedQueries implements OnApplicationShutdown {
    */
   async bound<T>(sql: string, params: readonly unknown[], from: ReadFrom = 'primary'): Promise<T[]> {
     const { text, values } = numbered(sql, params);
-    const pool = (await this.connection(from).getNativeClient()) as pg.Pool;
-    const result = await pool.query({ text, values });
-    return result.rows as T[];
-  }
-
-  /** Whether a read replica is configured (else 'replica' reads the primary). */
-  hasReplica(): boolean {
-    return this.connection('replica') !== this.connection('primary');
+    return this.replica.read(from, async (at) => {
+      const pool = (await this.connection(at).getNativeClient()) as pg.Pool;
+      const result = await pool.query({ text, values });
+      return result.rows as T[];
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -87,7 +80,7 @@ export class PreparedQueries implements OnApplicationShutdown {
     const known = this.pools.get(from);
     if (known) return known;
     // Without a replica the ORM's read connection is the primary's: one pool serves both.
-    if (from === 'replica' && !this.hasReplica()) {
+    if (from === 'replica' && !this.replica.configured) {
       const primary = this.connect('primary');
       this.pools.set(from, primary);
       return primary;

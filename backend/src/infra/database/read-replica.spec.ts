@@ -14,6 +14,8 @@ if (!bin)
   console.warn('read-replica.spec: skipped, no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql)');
 const describeWithPostgres = bin ? describe : describe.skip;
 
+const OPERATOR = 'operator-token-for-tests-0123456789abcdef';
+
 interface Card {
   id: string;
   title: string;
@@ -48,6 +50,7 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
       SEARCH_CACHE_MS: '0',
       OUTBOX_POLL_SECONDS: '300',
       API_RATE_LIMIT: '100000',
+      OPERATOR_TOKEN: OPERATOR,
     });
   }, 120_000);
 
@@ -129,5 +132,86 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
       expect(await profileAs(visitor)).toMatchObject({ bio: 'Arable and sheep on the Levels.' });
       expect(await sellerPageAs(visitor)).toEqual([expect.objectContaining({ title: 'Kverneland plough, four furrow, reduced' })]);
     });
+  }, 120_000);
+
+  it('serves visitors from the primary while the replica is down, says so to operators, and reads the replica again once it is back', async () => {
+    const seller = await signedInPerson(t, db);
+    const posted = await seller.browser.call(
+      'POST',
+      '/api/listings',
+      await listingBody(seller.browser, { title: 'Cambridge roll, 6 metre', price: 2400 }),
+    );
+    expect(posted.statusCode).toBe(201);
+    const listing = posted.json<{ data: { id: string } }>().data;
+    const visitor = new Browser(t);
+    const visitorSees = async () => {
+      const [browse, search, detail, profile, sellerPage] = await Promise.all([
+        visitor.call('GET', '/api/listings?sort=newest'),
+        visitor.call('GET', '/api/listings?q=cambridge'),
+        visitor.call('GET', `/api/listings/${listing.id}`),
+        visitor.call('GET', `/api/profile/public/${seller.id}`),
+        visitor.call('GET', `/api/users/${seller.id}/listings`),
+      ]);
+      for (const answer of [browse, search, detail, profile, sellerPage]) expect(answer.statusCode).toBe(200);
+      return {
+        browse: browse.json<{ data: { listings: Card[] } }>().data.listings.find((card) => card.id === listing.id),
+        search: search.json<{ data: { listings: Card[] } }>().data.listings.find((card) => card.id === listing.id),
+        detail: detail.json<{ data: Card }>().data,
+        sellerPage: sellerPage.json<{ data: { listings: Card[] } }>().data.listings.find((card) => card.id === listing.id),
+      };
+    };
+    const replicaCheck = async () => {
+      const details = await t.app.inject({ method: 'GET', url: '/api/health/details', headers: { authorization: `Bearer ${OPERATOR}` } });
+      return details
+        .json<{ data: { checks: Array<{ name: string; status: string; message: string }> } }>()
+        .data.checks.find((c) => c.name === 'replica');
+    };
+    await eventually(async () => expect((await visitorSees()).browse).toMatchObject({ price: 2400 }));
+    expect(await replicaCheck()).toMatchObject({ status: 'up' });
+
+    // (The test's own replica connection would die with it, unheard.)
+    await replica.end();
+    await cluster.stopReplica();
+    try {
+      // The seller's edit is on the primary only; with the replica gone, visitors are served from there.
+      const edit = await seller.browser.call(
+        'PUT',
+        `/api/listings/${listing.id}`,
+        await listingBody(seller.browser, { title: 'Cambridge roll, 6 metre', price: 2100 }),
+      );
+      expect(edit.statusCode).toBe(200);
+      const seen = await visitorSees();
+      for (const card of [seen.browse, seen.search, seen.detail, seen.sellerPage]) expect(card).toMatchObject({ price: 2100 });
+      // Health stays usable (degraded, not down): the site works without the replica.
+      // (Checks are reused for 5 s.)
+      await eventually(async () =>
+        expect(await replicaCheck()).toMatchObject({
+          status: 'degraded',
+          message: 'Pages are served from the main database while the read replica is unavailable',
+        }),
+      );
+      const health = await visitor.call('GET', '/api/health');
+      expect(health.statusCode).toBe(200);
+    } finally {
+      await cluster.startReplica();
+    }
+
+    // Back: once it has replayed what it missed, and the retry pause is over, visitors read it again,
+    // which shows as lag when its replay is paused.
+    await eventually(async () => expect(await replicaCheck()).toMatchObject({ status: 'up' }), 30_000);
+    replica = new pg.Client({ connectionString: cluster.replicaUrl });
+    await replica.connect();
+    await replica.query('select pg_wal_replay_pause()');
+    try {
+      const edit = await seller.browser.call(
+        'PUT',
+        `/api/listings/${listing.id}`,
+        await listingBody(seller.browser, { title: 'Cambridge roll, 6 metre', price: 1900 }),
+      );
+      expect(edit.statusCode).toBe(200);
+      await eventually(async () => expect((await visitorSees()).detail).toMatchObject({ price: 2100 }), 30_000);
+    } finally {
+      await replica.query('select pg_wal_replay_resume()');
+    }
   }, 120_000);
 });

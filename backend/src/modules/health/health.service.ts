@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { DetailedHttpException } from '../../common/errors.js';
+import { ReplicaReads } from '../../infra/database/replica-reads.js';
 import { MailService } from '../../infra/mail/mail.service.js';
 import { JobQueue } from '../../infra/queue/job-queue.service.js';
 import { Outbox, type OutboxBacklog } from '../../infra/queue/outbox.service.js';
@@ -28,6 +29,7 @@ const PROBE_REUSE_MS = 5_000;
 /** How each dependency is named to the public; paths, hosts, bucket names and raw errors stay in the details. */
 const DEPENDENCIES = {
   database: 'Database',
+  replica: 'Read replica',
   queue: 'Job queue',
   storage: 'Image storage',
   mail: 'Mail delivery',
@@ -51,6 +53,7 @@ export class HealthService {
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(MailService) private readonly mail: MailService,
     @Inject(Outbox) private readonly outbox: Outbox,
+    @Inject(ReplicaReads) private readonly replica: ReplicaReads,
   ) {}
 
   private latest: { startedAt: number; checks: Promise<HealthCheckDetails[]> } | undefined;
@@ -114,6 +117,7 @@ export class HealthService {
         await this.em.fork().getConnection().execute('select 1');
         return { description: 'PostgreSQL reachable' };
       }),
+      ...(this.replica.configured ? [this.probeReplica()] : []),
       probe('queue', async () => {
         const counts = await this.jobs.counts();
         return { description: `BullMQ on ${this.jobs.backendName}`, details: { queues: counts } };
@@ -122,6 +126,26 @@ export class HealthService {
       probe('mail', async () => ({ description: await this.mail.check() })),
       this.probeJobs(),
     ]);
+  }
+
+  /**
+   * Degraded, not down, when the read replica cannot be reached: visitors' reads go to the primary
+   * meanwhile (ReplicaReads), so the site works, with more load on the primary.
+   */
+  private async probeReplica(): Promise<HealthCheckDetails> {
+    const checked = await probe('replica', async () => {
+      await this.em.fork().getConnection('read').execute('select 1');
+      return { description: 'PostgreSQL read replica reachable' };
+    });
+    const state = this.replica.state();
+    if (checked.status === 'down') {
+      return { ...checked, status: 'degraded', message: 'Pages are served from the main database while the read replica is unavailable' };
+    }
+    if (state.configured && !state.up) {
+      // Reachable again; reads return to it at the next try.
+      return { ...checked, description: `${checked.description}; reads return to it at ${state.retryAt.toISOString()}` };
+    }
+    return checked;
   }
 
   /** Up while background work keeps up; degraded (not down: the site works) while jobs fail or wait. */

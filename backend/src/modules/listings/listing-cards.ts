@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PreparedQueries, type ReadFrom } from '../../infra/database/prepared-queries.js';
+import { PreparedQueries } from '../../infra/database/prepared-queries.js';
+import type { ReadFrom } from '../../infra/database/replica-reads.js';
 import type { ListingCard } from './dto/listing.response.js';
 import { ListingImages } from './listing-images.js';
 import { pageRows, type RowsPage } from './listing-search/search-rows.js';

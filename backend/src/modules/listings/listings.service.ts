@@ -38,7 +38,7 @@ import { rememberTitleWords } from './listing-search/spelling.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews, type Viewer } from './listing-views.js';
-import { connectionFor, PreparedQueries, type ReadFrom } from '../../infra/database/prepared-queries.js';
+import { connectionFor, ReplicaReads, type ReadFrom } from '../../infra/database/replica-reads.js';
 import { isUuid } from '../../common/uuid.js';
 
 /** Listings one seller may post in a day. */
@@ -71,7 +71,7 @@ export class ListingsService {
     @Inject(ListingViews) private readonly views: ListingViews,
     @Inject(ListingCards) private readonly cards: ListingCards,
     @Inject(AccountStanding) private readonly standing: AccountStanding,
-    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+    @Inject(ReplicaReads) private readonly replica: ReplicaReads,
   ) {}
 
   // ----- Cards: featured, a seller's listings -----
@@ -88,7 +88,9 @@ export class ListingsService {
   async sellerListings(sellerId: string, viewerId: string | undefined, cursor?: string): Promise<ListingPage> {
     const from: ReadFrom = sellerId === viewerId ? 'primary' : 'replica';
     const seller = isUuid(sellerId)
-      ? await this.em.fork().findOne(User, { id: sellerId, deletedAt: null }, { connectionType: connectionFor(from) })
+      ? await this.replica.read(from, (at) =>
+          this.em.fork().findOne(User, { id: sellerId, deletedAt: null }, { connectionType: connectionFor(at) }),
+        )
       : null;
     if (!seller || (!seller.profileVisible && seller.id !== viewerId)) throw new NotFoundException('Profile not found');
     if (!seller.listingsVisible && seller.id !== viewerId) return emptyPage();
@@ -146,7 +148,7 @@ export class ListingsService {
     // Visitors read the replica; a signed-in seller reads their own listing from the primary, so an
     // edit shows at once (as does a listing the replica has not received yet).
     let listing = await this.find(id, 'replica');
-    if (viewer.userId && this.prepared.hasReplica() && (!listing || listing.seller.id === viewer.userId)) {
+    if (viewer.userId && this.replica.configured && (!listing || listing.seller.id === viewer.userId)) {
       listing = await this.find(id, 'primary');
     }
     const isOwner = listing?.seller.id === viewer.userId;
@@ -302,7 +304,9 @@ export class ListingsService {
   private find(id: string, from: ReadFrom = 'primary'): Promise<Listing | null> {
     if (!isUuid(id)) return Promise.resolve(null);
     const em = from === 'replica' ? this.em.fork() : this.em;
-    return em.findOne(Listing, { id }, { populate: ['seller', 'category'], connectionType: connectionFor(from) });
+    return this.replica.read(from, (at) =>
+      em.findOne(Listing, { id }, { populate: ['seller', 'category'], connectionType: connectionFor(at) }),
+    );
   }
 
   /** The seller's own listing: anyone else's id is simply not found. */

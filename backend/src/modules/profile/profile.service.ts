@@ -1,4 +1,4 @@
-import { connectionFor } from '../../infra/database/prepared-queries.js';
+import { connectionFor, ReplicaReads } from '../../infra/database/replica-reads.js';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
@@ -35,6 +35,7 @@ export class ProfileService {
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(AccountDeletion) private readonly deletion: AccountDeletion,
+    @Inject(ReplicaReads) private readonly replica: ReplicaReads,
   ) {}
 
   async profileOf(userId: string): Promise<ProfileResponse> {
@@ -129,9 +130,9 @@ export class ProfileService {
   async publicProfile(id: string, viewerId: string | undefined): Promise<PublicProfileResponse> {
     // Others read the replica (when there is one, in a fork of its own); the owner sees their own changes at once.
     const user = isUuid(id)
-      ? await this.em
-          .fork()
-          .findOne(User, { id, deletedAt: null }, { connectionType: connectionFor(id === viewerId ? 'primary' : 'replica') })
+      ? await this.replica.read(id === viewerId ? 'primary' : 'replica', (at) =>
+          this.em.fork().findOne(User, { id, deletedAt: null }, { connectionType: connectionFor(at) }),
+        )
       : null;
     if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
     const contact = user.contactVisible || user.id === viewerId;

@@ -4,7 +4,7 @@ import { ApiProperty } from '@nestjs/swagger';
 export type HealthStatus = 'ok' | 'degraded' | 'down';
 
 export class HealthCheckEntry {
-  @ApiProperty({ enum: ['database', 'queue', 'storage', 'mail', 'jobs'] })
+  @ApiProperty({ enum: ['database', 'replica', 'queue', 'storage', 'mail', 'jobs'] })
   name!: string;
 
   /** "degraded": the dependency answers but its work is not going to plan (jobs failing or waiting). */

@@ -1,4 +1,5 @@
-import type { PreparedQueries, ReadFrom } from '../../../infra/database/prepared-queries.js';
+import type { PreparedQueries } from '../../../infra/database/prepared-queries.js';
+import type { ReadFrom } from '../../../infra/database/replica-reads.js';
 import type { Fragment, ListingRow, ListingSearchSql, SearchPlan } from './search-sql.js';
 
 /** A page's rows (a row more than its limit, when another page follows) and the cursor of the next page. */
