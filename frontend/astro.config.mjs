@@ -2,6 +2,9 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { pageScriptChunks } from './scripts/page-script-chunk.mjs';
+
+const pageScripts = pageScriptChunks();
 
 // Pages are prerendered by default. The NestJS backend mounts the built handler
 // (dist/server/entry.mjs) in middleware mode and serves dist/client statically.
@@ -41,12 +44,22 @@ export default defineConfig({
   // project references into backend/ and workers/, which the frontend build must not depend on.
   vite: {
     tsconfig: 'tsconfig.json',
+    plugins: [pageScripts.plugin],
     build: {
       rolldownOptions: {
         output: {
           // React's runtime in one chunk of its own, shared by every island of a page and cached
           // across pages (its name stays put while our islands change).
-          codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
+          codeSplitting: {
+            groups: [
+              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+              // The small modules that pages' own scripts share (the stores, the API client, helpers):
+              // a chunk or two instead of a dozen files, each with its own request and headers
+              // (scripts/page-script-chunk.mjs says which). What the layout's script uses, every page loads.
+              { name: 'site', test: pageScripts.layout, minShareCount: 2, priority: 1 },
+              { name: 'cards', test: pageScripts.cards, minShareCount: 2, priority: 1 },
+            ],
+          },
         },
       },
     },

@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { signInThroughApi, signUpThroughApi, uniqueEmail } from './account-steps.js';
 import { expect, test } from './fixtures.js';
 import { boxOf, isUncovered, overlaps } from './layout.js';
+import { placeNamed, postListing, signUpVerified, uniqueWord } from './sellers.js';
 
 const PASSWORD = 'Meadow-Gate-2026';
 
@@ -141,5 +142,57 @@ test.describe('the signed-in header with a long name', () => {
   test('fits a phone, the wordmark shown and the account menu below the header @phone', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expectSignedInHeaderFits(page, 'phone');
+  });
+});
+
+test.describe('the search box in the header', () => {
+  test('searches from the home page without JavaScript, and with it suggests a category to pick', async ({
+    page,
+    browser,
+    baseURL,
+    extraHTTPHeaders,
+  }) => {
+    await signUpVerified(page.request, 'Sian Searcher');
+    const word = uniqueWord();
+    const place = await placeNamed(page.request, 'Hereford');
+    await postListing(page.request, {
+      category: 'livestock',
+      title: `Hereford ${word} heifers`,
+      price: 1400,
+      location: place.label,
+      place_id: place.id,
+    });
+
+    // Without JavaScript: a plain form to /browse, the results rendered by the server.
+    const plain = await browser.newContext({ javaScriptEnabled: false, baseURL, extraHTTPHeaders });
+    const visitor = await plain.newPage();
+    await visitor.goto('/');
+    await visitor.getByLabel('Find listings').fill(word);
+    await visitor.getByRole('button', { name: 'Find', exact: true }).click();
+    await expect(visitor).toHaveURL(new RegExp(`/browse\\?q=${word}$`));
+    await expect(visitor.locator('[data-browse-results] .listing-card')).toHaveCount(1);
+    await expect(visitor.locator('[data-browse-results] .listing-card')).toContainText(`Hereford ${word} heifers`);
+    await plain.close();
+
+    // With it: categories matching the words at once, places after a pause; a category picked from the list.
+    for (const [name, size] of [
+      ['390', { width: 390, height: 844 }],
+      ['desktop', { width: 1366, height: 900 }],
+    ] as const) {
+      await page.setViewportSize(size);
+      await page.goto('/');
+      const box = page.getByLabel('Find listings');
+      await box.fill('here');
+      await expect(page.getByRole('option', { name: /^Hereford/ }).first()).toBeVisible();
+      await box.fill('live');
+      const livestock = page.getByRole('option', { name: 'Livestock Category' });
+      await expect(livestock).toBeVisible();
+      await expect(page.getByRole('combobox', { name: 'Find listings' })).toHaveAttribute('aria-expanded', 'true');
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: resolve(SCREENSHOTS, `header-search-${name}.png`) });
+      await livestock.click();
+      await expect(page).toHaveURL(/\/browse\?category=livestock$/);
+      await expect(page.locator('[data-browse-tab="livestock"]')).toHaveAttribute('aria-current', 'page');
+    }
   });
 });

@@ -687,6 +687,54 @@ test('a seller whose address is not confirmed is told so when publishing', async
   await expect(page.locator('[data-wizard-errors]')).toContainText('Please verify your email address first.');
 });
 
+test.describe('layout shift', () => {
+  test('browse and a listing page stay put while they load on a phone @phone', async ({ page }) => {
+    await signUpVerified(page.request, 'Lena Steady');
+    const place = await placeNamed(page.request, 'Ludlow');
+    const { id } = await postListing(page.request, {
+      category: 'land',
+      title: `Ten acres of ${uniqueWord()} grazing`,
+      price: 9000,
+      location: place.label,
+      place_id: place.id,
+    });
+    await photosReady(page.request, id);
+    // Every layout shift not caused by the user's own input, summed as Lighthouse's CLS does for a page load.
+    await page.addInitScript(() => {
+      const tally = window as unknown as { layoutShift: number };
+      tally.layoutShift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
+          if (!entry.hadRecentInput) tally.layoutShift += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    for (const path of ['/browse', `/listing/${id}`]) {
+      // As on a slow phone: the page is painted before its scripts arrive, so whatever they change is seen to move.
+      let release = () => {};
+      const painted = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/_astro/*.js', async (route) => {
+        await painted;
+        await route.continue();
+      });
+      await page.goto(path, { waitUntil: 'commit' });
+      await expect(page.locator('.listing-card, [data-listing]').first()).toBeVisible();
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+      release();
+      if (path === '/browse') await expect(page.locator('[data-browse]')).toHaveAttribute('data-enhanced', 'true');
+      // Loaded: scripts run, islands hydrated, every picture in and the fonts ready.
+      await page.waitForFunction(
+        async () =>
+          document.readyState === 'complete' &&
+          [...document.images].every((image) => image.complete) &&
+          (await document.fonts.ready) !== null,
+      );
+      expect(await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift), path).toBeLessThan(0.05);
+      await page.unrouteAll();
+    }
+  });
+});
+
 test.describe('screenshots', () => {
   test('browse, a listing and the wizard at 390px and on a desktop', async ({ page }) => {
     await signUpVerified(page.request, 'Sam Shots');
