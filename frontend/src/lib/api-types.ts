@@ -2500,7 +2500,7 @@ export interface components {
         };
         HealthCheckEntry: {
             /** @enum {string} */
-            name: "database" | "queue" | "storage" | "mail" | "jobs";
+            name: "database" | "replica" | "queue" | "storage" | "mail" | "jobs";
             /** @enum {string} */
             status: "up" | "degraded" | "down";
             /** @example Image storage is available */
@@ -2527,7 +2527,7 @@ export interface components {
         };
         HealthCheckDetails: {
             /** @enum {string} */
-            name: "database" | "queue" | "storage" | "mail" | "jobs";
+            name: "database" | "replica" | "queue" | "storage" | "mail" | "jobs";
             /** @enum {string} */
             status: "up" | "degraded" | "down";
             /** @example Image storage is available */
