@@ -1,4 +1,5 @@
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { ConcurrencyLimit } from '../../common/concurrency-limit.js';
 import { ACCEPTED_IMAGE_FORMATS, type AcceptedImageFormat } from '../../contracts/images.js';
 
 export type VariantFormat = 'webp' | 'avif';
@@ -42,7 +43,21 @@ const MAGIC: Record<AcceptedImageFormat, (bytes: Buffer) => boolean> = {
  * and its published variants. Nothing else imports sharp.
  */
 export class ImageProcessor {
-  constructor(private readonly maxPixels: number) {}
+  /** sharp operations of render() under way at once, across every job of the process. */
+  private readonly renderThreads: ConcurrencyLimit;
+
+  /**
+   * `renderThreads`: how many of libuv's threads (UV_THREADPOOL_SIZE, 4 by default) variants may
+   * hold at once. Each sharp operation holds one until it is done, and so does every file read or
+   * write and probe; with them all taken by resizing, an upload's checks and writes queued behind
+   * seconds of encoding. Keep it below the pool's size so a request always finds a thread.
+   */
+  constructor(
+    private readonly maxPixels: number,
+    renderThreads: number,
+  ) {
+    this.renderThreads = new ConcurrencyLimit(renderThreads);
+  }
 
   /**
    * Judges a file by its content only: the magic bytes must name an accepted format, and sharp
@@ -72,30 +87,35 @@ export class ImageProcessor {
   async render(bytes: Buffer, widths: readonly number[], formats: readonly VariantFormat[]): Promise<RenderedVariant[]> {
     let base: { data: Buffer; info: OutputInfo };
     try {
-      base = await sharp(bytes, { limitInputPixels: this.maxPixels, failOn: 'error' })
-        .autoOrient()
-        .resize({ width: Math.max(...widths), withoutEnlargement: true })
-        .toColourspace('srgb')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
+      base = await this.renderThreads.run(() =>
+        sharp(bytes, { limitInputPixels: this.maxPixels, failOn: 'error' })
+          .autoOrient()
+          .resize({ width: Math.max(...widths), withoutEnlargement: true })
+          .toColourspace('srgb')
+          .raw()
+          .toBuffer({ resolveWithObject: true }),
+      );
     } catch (error) {
       throw new UndecodableImageError(error instanceof Error ? error.message : String(error));
     }
     const raw = { width: base.info.width, height: base.info.height, channels: base.info.channels };
     const targets = [...new Set([...widths.filter((w) => w < raw.width), Math.min(raw.width, Math.max(...widths))])].sort((a, b) => a - b);
-    // Every size and format at once: each encode is single-threaded in libvips, so awaiting them one
-    // by one would leave all but one core idle (sharp runs them on libuv's thread pool).
+    // Every size and format at once, as far as renderThreads allows: each encode is single-threaded
+    // in libvips, so awaiting them one by one would leave all but one core idle.
     const sizes = await Promise.all(
       targets.map(async (width) => {
-        const resized = await sharp(base.data, { raw }).resize({ width }).raw().toBuffer({ resolveWithObject: true });
+        const resized = await this.renderThreads.run(() =>
+          sharp(base.data, { raw }).resize({ width }).raw().toBuffer({ resolveWithObject: true }),
+        );
         const source = () =>
           sharp(resized.data, { raw: { width: resized.info.width, height: resized.info.height, channels: raw.channels } });
         return Promise.all(
           formats.map(async (format): Promise<RenderedVariant> => {
-            const data =
+            const data = await this.renderThreads.run(() =>
               format === 'webp'
-                ? await source().webp({ quality: 80, effort: WEBP_EFFORT }).toBuffer()
-                : await source().avif({ quality: 50, effort: AVIF_EFFORT }).toBuffer();
+                ? source().webp({ quality: 80, effort: WEBP_EFFORT }).toBuffer()
+                : source().avif({ quality: 50, effort: AVIF_EFFORT }).toBuffer(),
+            );
             return { width: resized.info.width, height: resized.info.height, format, data };
           }),
         );

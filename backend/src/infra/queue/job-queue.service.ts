@@ -1,7 +1,10 @@
+import { getQueueToken } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Job, JobState, Queue } from 'bullmq';
 import { withTimeout } from '../../common/timeout.js';
 import { JOB_OPTIONS, QUEUE_NAMES, type QueueName } from '../../jobs/queues.js';
+import { QUEUE_CLOSE_TIMEOUT_MS } from './queue-classes.js';
 import { QueueConnection } from './queue-connection.js';
 
 export interface QueueCounts {
@@ -15,15 +18,19 @@ export interface QueueCounts {
 
 /** Every call to the queue backend is bounded: a Redis that is down must never hold a caller for long. */
 const CALL_TIMEOUT_MS = 5_000;
-const CLOSE_TIMEOUT_MS = 5_000;
 
-/** The one place that talks to BullMQ queues: enqueue jobs, look them up, schedule periodic work, count. */
+/**
+ * The one place that talks to BullMQ queues: enqueue jobs, look them up, schedule periodic work,
+ * count. The queues are those @nestjs/bullmq registered (BullModule.registerQueue in QueueModule).
+ */
 @Injectable()
 export class JobQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('Queue');
-  private readonly queues = new Map<QueueName, Queue>();
 
-  constructor(@Inject(QueueConnection) private readonly connection: QueueConnection) {}
+  constructor(
+    @Inject(QueueConnection) private readonly connection: QueueConnection,
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+  ) {}
 
   get backendName(): 'redis' | 'postgres' {
     return this.connection.backendName;
@@ -136,24 +143,12 @@ export class JobQueue implements OnApplicationShutdown {
   }
 
   private queue(name: QueueName): Queue {
-    let queue = this.queues.get(name);
-    if (!queue) {
-      queue = this.connection.createQueue(name);
-      this.queues.set(name, queue);
-    }
-    return queue;
+    return this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
   }
 
+  /** Closes every queue (each close is bounded, BackendQueue), then the connection they shared. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(
-      [...this.queues.values()].map((queue) =>
-        withTimeout(queue.close(), CLOSE_TIMEOUT_MS, 'queue close timed out').catch(async () => {
-          // The backend is unreachable: drop the connection rather than wait for it.
-          await queue.disconnect().catch(() => undefined);
-        }),
-      ),
-    );
-    this.queues.clear();
-    await withTimeout(this.connection.close(), CLOSE_TIMEOUT_MS, 'queue pool close timed out').catch(() => undefined);
+    await Promise.all(QUEUE_NAMES.map((name) => this.queue(name).close()));
+    await withTimeout(this.connection.close(), QUEUE_CLOSE_TIMEOUT_MS, 'queue pool close timed out').catch(() => undefined);
   }
 }

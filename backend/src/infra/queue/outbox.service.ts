@@ -38,7 +38,7 @@ interface ClaimedEntry {
  * Nothing here waits on the queue backend inside a database transaction: entries are claimed with
  * a short lease in one statement, handed over with bounded waits, then marked. The reconciler
  * re-enqueues entries whose job vanished from the backend (a Redis that lost its data), so an
- * entry is done only when its handler has run (WorkerHost marks it).
+ * entry is done only when its handler has run (JobRunner marks it).
  */
 @Injectable()
 export class Outbox implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -41,7 +41,10 @@ export async function createRealtimeBus(config: AppConfig, databaseUrl: string):
       import('@socket.io/redis-emitter'),
     ]);
     const pub = new Redis(config.queue.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-    const sub = pub.duplicate();
+    // The subscriber only (un)subscribes: with no retry limit, what it sends while Redis is down waits
+    // for the reconnection (or is dropped at disconnect) instead of failing unhandled inside the
+    // adapter, whose close() does not await its unsubscribes (a shutdown with Redis gone crashed).
+    const sub = pub.duplicate({ maxRetriesPerRequest: null });
     for (const client of [pub, sub])
       client.on('error', (error: Error) => problems.warn('redis', `socket.io Redis (REDIS_URL): ${error.message}`));
     await withTimeout(Promise.all([pub.connect(), sub.connect()]), 10_000, 'Redis did not answer within 10 s').catch((error: unknown) => {

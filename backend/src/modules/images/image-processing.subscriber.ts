@@ -13,8 +13,8 @@ import { VARIANT_FORMATS, VARIANT_WIDTHS } from './images.service.js';
 const CONTENT_TYPES = { webp: 'image/webp', avif: 'image/avif' } as const;
 
 /**
- * Makes an uploaded image's variants on the `images` queue (one at a time per worker: sharp uses
- * every core). Idempotent: keys are derived from the image, so a retry overwrites, and the row
+ * Makes an uploaded image's variants on the `images` queue (its concurrency in jobs/queues.ts; the
+ * sharp work of all its jobs shares a bounded number of threads, ImageProcessor). Idempotent: keys are derived from the image, so a retry overwrites, and the row
  * moves from processing to ready or failed once.
  */
 @Injectable()

@@ -17,6 +17,7 @@ import {
   webpBytes,
   type UploadedImageBody,
 } from '../../testing/images.js';
+import { JobQueue } from '../../infra/queue/job-queue.service.js';
 import { eventually, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 import { ImageHousekeepingSubscriber } from './image-housekeeping.subscriber.js';
@@ -121,6 +122,44 @@ describe('images', () => {
       expect(response.json()).toEqual({ success: false, error: IMAGE_MESSAGES.wrongType });
       expect(await db.query('select id from image')).toHaveLength(before.length);
     });
+
+    it('answers an upload promptly while large photos are being resized', async () => {
+      const small = { filename: 'small.jpg', contentType: 'image/jpeg', data: await jpegBytes(640, 480) };
+      const large = { filename: 'large.jpg', contentType: 'image/jpeg', data: await jpegBytes(4000, 3000) };
+      const timedUpload = async () => {
+        const started = performance.now();
+        expect((await postImages(browser, [small])).statusCode).toBe(201);
+        return performance.now() - started;
+      };
+      const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
+
+      // Idle: no photo is being resized (each upload's own small job is done before the next).
+      const idle: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        await waitForJobs(db);
+        idle.push(await timedUpload());
+      }
+      await waitForJobs(db);
+
+      // Busy: eight large photos being resized, while the same upload arrives again.
+      const response = await postImages(
+        browser,
+        Array.from({ length: 8 }, () => large),
+      );
+      expect(response.statusCode).toBe(201);
+      const largeIds = uploaded(response).images.map((image) => image.id);
+      await eventually(async () =>
+        expect((await t.app.get(JobQueue).counts()).find((c) => c.queue === 'images')?.active).toBeGreaterThan(0),
+      );
+      const busy: number[] = [];
+      for (let i = 0; i < 7; i++) busy.push(await timedUpload());
+      // The uploads were answered while the resizing went on.
+      expect((await rowsOf(largeIds)).filter((row) => row.status === 'processing').length).toBeGreaterThan(0);
+      // Without a bound on the threads resizing takes, each of the upload's file operations queued
+      // behind it: five to nine times the idle time here. Bounded, within twice it (the rest is CPU).
+      expect(median(busy)).toBeLessThan(4 * median(idle));
+      await waitForJobs(db, 120_000);
+    }, 180_000);
 
     it('refuses the whole upload when one of several files is not an image', async () => {
       const before = await db.query('select id from image');
