@@ -18,12 +18,13 @@
 //   the product spent its CPU (a profile, bench/cpu-profile-summary.mjs) with reuse off.
 // Goals (exit 1 when missed): A p95 <= 10 ms and p99 <= 50 ms; B (reuse off) >= 0.5x the baseline's
 // throughput and p99 <= 50 ms. Only 2xx answers count; any other fails the run.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ProductProcess } from './product-process.mjs';
 
 const require = createRequire(resolve('backend/package.json'));
 const pg = require('pg');
@@ -44,7 +45,7 @@ const seconds = Number(option('--seconds', 60));
 const only = option('--only', undefined);
 const cpuProfDir = option('--cpu-prof', undefined);
 const productMain = option('--main', 'backend/dist/main.js');
-/** The product's pools: the ORM's and the prepared statements' (orm-config.ts), 10 connections each. */
+/** The product's two pools together: the ORM's and the prepared statements' (orm-config.ts), 10 connections each. */
 const PRODUCT_CONNECTIONS = 20;
 const GOALS = { p95: 10, p99: 50, ratio: 0.5, concurrentP99: 50 };
 
@@ -53,9 +54,8 @@ url.pathname = `/${database}`;
 const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-search-mix-'));
 const capture = join(scratch, 'statements.jsonl');
 const port = 3960;
-let product;
-let accessLog = [];
-const serverMs = new Map();
+const product = new ProductProcess();
+const { serverMs } = product;
 /** Answers other than 200, each with its search. */
 const refused = [];
 
@@ -161,50 +161,16 @@ async function searches() {
   return [...mix];
 }
 
-async function startProduct(settings = {}, extraArgs = []) {
-  const env = {
-    ...process.env,
-    DATABASE_URL: url.toString(),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: scratch,
-    FRONTEND_DIR: 'none',
-    LOG_LEVEL: 'warn',
-    WORKERS_IN_PROCESS: 'true',
-    API_RATE_LIMIT: '1000000',
-    ...settings,
-  };
-  delete env.REDIS_URL;
-  product = spawn(process.execPath, [...extraArgs, productMain], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  accessLog = [];
-  product.stdout.setEncoding('utf8').on('data', (chunk) => accessLog.push(chunk));
-  for (;;) {
-    if (product.exitCode !== null) throw new Error('the product exited');
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`, { method: 'OPTIONS' })).status === 204) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function stopProduct() {
-  if (!product || product.exitCode !== null) return;
-  product.kill('SIGTERM');
-  await new Promise((r) => product.once('exit', r));
-}
-
-function readAccessLog() {
-  const text = accessLog.join('');
-  const complete = text.lastIndexOf('\n') + 1;
-  accessLog = [text.slice(complete)];
-  for (const line of text.slice(0, complete).split('\n')) {
-    if (!line.includes('"context":"HTTP"')) continue;
-    const entry = JSON.parse(line);
-    if (entry.requestId && typeof entry.ms === 'number') serverMs.set(entry.requestId, entry.ms);
-  }
-}
+const startProduct = (settings = {}, nodeArgs = []) =>
+  product.start({
+    main: productMain,
+    databaseUrl: url.toString(),
+    port,
+    dataDir: scratch,
+    env: { LOG_LEVEL: 'warn', ...settings },
+    nodeArgs,
+  });
+const stopProduct = () => product.stop();
 
 /** CPU seconds the product's process has used (user + system), from /proc. */
 function productCpu() {
@@ -269,8 +235,7 @@ async function oneAtATime(mix) {
     }
   }
   agent.destroy();
-  for (let waited = 0; (readAccessLog(), !requests.every((r) => serverMs.has(r.id))) && waited < 5000; waited += 50)
-    await new Promise((r) => setTimeout(r, 50));
+  await product.awaitLogged(requests.map((r) => r.id));
   await stopProduct();
   for (const r of requests) r.server = serverMs.get(r.id);
   if (requests.some((r) => r.server === undefined)) throw new Error('requests missing from the access log');
@@ -319,21 +284,22 @@ async function product_(requests, settings, profile) {
 }
 
 async function bare(requests) {
-  const pool = new pg.Pool({
-    connectionString: url.toString(),
-    max: PRODUCT_CONNECTIONS,
-    options: '-c plan_cache_mode=force_generic_plan',
-  });
+  // Two pools as the product's (orm-config.ts, PreparedQueries), with their session settings: statements
+  // the product prepared run prepared under their generic plan, the others planned for their values.
+  const settings = '-c jit=off -c max_parallel_workers_per_gather=0';
+  const pool = (options) => new pg.Pool({ connectionString: url.toString(), max: PRODUCT_CONNECTIONS / 2, options });
+  const prepared = pool(`${settings} -c plan_cache_mode=force_generic_plan`);
+  const planned = pool(settings);
   const replay = async (request) => {
     for (const s of request.statements)
-      await pool.query(s.name ? { name: s.name, text: s.text, values: s.values } : { text: s.text, values: s.values });
+      await (s.name ? prepared.query({ name: s.name, text: s.text, values: s.values }) : planned.query({ text: s.text, values: s.values }));
     return true;
   };
   await concurrently(requests.slice(0, 500), replay);
   const before = process.cpuUsage();
   const times = await concurrently(requests, replay);
   const used = process.cpuUsage(before);
-  await pool.end();
+  await Promise.all([prepared.end(), planned.end()]);
   return { times, cpu: (used.user + used.system) / 1e6 };
 }
 
