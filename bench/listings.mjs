@@ -12,12 +12,13 @@
 //   process, with wrk (2 threads, 50 connections, 10 s).
 // The database is dropped at the end unless --keep; --reuse measures a database kept by an earlier run
 // (seeding a million takes about 8 minutes); --seed-only seeds and keeps one, measuring nothing (bench/backup.mjs).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ProductProcess } from './product-process.mjs';
 
 const require = createRequire(resolve('backend/package.json'));
 const pg = require('pg');
@@ -42,11 +43,8 @@ const url = new URL(server);
 url.pathname = `/${name}`;
 const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-listings-'));
 const port = 3950;
-let product;
-/** Server time of each request, by request id, read from the product's access log. */
-const serverMs = new Map();
-/** The product's standard output not yet read (readAccessLog). */
-let accessLog = [];
+const product = new ProductProcess();
+const { serverMs } = product;
 
 const sql = async (target, text, params = []) => {
   const client = new pg.Client({ connectionString: target.toString() });
@@ -216,54 +214,9 @@ async function seed() {
   console.log(`seeded ${total.toLocaleString('en-GB')} listings in ${seconds(started)}`);
 }
 
-async function startProduct(settings = {}) {
-  const env = {
-    ...process.env,
-    DATABASE_URL: url.toString(),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: scratch,
-    FRONTEND_DIR: 'none',
-    // The access log (one line per request, with its milliseconds) gives the server time; as in production.
-    LOG_LEVEL: 'log',
-    WORKERS_IN_PROCESS: 'true',
-    API_RATE_LIMIT: '1000000',
-    ...settings,
-  };
-  delete env.REDIS_URL;
-  product = spawn(process.execPath, [productMain], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  // Kept as it comes and read between measurements (readAccessLog): parsing each line as it
-  // arrived took this process's CPU while the product answered the next request.
-  accessLog = [];
-  product.stdout.setEncoding('utf8').on('data', (chunk) => accessLog.push(chunk));
-  for (;;) {
-    if (product.exitCode !== null) throw new Error('the product exited');
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`, { method: 'OPTIONS' })).status === 204) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The server time of each request logged so far, by request id (serverMs). */
-function readAccessLog() {
-  const text = accessLog.join('');
-  const complete = text.lastIndexOf('\n') + 1;
-  accessLog = [text.slice(complete)];
-  for (const line of text.slice(0, complete).split('\n')) {
-    if (!line.includes('"context":"HTTP"')) continue;
-    const entry = JSON.parse(line);
-    if (entry.requestId && typeof entry.ms === 'number') serverMs.set(entry.requestId, entry.ms);
-  }
-}
-
-async function stopProduct() {
-  if (!product || product.exitCode !== null) return;
-  product.kill('SIGTERM');
-  await new Promise((r) => product.once('exit', r));
-}
+const startProduct = (settings = {}) =>
+  product.start({ main: productMain, databaseUrl: url.toString(), port, dataDir: scratch, env: settings });
+const stopProduct = () => product.stop();
 
 /**
  * Each scenario's latency, the scenarios taken in turn (one request of each, `requests` times) so
@@ -307,8 +260,7 @@ async function latencies(scenarios) {
   agent.destroy();
   // The access log is written just after each response: wait for its last lines.
   const ids = runs.flatMap((run) => run.ids);
-  for (let waited = 0; (readAccessLog(), !ids.every((id) => serverMs.has(id))) && waited < 5000; waited += 50)
-    await new Promise((r) => setTimeout(r, 50));
+  await product.awaitLogged(ids);
   return {
     baseline: { p50: percentile(baseline, 50), p95: percentile(baseline, 95) },
     scenarios: runs.map((run, i) => {

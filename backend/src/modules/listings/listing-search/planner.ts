@@ -22,7 +22,10 @@ export class SearchPlanner {
     count: (plan: SearchPlan) => Promise<number>,
   ): Promise<SearchPlan> {
     const asked: SearchPlan = { text };
-    if (!text && !query.radiusMiles) return asked;
+    // A browse by no more than the sort's own order is a walk of its index. Other filters are
+    // counted first: walking the sort's index past the listings they leave out read every listing
+    // of a category when a range matched none (0.6 s at 100,000 listings), so few matches are gathered.
+    if (!text && !query.radiusMiles && !narrowed(query)) return asked;
     // Counted beside the page (ListingSearch), not first.
     if (sql.boundedWalk(asked)) return { ...asked, kind: 'walk' };
     const search = text && onlyWords(query) ? await this.words.required(text, TOTAL_CAP) : undefined;
@@ -37,7 +40,7 @@ export class SearchPlanner {
     if (rarest && search.words.length === 1 && query.sort === 'relevance') {
       return { ...asked, kind: 'walk', matches, lexeme: rarest.lexeme, lexemeOnly: true };
     }
-    const kind = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' ? 'newest' : 'walk';
+    const kind = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' && text ? 'newest' : 'walk';
     // The rarest word's postings find the matches when they are needed newest first (or all of them).
     const byPostings = rarest && (kind !== 'walk' || query.sort === 'newest' || query.sort === 'oldest');
     return { ...asked, kind, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
