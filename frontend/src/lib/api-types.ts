@@ -4762,7 +4762,7 @@ export interface operations {
                 min_price?: number;
                 /** @description Pounds, 0 to 100,000,000 */
                 max_price?: number;
-                /** @description A place id from GET /api/places */
+                /** @description A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1) */
                 location?: string;
                 /** @description Miles around the location (default 25) */
                 radius?: number;
@@ -5704,7 +5704,7 @@ export interface operations {
     PlacesController_search: {
         parameters: {
             query: {
-                /** @description The start of a town or village name */
+                /** @description The start of a town or village name, or a UK postcode or outcode */
                 q: string;
             };
             header?: never;
@@ -5713,7 +5713,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Towns and villages starting with q, largest first */
+            /** @description Towns and villages starting with q, largest first; for a UK postcode or outcode, its place (postcodes.io) */
             200: {
                 headers: {
                     [name: string]: unknown;

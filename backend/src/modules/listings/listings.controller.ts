@@ -167,9 +167,16 @@ export class PlacesController {
   constructor(@Inject(Geocoder) private readonly geocoder: Geocoder) {}
 
   @Get()
-  @ApiEnvelope(200, PlaceResponse, { isArray: true, description: 'Towns and villages starting with q, largest first' })
+  @ApiEnvelope(200, PlaceResponse, {
+    isArray: true,
+    description: 'Towns and villages starting with q, largest first; for a UK postcode or outcode, its place (postcodes.io)',
+  })
   async search(@Query() query: PlaceSearchRequest): Promise<PlaceResponse[]> {
     const places = await this.geocoder.search(query.q, 10);
-    return places.map((place) => ({ ...place, label: `${place.name}, ${place.region}` }));
+    // A postcode's label keeps what was typed, so the searcher sees their postcode was understood.
+    return places.map(({ outcode, ...place }) => ({
+      ...place,
+      label: outcode ? `${place.id}, ${place.name}, ${place.region}` : `${place.name}, ${place.region}`,
+    }));
   }
 }

@@ -3,7 +3,12 @@ import { ormEntities } from '../../infra/database/entities.js';
 import { CategoriesModule } from '../categories/categories.module.js';
 import { ImagesModule } from '../images/images.module.js';
 import { ImagesService } from '../images/images.service.js';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { Geocoder, GeonamesGeocoder } from '../../infra/geocoding/geocoder.js';
+import { PostcodesIoGeocoder } from '../../infra/geocoding/postcodes-io-geocoder.js';
+import { UkGeocoder } from '../../infra/geocoding/uk-geocoder.js';
 import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
@@ -34,7 +39,12 @@ import { SavedListing } from './saved-listing.entity.js';
     ListingsLifecycle,
     ListingModeration,
     SearchAnswers,
-    { provide: Geocoder, useClass: GeonamesGeocoder },
+    {
+      provide: Geocoder,
+      inject: [EntityManager, APP_CONFIG],
+      useFactory: (em: EntityManager, config: AppConfig) =>
+        new UkGeocoder(new GeonamesGeocoder(), new PostcodesIoGeocoder(em, config.postcodesApiUrl)),
+    },
     { provide: ListingImages, useExisting: ImagesService },
   ],
   exports: [ListingsService, ListingModeration],

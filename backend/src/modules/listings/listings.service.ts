@@ -18,6 +18,7 @@ import {
   type VatOption,
 } from '../../contracts/listings.js';
 import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
+import { canonicalPostcode, roundedCoordinate } from '../../infra/geocoding/postcodes.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { AccountStanding } from '../users/account-standing.js';
@@ -353,7 +354,7 @@ export class ListingsService {
     if (typeof from === 'string' && typeof to === 'string' && to < from)
       errors['attributes.available_to'] = 'Available to must not be before available from';
     const place = await this.placeOf(request);
-    if (!place) errors['location'] = LISTING_TEXTS.unknownPlace;
+    if (!place) errors['location'] = unknownPlaceText(request.place_id ?? request.location);
     if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
     const where = place as Place;
     return {
@@ -365,10 +366,12 @@ export class ListingsService {
       pricePence: Math.round(request.price * 100),
       priceUnit,
       vat: (request.vat ?? 'no-vat') as VatOption,
-      locationText: `${where.name}, ${where.region}`,
-      placeId: where.id,
-      latitude: where.latitude,
-      longitude: where.longitude,
+      // A postcode is the seller's address, near enough: visitors get its outcode and its place,
+      // and coordinates rounded to about a kilometre (postcodes.ts).
+      locationText: where.outcode ? `${where.name} (${where.outcode}), ${where.region}` : `${where.name}, ${where.region}`,
+      placeId: where.outcode ?? where.id,
+      latitude: roundedCoordinate(where.latitude),
+      longitude: roundedCoordinate(where.longitude),
       attributes,
     };
   }
@@ -432,6 +435,12 @@ export class ListingsService {
       is_owner: viewerId === seller.id,
     };
   }
+}
+
+/** Why a listing's location names no place: a postcode that does not exist, or a name not in the list. */
+function unknownPlaceText(typed: string): string {
+  const postcode = canonicalPostcode(typed);
+  return postcode ? LISTING_TEXTS.unknownPostcode(postcode) : LISTING_TEXTS.unknownPlace;
 }
 
 function daysAfter(date: Date, days: number): Date {

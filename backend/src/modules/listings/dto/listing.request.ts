@@ -33,6 +33,9 @@ import {
 } from '../../../contracts/listings.js';
 import { IsUuid } from '../../../common/uuid.js';
 
+/** A place's id: a GeoNames town or village (digits), or a UK postcode or outcode as typed ("EX20 1AB", "ex201ab", "TA1"). */
+const PLACE_ID = /^(\d{1,12}|[A-Za-z]{1,2}\d[A-Za-z\d]? ?(\d[A-Za-z]{2})?)$/;
+
 const CATEGORY_SLUGS = CATEGORIES.map((c) => c.slug);
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
@@ -91,7 +94,7 @@ export class ListingRequest {
 
   @ApiProperty({ required: false, description: 'The place chosen from GET /api/places (preferred over matching the text)' })
   @IsOptional()
-  @Matches(/^\d{1,12}$/, { message: LISTING_TEXTS.unknownPlace })
+  @Matches(PLACE_ID, { message: LISTING_TEXTS.unknownPlace })
   place_id?: string;
 
   @ApiProperty({
@@ -180,9 +183,9 @@ export class ListingSearchRequest {
   @IsNumber({}, { message: 'max_price must be a number' })
   max_price?: number;
 
-  @ApiProperty({ required: false, description: 'A place id from GET /api/places' })
+  @ApiProperty({ required: false, description: 'A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1)' })
   @IsOptional()
-  @Matches(/^\d{1,12}$/, { message: 'location must be a place id from the list' })
+  @Matches(PLACE_ID, { message: 'location must be a place id from the list, a postcode or an outcode' })
   location?: string;
 
   @ApiProperty({ required: false, description: 'Miles around the location (default 25)' })
@@ -240,7 +243,7 @@ export class FeaturedRequest {
 }
 
 export class PlaceSearchRequest {
-  @ApiProperty({ description: 'The start of a town or village name' })
+  @ApiProperty({ description: 'The start of a town or village name, or a UK postcode or outcode' })
   @MaxLength(60, { message: 'q must be at most 60 characters' })
   @IsString({ message: 'q must be text' })
   @IsNotEmpty({ message: 'q is required' })

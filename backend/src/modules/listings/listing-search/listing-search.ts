@@ -5,6 +5,7 @@ import { categoryBySlug } from '../../../contracts/categories.js';
 import { DATE_RANGES } from '../../../contracts/listings.js';
 import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
 import { Geocoder } from '../../../infra/geocoding/geocoder.js';
+import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
 import type { ListingPage } from '../dto/listing.response.js';
 import { ListingCards } from '../listing-cards.js';
 import { SearchPlanner, TOTAL_CAP } from './planner.js';
@@ -76,7 +77,7 @@ export class ListingSearch {
   /** The query as the database knows it: the place's coordinates (a place id that names none is refused), the category's id. */
   private async resolved(asked: SearchQuery, position: SearchPosition): Promise<ListingQuery> {
     const place = asked.location ? await this.geocoder.byId(asked.location) : undefined;
-    if (asked.location && !place) throw new FieldValidationException({ location: 'location must be a place id from the list' });
+    if (asked.location && !place) throw new FieldValidationException({ location: unknownLocationText(asked.location) });
     return {
       categoryId: asked.category ? categoryBySlug(asked.category)?.id : undefined,
       rentSubcategory: asked.subcategory,
@@ -117,6 +118,12 @@ export class ListingSearch {
     const [edge] = await searchRows<{ published_at: string; id: string }>(this.prepared, sql.windowEdge(plan), false, 'replica');
     return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
   }
+}
+
+/** Why a search's location names no place: a postcode that does not exist, or a place id not in the list. */
+function unknownLocationText(location: string): string {
+  const postcode = canonicalPostcode(location);
+  return postcode ? `location: no such postcode or outcode, ${postcode}` : 'location must be a place id from the list';
 }
 
 /** A relevance search whose cursor has gone past the ranked window: the older matches, newest first. */

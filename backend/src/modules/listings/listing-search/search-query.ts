@@ -11,6 +11,7 @@ import {
   PRICE_MAX_POUNDS,
   type RentSubcategory,
 } from '../../../contracts/listings.js';
+import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
 import { ListingSearchRequest } from '../dto/listing.request.js';
 
 /** The version of SearchQuery's stored form (searchQueryToJson); a stored query of another version is refused. */
@@ -30,7 +31,7 @@ export interface SearchQuery {
   type?: 'sale' | 'rent';
   minPricePence?: number;
   maxPricePence?: number;
-  /** A place id from GET /api/places. */
+  /** A place id from GET /api/places: a town or village's, or a postcode or outcode ("EX20 1AB", "TA1"). */
   location?: string;
   /** Only with a location. */
   radiusMiles?: number;
@@ -92,7 +93,8 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       type: request.type === 'buy' ? 'sale' : (request.type as 'sale' | 'rent' | undefined),
       minPricePence,
       maxPricePence,
-      location: request.location,
+      // A postcode however typed ("ex201ab"): one spelling, so equal searches share answers.
+      location: request.location && (canonicalPostcode(request.location) ?? request.location),
       radiusMiles: request.location ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
       verifiedSellersOnly: request.verified,
       featuredOnly: request.featured,
