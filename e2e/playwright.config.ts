@@ -8,7 +8,7 @@ process.env.FM_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fieldmarket-e2e-'));
 process.env.FM_E2E_OWN_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fieldmarket-e2e-own-'));
 const port = Number(process.env.FM_E2E_PORT ?? 3310);
 /** The embedded PostgreSQL of the product on `port` (its password is in DATA_DIR/postgres.secret). */
-const postgresPortFor = (port: number) => (port + 50_000 > 65_535 ? 55_432 : port + 50_000);
+const postgresPortFor = (port: number) => (port + 50_000 > 65_535 ? port - 10_000 : port + 50_000);
 
 /** What a test needs to reach a product instance from outside its HTTP API (tests/product.ts). */
 export interface ProductInstance {
