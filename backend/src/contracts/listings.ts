@@ -1,8 +1,8 @@
 import type { CategorySlug } from './categories.js';
 import { hasControlCharacters, type TextRule } from './text-rules.js';
 
-/** For sale, or for rent (SPEC §2 "Post listing"). */
-export const LISTING_TYPES = ['sale', 'rent'] as const;
+/** For sale, or for rent (SPEC §2 "Post listing"); or wanted: a buyer's ad for what they seek (issue 21 §5). */
+export const LISTING_TYPES = ['sale', 'rent', 'wanted'] as const;
 export type ListingType = (typeof LISTING_TYPES)[number];
 
 /** Categories a listing for sale can be in; a rental is in "rentals" with one of RENT_SUBCATEGORIES. */

@@ -17,6 +17,7 @@ import {
 import {
   FeaturedListings,
   ListingDetail,
+  PostedListing,
   ListingPage,
   PlaceResponse,
   SavedListingEntry,
@@ -108,14 +109,14 @@ export class ListingsController {
   @Post()
   @HttpCode(201)
   @VerifiedEmail()
-  @ApiEnvelope(201, ListingDetail, { description: 'Live at once' })
+  @ApiEnvelope(201, PostedListing, { description: 'Live at once, with how many buyers’ wanted ads it answers' })
   @ApiErrorEnvelope(
     400,
     'A field is invalid, or the first listing lacks confirm_over_18; `fields` has one message per field, `error` joins them with commas',
   )
   @ApiErrorEnvelope(403, 'The e-mail address is not confirmed yet')
   @ApiErrorEnvelope(429, 'The day’s posting limit is reached')
-  create(@CurrentUser() user: User, @Body() body: ListingRequest): Promise<ListingDetail> {
+  create(@CurrentUser() user: User, @Body() body: ListingRequest): Promise<PostedListing> {
     return this.listings.create(user, body);
   }
 

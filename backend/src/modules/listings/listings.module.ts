@@ -23,6 +23,7 @@ import { ListingsLifecycle } from './listings-lifecycle.js';
 import { ListingsController, PlacesController, SellerListingsController } from './listings.controller.js';
 import { ListingsService } from './listings.service.js';
 import { SavedListing } from './saved-listing.entity.js';
+import { WantedMatches } from './wanted-matches.js';
 
 /** Listings: posting, browse and search, detail, saved listings, and their life cycle. */
 @Module({
@@ -39,6 +40,7 @@ import { SavedListing } from './saved-listing.entity.js';
     ListingsLifecycle,
     ListingModeration,
     SearchAnswers,
+    WantedMatches,
     {
       provide: Geocoder,
       inject: [EntityManager, APP_CONFIG],

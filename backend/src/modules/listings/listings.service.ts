@@ -29,6 +29,7 @@ import type {
   ListingCard,
   ListingDetail,
   ListingPage,
+  PostedListing,
   SavedListingEntry,
   SaveResult,
   SellerDeclaration,
@@ -36,6 +37,14 @@ import type {
 import { ListingCards } from './listing-cards.js';
 import { ListingImages } from './listing-images.js';
 import { rememberTitleWords } from './listing-search/spelling.js';
+import {
+  DEFAULT_RADIUS_MILES,
+  parseSearchQuery,
+  searchQueryFromJson,
+  searchQueryToJson,
+  type StoredSearchQuery,
+} from './listing-search/search-query.js';
+import { WantedMatches } from './wanted-matches.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews, type Viewer } from './listing-views.js';
@@ -73,6 +82,7 @@ export class ListingsService {
     @Inject(ListingCards) private readonly cards: ListingCards,
     @Inject(AccountStanding) private readonly standing: AccountStanding,
     @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+    @Inject(WantedMatches) private readonly wanted: WantedMatches,
   ) {}
 
   // ----- Cards: featured, a seller's listings -----
@@ -162,7 +172,7 @@ export class ListingsService {
     return { over_18_confirmed: seller.overEighteenConfirmedAt != null };
   }
 
-  async create(seller: User, request: ListingRequest): Promise<ListingDetail> {
+  async create(seller: User, request: ListingRequest): Promise<PostedListing> {
     // The terms let only adults post: asked once, with the first listing, and kept.
     // The request's own account row, read with its session: no second query.
     const declared = seller.overEighteenConfirmedAt != null;
@@ -190,7 +200,9 @@ export class ListingsService {
       this.events.publish(tx, 'listing.published', { listingId: listing.id });
       return listing.id;
     });
-    return this.ownDetail(id, seller.id);
+    // The wizard's success screen says how many buyers want this; their owners are told by a job (WantedMatches.tell).
+    const [detail, wantedBy] = await Promise.all([this.ownDetail(id, seller.id), this.wanted.wantedAdsFor(id)]);
+    return { ...detail, wanted_by: wantedBy.length };
   }
 
   async update(seller: User, id: string, request: ListingRequest): Promise<ListingDetail> {
@@ -355,6 +367,7 @@ export class ListingsService {
       errors['attributes.available_to'] = 'Available to must not be before available from';
     const place = await this.placeOf(request);
     if (!place) errors['location'] = unknownPlaceText(request.place_id ?? request.location);
+    const wantedSearch = request.type === 'wanted' && place ? wantedSearchOf(request, category.slug, place, errors) : undefined;
     if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
     const where = place as Place;
     return {
@@ -373,6 +386,7 @@ export class ListingsService {
       latitude: roundedCoordinate(where.latitude),
       longitude: roundedCoordinate(where.longitude),
       attributes,
+      wantedSearch,
     };
   }
 
@@ -421,6 +435,7 @@ export class ListingsService {
       created_at: listing.publishedAt.toISOString(),
       expires_at: listing.expiresAt.toISOString(),
       attributes: listing.attributes,
+      ...wantedOf(listing),
       seller: {
         id: seller.id,
         name: seller.deletedAt ? 'Unknown User' : seller.fullName,
@@ -437,10 +452,52 @@ export class ListingsService {
   }
 }
 
+/**
+ * A wanted ad's search: its category, up to its price, within its radius of its place, and the
+ * ranges its buyer gave, checked as a browse URL's are (parseSearchQuery), so a wanted ad asks
+ * only what browse can. Its problems are added to `errors`, by the request's field names.
+ */
+function wantedSearchOf(
+  request: ListingRequest,
+  category: CategorySlug,
+  place: Place,
+  errors: Record<string, string>,
+): StoredSearchQuery | undefined {
+  const ranges = Object.entries(request.wanted_ranges ?? {}).map(([name, value]) => [name, String(value)]);
+  const parsed = parseSearchQuery({
+    ...Object.fromEntries(ranges),
+    category,
+    type: 'sale',
+    max_price: String(request.price),
+    location: place.outcode ?? place.id,
+    radius: String(request.wanted_radius ?? DEFAULT_RADIUS_MILES),
+  });
+  if ('errors' in parsed) {
+    for (const [name, message] of Object.entries(parsed.errors)) {
+      if (name === 'radius') errors['wanted_radius'] = message.replace(/^radius/, 'wanted_radius');
+      else if (name !== 'max_price') errors[`wanted_ranges.${name}`] = message;
+    }
+    return undefined;
+  }
+  return searchQueryToJson(parsed.query);
+}
+
 /** Why a listing's location names no place: a postcode that does not exist, or a name not in the list. */
 function unknownPlaceText(typed: string): string {
   const postcode = canonicalPostcode(typed);
   return postcode ? LISTING_TEXTS.unknownPostcode(postcode) : LISTING_TEXTS.unknownPlace;
+}
+
+/** A wanted ad's ranges and radius as its detail shows them; nulls for a listing for sale or rent. */
+function wantedOf(listing: Listing): { wanted_ranges: Record<string, number> | null; wanted_radius: number | null } {
+  const stored = listing.wantedSearch ? searchQueryFromJson(listing.wantedSearch) : undefined;
+  if (!stored || 'errors' in stored) return { wanted_ranges: null, wanted_radius: null };
+  const ranges: Record<string, number> = {};
+  for (const range of stored.query.attributeRanges) {
+    if (range.min !== undefined) ranges[`${range.key}_min`] = range.min;
+    if (range.max !== undefined) ranges[`${range.key}_max`] = range.max;
+  }
+  return { wanted_ranges: ranges, wanted_radius: stored.query.radiusMiles ?? null };
 }
 
 function daysAfter(date: Date, days: number): Date {

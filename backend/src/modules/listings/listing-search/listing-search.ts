@@ -74,6 +74,17 @@ export class ListingSearch {
     };
   }
 
+  /**
+   * Whether the query finds this live listing: a wanted ad's search asked of one listing, by
+   * browse's own SQL (the listing's id as one more filter), so a wanted ad matches what browsing
+   * with its ranges would show. Reads the primary: the listing was usually posted a moment ago.
+   */
+  async finds(asked: SearchQuery, listingId: string): Promise<boolean> {
+    const query = await this.resolved(asked, { limit: 1 });
+    const { rows } = await this.cards.list({ ...query, ids: [listingId], statuses: ['live'] }, 'primary');
+    return rows.length > 0;
+  }
+
   /** The query as the database knows it: the place's coordinates (a place id that names none is refused), the category's id. */
   private async resolved(asked: SearchQuery, position: SearchPosition): Promise<ListingQuery> {
     const place = asked.location ? await this.geocoder.byId(asked.location) : undefined;

@@ -6,6 +6,7 @@ import type { CategorySlug } from '../../../contracts/categories.js';
 import {
   type DateRange,
   fieldsFor,
+  type ListingType,
   type ListingSort,
   PAGE_SIZE,
   PRICE_MAX_POUNDS,
@@ -28,7 +29,7 @@ export interface SearchQuery {
   text?: string;
   category?: CategorySlug;
   subcategory?: RentSubcategory;
-  type?: 'sale' | 'rent';
+  type?: ListingType;
   minPricePence?: number;
   maxPricePence?: number;
   /** A place id from GET /api/places: a town or village's, or a postcode or outcode ("EX20 1AB", "TA1"). */
@@ -90,7 +91,7 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       text,
       category,
       subcategory,
-      type: request.type === 'buy' ? 'sale' : (request.type as 'sale' | 'rent' | undefined),
+      type: request.type === 'buy' ? 'sale' : (request.type as ListingType | undefined),
       minPricePence,
       maxPricePence,
       // A postcode however typed ("ex201ab"): one spelling, so equal searches share answers.
