@@ -19,10 +19,15 @@ export class Migration20261126113100_wanted_ads extends Migration {
       primary key ("listing_id", "wanted_id")
     );`);
     this.addSql(`create index "wanted_match_wanted_id_index" on "wanted_match" ("wanted_id");`);
+    // A new listing's candidates: the live wanted ads of its category up to its price (a small share of listings).
+    this.addSql(
+      `create index "listing_live_wanted_index" on "listing" ("category_id", "price_pence") where "type" = 'wanted' and "status" = 'live';`,
+    );
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop table if exists "wanted_match";`);
+    this.addSql(`drop index if exists "listing_live_wanted_index";`);
     this.addSql(`delete from "listing" where "type" = 'wanted';`);
     this.addSql(`alter table "listing" drop column if exists "wanted_search";`);
     this.addSql(`alter table "listing" drop constraint if exists "listing_type_check";`);

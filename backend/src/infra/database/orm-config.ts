@@ -12,6 +12,7 @@ const UNMAPPED_TABLES = [
   'listing_search_word',
   'listing_term',
   'postcode_lookup',
+  'wanted_match',
 ];
 
 /**

@@ -31,6 +31,11 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
     'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude")',
 })
 @Index({
+  name: 'listing_live_wanted_index',
+  expression:
+    'create index "listing_live_wanted_index" on "listing" ("category_id", "price_pence") where "type" = \'wanted\' and "status" = \'live\'',
+})
+@Index({
   name: 'listing_location_index',
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })

@@ -3,6 +3,7 @@ import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { FEATURED_LIMIT } from '../../contracts/listings.js';
 import { Geocoder } from '../../infra/geocoding/geocoder.js';
+import { canonicalPostcode } from '../../infra/geocoding/postcodes.js';
 import { type AuthenticatedRequest, CurrentUser, SignedIn, VerifiedEmail } from '../auth/access.js';
 import { MessageResponse } from '../auth/dto/auth.response.js';
 import type { User } from '../users/user.entity.js';
@@ -18,6 +19,7 @@ import {
   FeaturedListings,
   ListingDetail,
   PostedListing,
+  WantedByResponse,
   ListingPage,
   PlaceResponse,
   SavedListingEntry,
@@ -103,7 +105,14 @@ export class ListingsController {
   @ApiEnvelope(200, ListingDetail)
   @ApiErrorEnvelope(404, 'Listing Not Found')
   detail(@Param('id') id: string, @Req() request: AuthenticatedRequest, @Query('near') near?: string): Promise<ListingDetail> {
-    return this.listings.detail(id, viewerOf(request), typeof near === 'string' && /^\d{1,12}$/.test(near) ? near : undefined);
+    return this.listings.detail(id, viewerOf(request), typeof near === 'string' ? placeIdOf(near) : undefined);
+  }
+
+  @Get(':id/wanted-by')
+  @ApiEnvelope(200, WantedByResponse, { description: 'How many live wanted ads this live listing answers (by browse’s rules)' })
+  @ApiErrorEnvelope(404, 'Listing Not Found')
+  wantedBy(@Param('id') id: string): Promise<WantedByResponse> {
+    return this.listings.wantedBy(id);
   }
 
   @Post()
@@ -180,4 +189,9 @@ export class PlacesController {
       label: outcode ? `${place.id}, ${place.name}, ${place.region}` : `${place.name}, ${place.region}`,
     }));
   }
+}
+
+/** A place id as the detail's `near` gives it (a town's or village's, a postcode, an outcode), or undefined. */
+function placeIdOf(near: string): string | undefined {
+  return /^\d{1,12}$/.test(near) ? near : canonicalPostcode(near);
 }

@@ -33,6 +33,7 @@ import type {
   SavedListingEntry,
   SaveResult,
   SellerDeclaration,
+  WantedByResponse,
 } from './dto/listing.response.js';
 import { ListingCards } from './listing-cards.js';
 import { ListingImages } from './listing-images.js';
@@ -163,8 +164,16 @@ export class ListingsService {
     const isOwner = listing?.seller.id === viewer.userId;
     if (!listing || (listing.status !== 'live' && !isOwner)) throw new NotFoundException(LISTING_TEXTS.notFound);
     if (!isOwner && (await this.views.count(listing.id, viewer))) listing.views += 1;
-    const place = near ? await this.geocoder.byId(near) : undefined;
+    // A distance is a nicety: a postcode service that is not answering leaves it out, not the listing.
+    const place = near ? await this.geocoder.byId(near).catch(() => undefined) : undefined;
     return this.toDetail(listing, viewer.userId, place);
+  }
+
+  /** How many live wanted ads a live listing answers (the same count its seller saw when posting it). */
+  async wantedBy(id: string): Promise<WantedByResponse> {
+    const listing = await this.find(id, 'replica');
+    if (!listing || listing.status !== 'live') throw new NotFoundException(LISTING_TEXTS.notFound);
+    return { wanted_by: (await this.wanted.wantedAdsFor(listing.id)).length };
   }
 
   /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */

@@ -74,7 +74,13 @@ describe('wanted ads', () => {
     await postWanted(buyer);
     await postWanted(other, { wanted_ranges: { age_months_min: 7 } });
     const post = (change: Parameters<typeof lambsForSale>[0]) => postListing<Posted>(seller.browser, lambsForSale(change));
-    expect((await post({ age: 8 })).wanted_by).toBe(2);
+    const answered = await post({ age: 8 });
+    expect(answered.wanted_by).toBe(2);
+    // Anyone can ask it again later, by the same rules.
+    expect((await t.app.inject({ method: 'GET', url: `/api/listings/${answered.id}/wanted-by` })).json()).toEqual({
+      success: true,
+      data: { wanted_by: 2 },
+    });
     expect((await post({ age: 6 })).wanted_by).toBe(1); // Younger than the second buyer's 7 months.
     expect((await post({ age: 10 })).wanted_by).toBe(1); // Older than 9 months; the second buyer gave no upper age.
     expect((await post({ age: 8, price: 121 })).wanted_by).toBe(0); // Dearer than both.

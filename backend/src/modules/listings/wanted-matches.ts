@@ -7,7 +7,10 @@ import { MailService } from '../../infra/mail/mail.service.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent } from '../../infra/queue/job-registry.js';
 import { ListingSearch } from './listing-search/listing-search.js';
-import { searchQueryFromJson, type StoredSearchQuery } from './listing-search/search-query.js';
+import { DEFAULT_RADIUS_MILES, searchQueryFromJson, type StoredSearchQuery } from './listing-search/search-query.js';
+
+/** Miles a wanted ad's search place (an outcode's centre) may lie from the ad's own rounded point. */
+const PLACE_SLACK_MILES = 30;
 
 /** A live wanted ad a listing answers, and who posted it. */
 export interface WantedMatch {
@@ -27,7 +30,8 @@ interface WantedCandidate {
  * Wanted ads a new listing answers. A wanted ad's ranges are a search (its stored SearchQuery),
  * so a listing answers it exactly when browsing with that search would show the listing
  * (ListingSearch.finds): there is no second set of matching rules. Candidates are the live
- * wanted ads of the listing's category, of other people, whose price reaches the listing's.
+ * wanted ads of the listing's category, of other people, whose price reaches the listing's and
+ * whose radius roughly reaches it (from the partial index `listing_live_wanted_index`).
  */
 @Injectable()
 export class WantedMatches {
@@ -46,6 +50,10 @@ export class WantedMatches {
          from listing l
          join listing w on w.status = 'live' and w.type = 'wanted' and w.category_id = l.category_id
           and w.seller_id <> l.seller_id and w.price_pence >= l.price_pence
+          -- Near enough to be worth asking: within the ad's radius, with room for its search's place (an
+          -- outcode's centre) lying away from the ad's own rounded point. The search decides.
+          and earth_distance(ll_to_earth(w.latitude, w.longitude), ll_to_earth(l.latitude, l.longitude))
+            <= (coalesce((w.wanted_search -> 'params' ->> 'radius')::numeric, ${DEFAULT_RADIUS_MILES}) + ${PLACE_SLACK_MILES}) * 1609.344
         where l.id = ? and l.status = 'live' and l.type = 'sale'
         order by w.published_at, w.id`,
       [listingId],

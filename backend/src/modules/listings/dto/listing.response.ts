@@ -156,6 +156,11 @@ export class PostedListing extends ListingDetail {
   wanted_by!: number;
 }
 
+export class WantedByResponse {
+  @ApiProperty({ description: 'Live wanted ads the listing answers' })
+  wanted_by!: number;
+}
+
 export class SavedListingEntry {
   @ApiProperty({ format: 'uuid' })
   listing_id!: string;
