@@ -1,5 +1,5 @@
 // Listings at scale, run as a whole program against the built product:
-//   node bench/listings.mjs [listings] [--requests N] [--keep] [--reuse DATABASE] [--main backend/dist/main.js]
+//   node bench/listings.mjs [listings] [--requests N] [--keep] [--reuse DATABASE] [--main backend/dist/main.js] [--port 3950]
 // Creates a database of its own on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // migrates it, seeds `listings` (default 1,000,000) realistic listings from 2,000 sellers across the UK's
 // towns and villages, then starts the product on it and measures:
@@ -27,7 +27,7 @@ const option = (name, fallback) => {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : fallback;
 };
-const total = Number(args.find((arg, i) => /^\d+$/.test(arg) && args[i - 1] !== '--requests') ?? 1_000_000);
+const total = Number(args.find((arg, i) => /^\d+$/.test(arg) && !['--requests', '--port'].includes(args[i - 1])) ?? 1_000_000);
 const requests = Number(option('--requests', 200));
 const reuse = option('--reuse', undefined);
 const seedOnly = args.includes('--seed-only');
@@ -41,7 +41,8 @@ admin.pathname = '/postgres';
 const url = new URL(server);
 url.pathname = `/${name}`;
 const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-listings-'));
-const port = 3950;
+// Another port with --port when another bench runs on the machine (a product already there would answer in its stead).
+const port = Number(option('--port', 3950));
 let product;
 /** Server time of each request, by request id, read from the product's access log. */
 const serverMs = new Map();
@@ -379,7 +380,8 @@ async function latencies(scenarios) {
       return {
         server: { p50: percentile(server, 50), p95: percentile(server, 95) },
         client: { p50: percentile(run.times, 50), p95: percentile(run.times, 95) },
-        results: JSON.parse(run.last).data.listings.length,
+        // Cards on the last page, or the last listing's wanted ads.
+        results: ((data) => data.listings?.length ?? data.wanted_by)(JSON.parse(run.last).data),
       };
     }),
   };
