@@ -58,15 +58,15 @@ export class WantedMatches {
         order by w.published_at, w.id`,
       [listingId],
     );
-    const matches: WantedMatch[] = [];
-    for (const candidate of candidates) {
+    const asked = candidates.flatMap((candidate) => {
       const stored = searchQueryFromJson(candidate.wanted_search);
-      if ('errors' in stored) continue; // Written by an older version and no longer readable: asks nothing.
-      if (await this.search.finds(stored.query, listingId)) {
-        matches.push({ wantedId: candidate.id, ownerId: candidate.seller_id, title: candidate.title });
-      }
-    }
-    return matches;
+      // Written by an older version and no longer readable: it asks nothing.
+      return 'errors' in stored ? [] : [{ key: candidate.id, query: stored.query }];
+    });
+    const found = new Set(await this.search.finding(asked, listingId));
+    return candidates
+      .filter((candidate) => found.has(candidate.id))
+      .map((candidate) => ({ wantedId: candidate.id, ownerId: candidate.seller_id, title: candidate.title }));
   }
 
   /**

@@ -12,7 +12,7 @@ import { SearchPlanner, TOTAL_CAP } from './planner.js';
 import { SearchAnswers } from './search-answers.js';
 import { type SearchPosition, type SearchQuery, searchQueryParams } from './search-query.js';
 import { pageRows, searchRows } from './search-rows.js';
-import type { ListingQuery, ListingSearchSql, SearchPlan } from './search-sql.js';
+import { type Fragment, type ListingQuery, ListingSearchSql, type SearchPlan, WALK } from './search-sql.js';
 import { Spelling } from './spelling.js';
 
 /** Marks a relevance cursor that has gone past the ranked window (continuingCursor). */
@@ -75,14 +75,24 @@ export class ListingSearch {
   }
 
   /**
-   * Whether the query finds this live listing: a wanted ad's search asked of one listing, by
-   * browse's own SQL (the listing's id as one more filter), so a wanted ad matches what browsing
-   * with its ranges would show. Reads the primary: the listing was usually posted a moment ago.
+   * Which of these queries find this live listing: wanted ads' searches asked of one listing, by
+   * browse's own SQL (each query's filters, with the listing's id as one more), in one round trip.
+   * Reads the primary: the listing was usually posted a moment ago.
    */
-  async finds(asked: SearchQuery, listingId: string): Promise<boolean> {
-    const query = await this.resolved(asked, { limit: 1 });
-    const { rows } = await this.cards.list({ ...query, ids: [listingId], statuses: ['live'] }, 'primary');
-    return rows.length > 0;
+  async finding(queries: ReadonlyArray<{ key: string; query: SearchQuery }>, listingId: string): Promise<string[]> {
+    if (queries.length === 0) return [];
+    const tests: Fragment[] = [];
+    for (const { key, query } of queries) {
+      const resolved = await this.resolved(query, { limit: 1 });
+      const page = new ListingSearchSql({ ...resolved, ids: [listingId], statuses: ['live'] }).page(WALK);
+      tests.push({ sql: `select ?::text as key where exists (${page.sql})`, params: [key, ...page.params] });
+    }
+    const rows = await this.prepared.bound<{ key: string }>(
+      tests.map((test) => test.sql).join(' union all '),
+      tests.flatMap((test) => test.params),
+      'primary',
+    );
+    return rows.map((row) => row.key);
   }
 
   /** The query as the database knows it: the place's coordinates (a place id that names none is refused), the category's id. */
