@@ -38,6 +38,8 @@ const own: ProductInstance = {
   googleURL: `http://127.0.0.1:${port + 2}`,
 };
 export const baseURL = shared.baseURL;
+/** Where the products look postcodes up: a postcodes.io stand-in the postcode tests start there (never the public service). */
+export const postcodesURL = `http://127.0.0.1:${port + 3}`;
 
 /** The product exactly as the README starts it, on its embedded defaults. */
 function productServer(product: ProductInstance) {
@@ -59,6 +61,7 @@ function productServer(product: ProductInstance) {
       LOG_LEVEL: 'warn',
       // The tests say which client they are (tests/fixtures.ts), as a reverse proxy would.
       TRUST_PROXY: '1',
+      POSTCODES_API_URL: postcodesURL,
       ...(product.googleURL && {
         PUBLIC_URL: product.baseURL,
         GOOGLE_CLIENT_ID: 'fieldmarket-e2e.apps.googleusercontent.com',

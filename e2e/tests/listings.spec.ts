@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Page, Route } from '@playwright/test';
-import { baseURL } from '../playwright.config.js';
+import { FakePostcodes } from '../../backend/src/testing/postcodes.js';
+import { baseURL, postcodesURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { productDatabase } from './database.js';
 import { photoPng } from './photos.js';
@@ -110,6 +111,47 @@ test.describe('browse', () => {
       'aria-current',
       'page',
     );
+  });
+
+  test.describe('by postcode', () => {
+    // One worker runs these: the postcodes.io stand-in listens on the one port the product asks.
+    test.describe.configure({ mode: 'serial' });
+    const postcodes = new FakePostcodes();
+    test.beforeAll(() => postcodes.start(Number(new URL(postcodesURL).port)));
+    test.afterAll(() => postcodes.stop());
+
+    test('finds a listing by postcode and radius, with its distance; visitors never see a seller’s full postcode', async ({ page }) => {
+      await signUpVerified(page.request, 'Polly Postcode');
+      const word = uniqueWord();
+      const york = await placeNamed(page.request, 'York');
+      // Posted at a full postcode: shown by its outcode and place.
+      await postListing(page.request, {
+        category: 'equipment',
+        title: `Ifor Williams ${word} trailer`,
+        price: 1800,
+        location: 'TA1 1AA',
+        place_id: 'TA1 1AA',
+      });
+      await postListing(page.request, {
+        category: 'equipment',
+        title: `Graham Edwards ${word} trailer`,
+        price: 2100,
+        location: york.label,
+        place_id: york.id,
+      });
+
+      await page.goto(`/browse?q=${word}`);
+      await page.getByLabel('Location').fill('ta1 1aa');
+      await page.getByRole('option', { name: 'TA1 1AA, Taunton, England' }).click();
+      await page.getByLabel('Within').selectOption('10');
+      await expect(page).toHaveURL(/location=TA1(\+|%20)1AA/);
+      await expect(cards(page)).toHaveCount(1);
+      await expect(cards(page).first()).toContainText(`Ifor Williams ${word} trailer`);
+      await expect(cards(page).first()).toContainText('Taunton (TA1), England');
+      await expect(cards(page).first()).toContainText('Less than a mile away');
+      // The place field shows the searcher's own postcode; the card never shows the seller's.
+      expect(await cards(page).first().innerHTML()).not.toMatch(/TA1 ?1AA/i);
+    });
   });
 
   test('Load More appends the next page without duplicates', async ({ page }) => {
@@ -351,6 +393,47 @@ test.describe('post listing wizard', () => {
     await expect(page.getByRole('button', { name: 'Post Another Listing' })).toBeVisible();
     await expect(page).toHaveURL(/\/browse$/);
     expect(await page.evaluate(() => localStorage.getItem('fm_listing_draft'))).toBeNull();
+  });
+
+  test('a buyer’s wanted ad is counted on the success screen of a seller whose listing matches it', async ({ page, browser }) => {
+    // The buyer, in a browser of their own: "Wanted: Texel ewe lambs", 6 to 9 months, up to £120, within 25 miles of Shrewsbury.
+    const buyer = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.252.7.${(Date.now() % 250) + 1}` } });
+    try {
+      await signUpVerified(buyer.request, 'Wyn Wanted');
+      const shrewsbury = await placeNamed(buyer.request, 'Shrewsbury');
+      await postListing(buyer.request, {
+        type: 'wanted',
+        category: 'livestock',
+        title: 'Wanted: 20 Texel ewe lambs near Shrewsbury',
+        price: 120,
+        price_unit: 'per-head',
+        location: shrewsbury.label,
+        place_id: shrewsbury.id,
+        attributes: { breed: 'Texel' },
+        wanted_ranges: { age_months_min: 6, age_months_max: 9 },
+        wanted_radius: 25,
+        images: [],
+      });
+    } finally {
+      await buyer.close();
+    }
+
+    await signUpVerified(page.request, 'Sid Seller');
+    await page.goto('/post-listing');
+    await page.locator('[data-file-input]').setInputFiles([{ name: 'lambs.png', mimeType: 'image/png', buffer: photoPng(320, 240) }]);
+    await expect(page.locator('[data-photo]').getByText('Main photo')).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('For Sale').click();
+    await page.getByLabel('Title').fill('Twenty Texel ewe lambs');
+    await page.getByLabel('Category').selectOption('livestock');
+    await page.getByLabel('Age (months)').fill('8');
+    await finishDetails(page, '110', 'Twenty Texel ewe lambs born in March, wormed and vaccinated, ready to go to a new flock.');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('I confirm I am 18 or over').check();
+    await page.getByRole('button', { name: 'Publish Listing' }).click();
+    await expect(page.locator('[data-wanted-by]')).toHaveText(
+      '1 buyer wants this: their wanted ad matches your listing, and they have been told about it.',
+    );
   });
 
   test('the error banner lists only what is still wrong, and is gone once every field is fixed', async ({ page }) => {

@@ -269,6 +269,12 @@ export const ENV = {
     shownDefault: "Google's",
     description: 'OpenID Connect userinfo endpoint (path ends in /userinfo)',
   }),
+  POSTCODES_API_URL: url({
+    protocols: ['http:', 'https:'],
+    default: 'https://api.postcodes.io',
+    description:
+      'postcodes.io API (the public service, or a self-hosted copy) that postcode and outcode searches and listing locations are looked up in',
+  }),
 } as const satisfies Record<string, EnvVariable>;
 
 export type EnvName = keyof typeof ENV;

@@ -62,6 +62,8 @@ export interface AppConfig {
   imageUploadsPerHour: number;
   /** How long an answer of GET /api/listings is reused for the same query (0: never). */
   searchCacheMs: number;
+  /** The postcodes.io API postcodes and outcodes are looked up in. */
+  postcodesApiUrl: string;
   /** How long to wait at start for PostgreSQL and Redis to answer before giving up. */
   startupWaitSeconds: number;
   /** After SIGTERM, how long the readiness probe fails while requests are still served (load balancer's notice). */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     },
     imageUploadsPerHour: read.get('IMAGE_UPLOADS_PER_HOUR'),
     searchCacheMs: read.get('SEARCH_CACHE_MS'),
+    postcodesApiUrl: read.get('POSTCODES_API_URL'),
     startupWaitSeconds: read.get('STARTUP_WAIT_SECONDS'),
     // At most 5 s, so notice, drain (10 s) and closing fit in the shutdown's grace period (20 s).
     shutdownNoticeMs: read.get('SHUTDOWN_NOTICE_SECONDS') * 1000,

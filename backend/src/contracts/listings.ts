@@ -1,8 +1,8 @@
 import type { CategorySlug } from './categories.js';
 import { hasControlCharacters, type TextRule } from './text-rules.js';
 
-/** For sale, or for rent (SPEC §2 "Post listing"). */
-export const LISTING_TYPES = ['sale', 'rent'] as const;
+/** For sale, or for rent (SPEC §2 "Post listing"); or wanted: a buyer's ad for what they seek (issue 21 §5). */
+export const LISTING_TYPES = ['sale', 'rent', 'wanted'] as const;
 export type ListingType = (typeof LISTING_TYPES)[number];
 
 /** Categories a listing for sale can be in; a rental is in "rentals" with one of RENT_SUBCATEGORIES. */
@@ -159,7 +159,8 @@ export const LISTING_TEXTS = {
   descriptionTooShort: 'Description must be at least 50 characters',
   imageRequired: 'At least one image is required',
   tooManyImages: 'You can upload a maximum of 8 images.',
-  unknownPlace: 'Choose a town or village from the list (UK places only; postcodes are not recognised yet).',
+  unknownPlace: 'Choose a town or village from the list, or type a UK postcode or outcode (EX20 1AB, TA1).',
+  unknownPostcode: (code: string) => `We could not find the postcode ${code}: check it, or choose a town or village from the list.`,
   notFound: 'Listing Not Found',
   cannotSaveOwn: 'You cannot save your own listing.',
   /** The declaration asked before a person's first listing (the terms: sellers must be 18 or over). */

@@ -68,6 +68,8 @@ export interface DomainEventPayloads {
   'report.received': { reportId: string };
   /** A member of staff replied from the inbox; the reply is to be e-mailed. */
   'inbox.reply-queued': { replyId: string };
+  /** A new listing answers a live wanted ad (recorded once per listing and ad): the ad's owner is to be told. */
+  'wanted.matched': { listingId: string; wantedId: string; ownerId: string };
   /** A live listing expires within a week: its seller is told, once per publication. */
   'listing.expiring': { listingId: string };
 

@@ -24,6 +24,8 @@ export async function testConfig(db: TestDatabase, env: Record<string, string | 
     DATA_DIR: dataDir,
     FRONTEND_DIR: 'none',
     QUEUE_PREFIX: `fmtest_${randomBytes(4).toString('hex')}`,
+    // Never the public postcode service: a test that looks postcodes up starts a FakePostcodes (testing/postcodes.ts).
+    POSTCODES_API_URL: 'http://127.0.0.1:9',
     ...env,
   });
 }

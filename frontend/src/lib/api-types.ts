@@ -641,6 +641,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/listings/{id}/wanted-by": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many buyers want a listing (live wanted ads it answers) */
+        get: operations["ListingsController_wantedBy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/listings/{id}/status": {
         parameters: {
             query?: never;
@@ -1812,8 +1829,11 @@ export interface components {
             price_unit: string;
             /** @example plus-vat */
             vat: string;
-            /** @enum {string} */
-            type: "sale" | "rent";
+            /**
+             * @description wanted: a buyer’s wanted ad, its price the most they pay
+             * @enum {string}
+             */
+            type: "sale" | "rent" | "wanted";
             rent_subcategory: string | null;
             /** @example Taunton, England */
             location: string;
@@ -1903,8 +1923,11 @@ export interface components {
             price_unit: string;
             /** @example plus-vat */
             vat: string;
-            /** @enum {string} */
-            type: "sale" | "rent";
+            /**
+             * @description wanted: a buyer’s wanted ad, its price the most they pay
+             * @enum {string}
+             */
+            type: "sale" | "rent" | "wanted";
             rent_subcategory: string | null;
             /** @example Taunton, England */
             location: string;
@@ -1935,7 +1958,13 @@ export interface components {
                 [key: string]: unknown;
             };
             seller: components["schemas"]["ListingSeller"];
-            /** @description Latitude of the place (a town, not the exact site) */
+            /** @description A wanted ad: the ranges its buyer seeks, as browse names them (age_months_min...) */
+            wanted_ranges: {
+                [key: string]: number;
+            } | null;
+            /** @description A wanted ad: miles around its place */
+            wanted_radius: number | null;
+            /** @description Latitude of the place (a town or an outcode, rounded to 0.01 degree; never the exact site) */
             latitude: number;
             longitude: number;
             place_id: string | null;
@@ -1944,9 +1973,80 @@ export interface components {
             /** @description The viewer is the seller */
             is_owner: boolean;
         };
+        WantedByResponse: {
+            /** @description Live wanted ads the listing answers */
+            wanted_by: number;
+        };
+        PostedListing: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @description The whole description */
+            description: string;
+            /**
+             * @description Pounds (GBP)
+             * @example 38500
+             */
+            price: number;
+            /** @example total */
+            price_unit: string;
+            /** @example plus-vat */
+            vat: string;
+            /**
+             * @description wanted: a buyer’s wanted ad, its price the most they pay
+             * @enum {string}
+             */
+            type: "sale" | "rent" | "wanted";
+            rent_subcategory: string | null;
+            /** @example Taunton, England */
+            location: string;
+            /** @description From the searched place, when one was given */
+            distance_miles: number | null;
+            category_name: string;
+            category_slug: string;
+            /** Format: uuid */
+            seller_id: string;
+            seller_name: string;
+            seller_verified: boolean;
+            /** @description In order; the first is the main photo */
+            images: components["schemas"]["ImageView"][];
+            featured: boolean;
+            views: number;
+            /** @description How many people saved it (the spec’s favourites) */
+            saves_count: number;
+            /** @enum {string} */
+            status: "live" | "sold" | "let" | "withdrawn" | "expired" | "removed";
+            /**
+             * Format: date-time
+             * @description When it (last) went live
+             */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            attributes: {
+                [key: string]: unknown;
+            };
+            seller: components["schemas"]["ListingSeller"];
+            /** @description A wanted ad: the ranges its buyer seeks, as browse names them (age_months_min...) */
+            wanted_ranges: {
+                [key: string]: number;
+            } | null;
+            /** @description A wanted ad: miles around its place */
+            wanted_radius: number | null;
+            /** @description Latitude of the place (a town or an outcode, rounded to 0.01 degree; never the exact site) */
+            latitude: number;
+            longitude: number;
+            place_id: string | null;
+            /** @description The viewer saved it */
+            saved: boolean;
+            /** @description The viewer is the seller */
+            is_owner: boolean;
+            /** @description Live wanted ads this listing matches (their owners are told); 0 for a wanted ad */
+            wanted_by: number;
+        };
         ListingRequest: {
             /** @enum {string} */
-            type: "sale" | "rent";
+            type: "sale" | "rent" | "wanted";
             /**
              * @description A slug; rentals are in "rentals" with a subcategory
              * @enum {string}
@@ -1981,6 +2081,12 @@ export interface components {
             attributes?: {
                 [key: string]: unknown;
             };
+            /** @description A wanted ad: the ranges sought, as browse names them (`age_months_min: 6`, `age_months_max: 9`); the price is the most the buyer pays */
+            wanted_ranges?: {
+                [key: string]: number;
+            };
+            /** @description A wanted ad: miles around its place that the buyer will fetch from (default 25) */
+            wanted_radius?: number;
         };
         ListingStatusRequest: {
             /**
@@ -2009,7 +2115,7 @@ export interface components {
             /** @description The listing's status, or 'deleted' when it is gone */
             status: string;
             /** @enum {string|null} */
-            type: "sale" | "rent" | null;
+            type: "sale" | "rent" | "wanted" | null;
             /** @description True when the caller owns the listing */
             is_owner: boolean;
         };
@@ -4756,13 +4862,13 @@ export interface operations {
                 q?: string;
                 category?: "land" | "equipment" | "livestock" | "seeds-plants" | "services" | "rentals";
                 subcategory?: "land" | "equipment" | "services";
-                /** @description buy is the same as sale */
-                type?: "sale" | "rent" | "buy";
+                /** @description buy is the same as sale; wanted: buyers’ wanted ads */
+                type?: "sale" | "rent" | "buy" | "wanted";
                 /** @description Pounds, 0 to 100,000,000 */
                 min_price?: number;
                 /** @description Pounds, 0 to 100,000,000 */
                 max_price?: number;
-                /** @description A place id from GET /api/places */
+                /** @description A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1) */
                 location?: string;
                 /** @description Miles around the location (default 25) */
                 radius?: number;
@@ -4829,7 +4935,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Live at once */
+            /** @description Live at once, with how many buyers’ wanted ads it answers */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4838,7 +4944,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ListingDetail"];
+                        data: components["schemas"]["PostedListing"];
                     };
                 };
             };
@@ -5530,6 +5636,70 @@ export interface operations {
             };
         };
     };
+    ListingsController_wantedBy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many live wanted ads this live listing answers (by browse’s rules) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WantedByResponse"];
+                    };
+                };
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Listing Not Found. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     ListingsController_changeStatus: {
         parameters: {
             query?: never;
@@ -5704,7 +5874,7 @@ export interface operations {
     PlacesController_search: {
         parameters: {
             query: {
-                /** @description The start of a town or village name */
+                /** @description The start of a town or village name, or a UK postcode or outcode */
                 q: string;
             };
             header?: never;
@@ -5713,7 +5883,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Towns and villages starting with q, largest first */
+            /** @description Towns and villages starting with q, largest first; for a UK postcode or outcode, its place (postcodes.io) */
             200: {
                 headers: {
                     [name: string]: unknown;

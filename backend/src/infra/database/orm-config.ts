@@ -5,7 +5,15 @@ import { MIGRATIONS } from '../../migrations/index.js';
 import type { EntityClass } from './entities.js';
 
 /** Tables migrations create with no entity, used through plain SQL or by a library: the schema diff leaves them alone. */
-const UNMAPPED_TABLES = ['socket_io_attachments', 'api_rate_limit', 'listing_view', 'listing_search_word', 'listing_term'];
+const UNMAPPED_TABLES = [
+  'socket_io_attachments',
+  'api_rate_limit',
+  'listing_view',
+  'listing_search_word',
+  'listing_term',
+  'postcode_lookup',
+  'wanted_match',
+];
 
 /**
  * The ORM's options for a database URL; shared by the app, the migrate CLI and the tests.

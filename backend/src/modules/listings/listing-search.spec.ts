@@ -212,7 +212,7 @@ describe('browse and search', () => {
     ['?radius=0&location=2636177', { radius: 'radius must be at least 1 mile' }],
     ['?min_price=abc', { min_price: 'min_price must be a number' }],
     ['?min_price=500&max_price=100', { max_price: 'max_price must not be below min_price' }],
-    ['?location=taunton', { location: 'location must be a place id from the list' }],
+    ['?location=taunton', { location: 'location must be a place id from the list, a postcode or an outcode' }],
     ['?category=equipment&hours_max=lots', { hours_max: 'hours_max must be a number' }],
     ['?limit=500', { limit: 'limit must be at most 50' }],
   ])('refuses %s with a clear message', async (query, fields) => {

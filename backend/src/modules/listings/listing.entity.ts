@@ -2,10 +2,11 @@ import { BigIntType, OptionalProps, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { randomUUID } from 'node:crypto';
 import type { ListingStatus, ListingType, PriceUnit, RentSubcategory, VatOption } from '../../contracts/listings.js';
-import { LISTING_STATUSES } from '../../contracts/listings.js';
+import { LISTING_STATUSES, LISTING_TYPES } from '../../contracts/listings.js';
 import { Category } from '../categories/category.entity.js';
 import { User } from '../users/user.entity.js';
 import { geoCellSql } from './geo-grid.js';
+import type { StoredSearchQuery } from './listing-search/search-query.js';
 
 /**
  * Something for sale or rent. Browse reads listings with plain SQL (listing-search/search-sql.ts) over the
@@ -30,6 +31,11 @@ import { geoCellSql } from './geo-grid.js';
     'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude")',
 })
 @Index({
+  name: 'listing_live_wanted_index',
+  expression:
+    'create index "listing_live_wanted_index" on "listing" ("category_id", "price_pence") where "type" = \'wanted\' and "status" = \'live\'',
+})
+@Index({
   name: 'listing_location_index',
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })
@@ -43,7 +49,7 @@ export class Listing {
   @ManyToOne(() => User, { ref: true, deleteRule: 'cascade' })
   seller!: Ref<User>;
 
-  @Enum({ items: ['sale', 'rent'] })
+  @Enum({ items: [...LISTING_TYPES] })
   type!: ListingType;
 
   @ManyToOne(() => Category, { ref: true })
@@ -104,6 +110,14 @@ export class Listing {
     nullable: true,
   })
   geoCell?: number;
+
+  /**
+   * A wanted ad's search: what its buyer seeks (category, ranges of the category's fields, up to its
+   * price, within a radius of its place), in SearchQuery's stored form, so a listing answers it by the
+   * same rules browse uses (WantedMatches). Null for listings for sale or rent.
+   */
+  @Property({ type: 'json', nullable: true })
+  wantedSearch?: StoredSearchQuery;
 
   /** The category's own fields (contracts/listings.ts CATEGORY_FIELDS), validated on the way in. */
   @Property({ type: 'json' })

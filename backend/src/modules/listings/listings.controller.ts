@@ -3,6 +3,7 @@ import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { FEATURED_LIMIT } from '../../contracts/listings.js';
 import { Geocoder } from '../../infra/geocoding/geocoder.js';
+import { canonicalPostcode } from '../../infra/geocoding/postcodes.js';
 import { type AuthenticatedRequest, CurrentUser, SignedIn, VerifiedEmail } from '../auth/access.js';
 import { MessageResponse } from '../auth/dto/auth.response.js';
 import type { User } from '../users/user.entity.js';
@@ -17,6 +18,8 @@ import {
 import {
   FeaturedListings,
   ListingDetail,
+  PostedListing,
+  WantedByResponse,
   ListingPage,
   PlaceResponse,
   SavedListingEntry,
@@ -102,20 +105,27 @@ export class ListingsController {
   @ApiEnvelope(200, ListingDetail)
   @ApiErrorEnvelope(404, 'Listing Not Found')
   detail(@Param('id') id: string, @Req() request: AuthenticatedRequest, @Query('near') near?: string): Promise<ListingDetail> {
-    return this.listings.detail(id, viewerOf(request), typeof near === 'string' && /^\d{1,12}$/.test(near) ? near : undefined);
+    return this.listings.detail(id, viewerOf(request), typeof near === 'string' ? placeIdOf(near) : undefined);
+  }
+
+  @Get(':id/wanted-by')
+  @ApiEnvelope(200, WantedByResponse, { description: 'How many live wanted ads this live listing answers (by browse’s rules)' })
+  @ApiErrorEnvelope(404, 'Listing Not Found')
+  wantedBy(@Param('id') id: string): Promise<WantedByResponse> {
+    return this.listings.wantedBy(id);
   }
 
   @Post()
   @HttpCode(201)
   @VerifiedEmail()
-  @ApiEnvelope(201, ListingDetail, { description: 'Live at once' })
+  @ApiEnvelope(201, PostedListing, { description: 'Live at once, with how many buyers’ wanted ads it answers' })
   @ApiErrorEnvelope(
     400,
     'A field is invalid, or the first listing lacks confirm_over_18; `fields` has one message per field, `error` joins them with commas',
   )
   @ApiErrorEnvelope(403, 'The e-mail address is not confirmed yet')
   @ApiErrorEnvelope(429, 'The day’s posting limit is reached')
-  create(@CurrentUser() user: User, @Body() body: ListingRequest): Promise<ListingDetail> {
+  create(@CurrentUser() user: User, @Body() body: ListingRequest): Promise<PostedListing> {
     return this.listings.create(user, body);
   }
 
@@ -167,9 +177,21 @@ export class PlacesController {
   constructor(@Inject(Geocoder) private readonly geocoder: Geocoder) {}
 
   @Get()
-  @ApiEnvelope(200, PlaceResponse, { isArray: true, description: 'Towns and villages starting with q, largest first' })
+  @ApiEnvelope(200, PlaceResponse, {
+    isArray: true,
+    description: 'Towns and villages starting with q, largest first; for a UK postcode or outcode, its place (postcodes.io)',
+  })
   async search(@Query() query: PlaceSearchRequest): Promise<PlaceResponse[]> {
     const places = await this.geocoder.search(query.q, 10);
-    return places.map((place) => ({ ...place, label: `${place.name}, ${place.region}` }));
+    // A postcode's label keeps what was typed, so the searcher sees their postcode was understood.
+    return places.map(({ outcode, ...place }) => ({
+      ...place,
+      label: outcode ? `${place.id}, ${place.name}, ${place.region}` : `${place.name}, ${place.region}`,
+    }));
   }
+}
+
+/** A place id as the detail's `near` gives it (a town's or village's, a postcode, an outcode), or undefined. */
+function placeIdOf(near: string): string | undefined {
+  return /^\d{1,12}$/.test(near) ? near : canonicalPostcode(near);
 }

@@ -3,7 +3,12 @@ import { ormEntities } from '../../infra/database/entities.js';
 import { CategoriesModule } from '../categories/categories.module.js';
 import { ImagesModule } from '../images/images.module.js';
 import { ImagesService } from '../images/images.service.js';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { Geocoder, GeonamesGeocoder } from '../../infra/geocoding/geocoder.js';
+import { PostcodesIoGeocoder } from '../../infra/geocoding/postcodes-io-geocoder.js';
+import { UkGeocoder } from '../../infra/geocoding/uk-geocoder.js';
 import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
@@ -18,6 +23,7 @@ import { ListingsLifecycle } from './listings-lifecycle.js';
 import { ListingsController, PlacesController, SellerListingsController } from './listings.controller.js';
 import { ListingsService } from './listings.service.js';
 import { SavedListing } from './saved-listing.entity.js';
+import { WantedMatches } from './wanted-matches.js';
 
 /** Listings: posting, browse and search, detail, saved listings, and their life cycle. */
 @Module({
@@ -34,7 +40,13 @@ import { SavedListing } from './saved-listing.entity.js';
     ListingsLifecycle,
     ListingModeration,
     SearchAnswers,
-    { provide: Geocoder, useClass: GeonamesGeocoder },
+    WantedMatches,
+    {
+      provide: Geocoder,
+      inject: [EntityManager, APP_CONFIG],
+      useFactory: (em: EntityManager, config: AppConfig) =>
+        new UkGeocoder(new GeonamesGeocoder(), new PostcodesIoGeocoder(em, config.postcodesApiUrl)),
+    },
     { provide: ListingImages, useExisting: ImagesService },
   ],
   exports: [ListingsService, ListingModeration],

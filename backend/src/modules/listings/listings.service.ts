@@ -18,6 +18,7 @@ import {
   type VatOption,
 } from '../../contracts/listings.js';
 import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
+import { canonicalPostcode, roundedCoordinate } from '../../infra/geocoding/postcodes.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { AccountStanding } from '../users/account-standing.js';
@@ -28,13 +29,23 @@ import type {
   ListingCard,
   ListingDetail,
   ListingPage,
+  PostedListing,
   SavedListingEntry,
   SaveResult,
   SellerDeclaration,
+  WantedByResponse,
 } from './dto/listing.response.js';
 import { ListingCards } from './listing-cards.js';
 import { ListingImages } from './listing-images.js';
 import { rememberTitleWords } from './listing-search/spelling.js';
+import {
+  DEFAULT_RADIUS_MILES,
+  parseSearchQuery,
+  searchQueryFromJson,
+  searchQueryToJson,
+  type StoredSearchQuery,
+} from './listing-search/search-query.js';
+import { WantedMatches } from './wanted-matches.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews, type Viewer } from './listing-views.js';
@@ -72,6 +83,7 @@ export class ListingsService {
     @Inject(ListingCards) private readonly cards: ListingCards,
     @Inject(AccountStanding) private readonly standing: AccountStanding,
     @Inject(ReplicaReads) private readonly replica: ReplicaReads,
+    @Inject(WantedMatches) private readonly wanted: WantedMatches,
   ) {}
 
   // ----- Cards: featured, a seller's listings -----
@@ -154,8 +166,16 @@ export class ListingsService {
     const isOwner = listing?.seller.id === viewer.userId;
     if (!listing || (listing.status !== 'live' && !isOwner)) throw new NotFoundException(LISTING_TEXTS.notFound);
     if (!isOwner && (await this.views.count(listing.id, viewer))) listing.views += 1;
-    const place = near ? await this.geocoder.byId(near) : undefined;
+    // A distance is a nicety: a postcode service that is not answering leaves it out, not the listing.
+    const place = near ? await this.geocoder.byId(near).catch(() => undefined) : undefined;
     return this.toDetail(listing, viewer.userId, place);
+  }
+
+  /** How many live wanted ads a live listing answers (the same count its seller saw when posting it). */
+  async wantedBy(id: string): Promise<WantedByResponse> {
+    const listing = await this.find(id, 'replica');
+    if (!listing || listing.status !== 'live') throw new NotFoundException(LISTING_TEXTS.notFound);
+    return { wanted_by: (await this.wanted.wantedAdsFor(listing.id)).length };
   }
 
   /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */
@@ -163,7 +183,7 @@ export class ListingsService {
     return { over_18_confirmed: seller.overEighteenConfirmedAt != null };
   }
 
-  async create(seller: User, request: ListingRequest): Promise<ListingDetail> {
+  async create(seller: User, request: ListingRequest): Promise<PostedListing> {
     // The terms let only adults post: asked once, with the first listing, and kept.
     // The request's own account row, read with its session: no second query.
     const declared = seller.overEighteenConfirmedAt != null;
@@ -191,7 +211,9 @@ export class ListingsService {
       this.events.publish(tx, 'listing.published', { listingId: listing.id });
       return listing.id;
     });
-    return this.ownDetail(id, seller.id);
+    // The wizard's success screen says how many buyers want this; their owners are told by a job (WantedMatches.tell).
+    const [detail, wantedBy] = await Promise.all([this.ownDetail(id, seller.id), this.wanted.wantedAdsFor(id)]);
+    return { ...detail, wanted_by: wantedBy.length };
   }
 
   async update(seller: User, id: string, request: ListingRequest): Promise<ListingDetail> {
@@ -357,7 +379,8 @@ export class ListingsService {
     if (typeof from === 'string' && typeof to === 'string' && to < from)
       errors['attributes.available_to'] = 'Available to must not be before available from';
     const place = await this.placeOf(request);
-    if (!place) errors['location'] = LISTING_TEXTS.unknownPlace;
+    if (!place) errors['location'] = unknownPlaceText(request.place_id ?? request.location);
+    const wantedSearch = request.type === 'wanted' && place ? wantedSearchOf(request, category.slug, place, errors) : undefined;
     if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
     const where = place as Place;
     return {
@@ -369,11 +392,14 @@ export class ListingsService {
       pricePence: Math.round(request.price * 100),
       priceUnit,
       vat: (request.vat ?? 'no-vat') as VatOption,
-      locationText: `${where.name}, ${where.region}`,
-      placeId: where.id,
-      latitude: where.latitude,
-      longitude: where.longitude,
+      // A postcode is the seller's address, near enough: visitors get its outcode and its place,
+      // and coordinates rounded to about a kilometre (postcodes.ts).
+      locationText: where.outcode ? `${where.name} (${where.outcode}), ${where.region}` : `${where.name}, ${where.region}`,
+      placeId: where.outcode ?? where.id,
+      latitude: roundedCoordinate(where.latitude),
+      longitude: roundedCoordinate(where.longitude),
       attributes,
+      wantedSearch,
     };
   }
 
@@ -422,6 +448,7 @@ export class ListingsService {
       created_at: listing.publishedAt.toISOString(),
       expires_at: listing.expiresAt.toISOString(),
       attributes: listing.attributes,
+      ...wantedOf(listing),
       seller: {
         id: seller.id,
         name: seller.deletedAt ? 'Unknown User' : seller.fullName,
@@ -436,6 +463,54 @@ export class ListingsService {
       is_owner: viewerId === seller.id,
     };
   }
+}
+
+/**
+ * A wanted ad's search: its category, up to its price, within its radius of its place, and the
+ * ranges its buyer gave, checked as a browse URL's are (parseSearchQuery), so a wanted ad asks
+ * only what browse can. Its problems are added to `errors`, by the request's field names.
+ */
+function wantedSearchOf(
+  request: ListingRequest,
+  category: CategorySlug,
+  place: Place,
+  errors: Record<string, string>,
+): StoredSearchQuery | undefined {
+  const ranges = Object.entries(request.wanted_ranges ?? {}).map(([name, value]) => [name, String(value)]);
+  const parsed = parseSearchQuery({
+    ...Object.fromEntries(ranges),
+    category,
+    type: 'sale',
+    max_price: String(request.price),
+    location: place.outcode ?? place.id,
+    radius: String(request.wanted_radius ?? DEFAULT_RADIUS_MILES),
+  });
+  if ('errors' in parsed) {
+    for (const [name, message] of Object.entries(parsed.errors)) {
+      if (name === 'radius') errors['wanted_radius'] = message.replace(/^radius/, 'wanted_radius');
+      else if (name !== 'max_price') errors[`wanted_ranges.${name}`] = message;
+    }
+    return undefined;
+  }
+  return searchQueryToJson(parsed.query);
+}
+
+/** Why a listing's location names no place: a postcode that does not exist, or a name not in the list. */
+function unknownPlaceText(typed: string): string {
+  const postcode = canonicalPostcode(typed);
+  return postcode ? LISTING_TEXTS.unknownPostcode(postcode) : LISTING_TEXTS.unknownPlace;
+}
+
+/** A wanted ad's ranges and radius as its detail shows them; nulls for a listing for sale or rent. */
+function wantedOf(listing: Listing): { wanted_ranges: Record<string, number> | null; wanted_radius: number | null } {
+  const stored = listing.wantedSearch ? searchQueryFromJson(listing.wantedSearch) : undefined;
+  if (!stored || 'errors' in stored) return { wanted_ranges: null, wanted_radius: null };
+  const ranges: Record<string, number> = {};
+  for (const range of stored.query.attributeRanges) {
+    if (range.min !== undefined) ranges[`${range.key}_min`] = range.min;
+    if (range.max !== undefined) ranges[`${range.key}_max`] = range.max;
+  }
+  return { wanted_ranges: ranges, wanted_radius: stored.query.radiusMiles ?? null };
 }
 
 function daysAfter(date: Date, days: number): Date {

@@ -54,7 +54,7 @@ describe('listings: posting and managing', () => {
     ['price', 'Price must be a number from 0 to 100,000,000', { price: '38500' }],
     [
       'location',
-      'Choose a town or village from the list (UK places only; postcodes are not recognised yet).',
+      'Choose a town or village from the list, or type a UK postcode or outcode (EX20 1AB, TA1).',
       { location: 'Atlantis', place_id: undefined },
     ],
     ['attributes.hours', 'Hours must be a whole number from 0 to 200000', { attributes: { hours: -1 } }],

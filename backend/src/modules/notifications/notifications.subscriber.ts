@@ -58,6 +58,28 @@ export class NotificationsSubscriber {
     );
   }
 
+  /** A new listing answers the user's wanted ad (once per listing and ad: WantedMatches records it). */
+  @OnDomainEvent('wanted.matched', { name: 'notifications.wanted-match', queue: 'notifications' })
+  async wantedMatch(event: DomainEvent<'wanted.matched'>): Promise<void> {
+    const { listingId, wantedId, ownerId } = event.payload;
+    const [listing, wanted] = await Promise.all([this.listings.brief(listingId), this.listings.brief(wantedId)]);
+    if (!listing || listing.status !== 'live' || !wanted) return;
+    await this.notify(
+      [ownerId],
+      {
+        kind: 'NEW_LISTING',
+        type: 'success',
+        message: `"${listing.title}" (${gbp.format(listing.price)}) matches your wanted ad "${wanted.title}".`,
+        actionUrl: `/listing/${listing.id}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'NEW_LISTING',
+        { type: 'NEW_LISTING', data: { listing_id: listing.id, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
   /** Listing Updated: a saved listing's price changed. */
   @OnDomainEvent('listing.updated', { name: 'notifications.listing-price', queue: 'notifications' })
   async listingUpdated(event: DomainEvent<'listing.updated'>): Promise<void> {

@@ -183,6 +183,7 @@ export default function BrowseFilters({ filters: initial, typedPlace, placeNotFo
               <option value="">For Sale or For Rent</option>
               <option value="sale">For Sale</option>
               <option value="rent">For Rent</option>
+              <option value="wanted">Wanted (buyers' ads)</option>
             </select>
           </div>
           <fieldset className="filters__range">

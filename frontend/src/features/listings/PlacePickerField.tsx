@@ -83,13 +83,18 @@ export const PlacePickerField = forwardRef<PlacePickerHandle, Props>(function Pl
           aria-autocomplete="list"
           aria-expanded="false"
           aria-controls={`${id}-options`}
-          placeholder="Town or village"
+          placeholder="Town, village or postcode"
+          aria-describedby={`${id}-hint`}
           data-place-input
           // After the picker's own listener (it clears the id while the text changes).
           onInput={() => onChange?.(read())}
         />
         <ul className="place-picker__options" id={`${id}-options`} role="listbox" hidden data-place-options></ul>
       </div>
+      <p className="place-picker__hint" id={`${id}-hint`}>
+        A town, a village, a postcode or an outcode (TA1). Postcodes: ONS, OS and Royal Mail data under the{' '}
+        <a href="/about#credits-title">Open Government Licence</a>.
+      </p>
       <input type="hidden" name={idName} defaultValue={initial.placeId} data-place-id />
       {radius && (
         <label className="place-picker__radius">

@@ -47,6 +47,7 @@ export function listingCardHtml(listing: ListingCardData, options: { near?: stri
   const href = `/listing/${encodeURIComponent(listing.id)}${options.near ? `?near=${encodeURIComponent(options.near)}` : ''}`;
   const badges = [
     listing.type === 'rent' ? '<span class="badge listing-card__badge">For Rent</span>' : '',
+    listing.type === 'wanted' ? '<span class="badge listing-card__badge">Wanted</span>' : '',
     listing.featured ? '<span class="badge listing-card__badge listing-card__badge--featured">Featured</span>' : '',
     listing.status !== 'live' ? `<span class="badge listing-card__badge">${escapeHtml(statusLabel(listing.status))}</span>` : '',
   ].join('');
@@ -57,7 +58,7 @@ export function listingCardHtml(listing: ListingCardData, options: { near?: stri
 <div class="listing-card__body">
 <p class="listing-card__category">${escapeHtml(listing.category_name)}</p>
 <h3 class="listing-card__title">${escapeHtml(listing.title)}</h3>
-<p class="listing-card__price">${escapeHtml(formatListingPrice(listing.price, listing.price_unit, listing.vat))}</p>
+<p class="listing-card__price">${listing.type === 'wanted' ? 'Up to ' : ''}${escapeHtml(formatListingPrice(listing.price, listing.price_unit, listing.vat))}</p>
 <p class="listing-card__location">${escapeHtml(listing.location)}${escapeHtml(distance)}</p>
 <p class="listing-card__seller">${escapeHtml(listing.seller_name)}${listing.seller_verified ? ' <span class="listing-card__verified">✓ Verified</span>' : ''}</p>
 </div>

@@ -10,6 +10,8 @@ const detail = (overrides: Partial<ListingDetail> = {}): ListingDetail => ({
   latitude: 51,
   longitude: -3,
   place_id: '1',
+  wanted_ranges: null,
+  wanted_radius: null,
   saved: false,
   is_owner: false,
   ...overrides,

@@ -123,11 +123,11 @@ export default function PostListingWizard({ editId, initialType }: Props) {
     if (state.phase !== 'publishing') return;
     const body = publishBody(state);
     const init = { body, headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
-    void settle<ListingDetail>(() =>
+    void settle<ListingDetail & { wanted_by?: number }>(() =>
       editId ? api.PUT('/api/listings/{id}', { ...init, params: { path: { id: editId } } }) : api.POST('/api/listings', init),
     ).then((outcome) => {
       if (outcome.ok) {
-        dispatch({ type: 'published', id: outcome.data.id });
+        dispatch({ type: 'published', id: outcome.data.id, wantedBy: outcome.data.wanted_by });
         return;
       }
       if (outcome.status === 401) {
@@ -246,6 +246,13 @@ export default function PostListingWizard({ editId, initialType }: Props) {
           <p data-success-text>
             {editId ? 'Your changes are saved. Taking you to the listing…' : 'Your listing is live. Taking you to the listings…'}
           </p>
+          {!editId && (state.wantedBy ?? 0) > 0 && (
+            <p data-wanted-by>
+              {state.wantedBy === 1
+                ? '1 buyer wants this: their wanted ad matches your listing, and they have been told about it.'
+                : `${state.wantedBy} buyers want this: their wanted ads match your listing, and they have been told about it.`}
+            </p>
+          )}
           <div className="btn-row">
             <a className="btn" href="/browse">
               View All Listings
@@ -282,7 +289,8 @@ function writeStored(key: string, draft: ListingDraft): boolean {
 function draftOfListing(listing: ListingDetail): ListingDraft {
   return {
     ...EMPTY_DRAFT,
-    type: listing.type,
+    // A wanted ad is changed through the API for now; the wizard edits listings for sale or rent.
+    type: listing.type === 'wanted' ? '' : listing.type,
     title: listing.title,
     category: listing.category_slug,
     subcategory: listing.rent_subcategory ?? '',

@@ -51,6 +51,8 @@ export interface WizardState {
   photoProblems: string;
   draftNote: '' | 'saved' | 'restored';
   publishedId?: string;
+  /** Live wanted ads the new listing answers (their owners are told): the success screen says so. */
+  wantedBy?: number;
 }
 
 /** A file the person chose, as the wizard judges it: `problem` from fileProblem, `key` a new photo's. */
@@ -79,7 +81,7 @@ export type WizardEvent =
   | { type: 'draftSaved' }
   | { type: 'publishRequested' }
   | { type: 'publishFailed'; status: number; summary: string; fields?: Record<string, string> }
-  | { type: 'published'; id: string }
+  | { type: 'published'; id: string; wantedBy?: number }
   | { type: 'postAnother' };
 
 /** The draft's plain text fields, as the form names them. */
@@ -218,7 +220,7 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
     }
     case 'published':
       // Published with the declaration: it is kept, and not asked again.
-      return { ...state, phase: 'published', publishedId: event.id, askDeclaration: false };
+      return { ...state, phase: 'published', publishedId: event.id, wantedBy: event.wantedBy, askDeclaration: false };
     case 'postAnother':
       return { ...INITIAL_STATE, phase: 'editing', draft: { ...EMPTY_DRAFT } };
   }

@@ -23,6 +23,7 @@ import {
   LISTING_SORTS,
   LISTING_TEXTS,
   LISTING_TYPES,
+  type ListingType,
   MAX_IMAGES,
   PAGE_SIZE_MAX,
   PRICE_MAX_POUNDS,
@@ -32,6 +33,9 @@ import {
   VAT_OPTIONS,
 } from '../../../contracts/listings.js';
 import { IsUuid } from '../../../common/uuid.js';
+
+/** A place's id: a GeoNames town or village (digits), or a UK postcode or outcode as typed ("EX20 1AB", "ex201ab", "TA1"). */
+const PLACE_ID = /^(\d{1,12}|[A-Za-z]{1,2}\d[A-Za-z\d]? ?(\d[A-Za-z]{2})?)$/;
 
 const CATEGORY_SLUGS = CATEGORIES.map((c) => c.slug);
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -50,8 +54,8 @@ function Choice(options: readonly string[], missing: string, invalid: string, op
 /** The wizard's listing (SPEC §3 "Submitted listing payload"), with our additions: price unit, VAT, place, category fields. */
 export class ListingRequest {
   @ApiProperty({ enum: LISTING_TYPES })
-  @Choice(LISTING_TYPES, LISTING_TEXTS.typeRequired, 'Listing type must be sale or rent')
-  type!: 'sale' | 'rent';
+  @Choice(LISTING_TYPES, LISTING_TEXTS.typeRequired, 'Listing type must be sale, rent or wanted')
+  type!: ListingType;
 
   @ApiProperty({ enum: CATEGORY_SLUGS, description: 'A slug; rentals are in "rentals" with a subcategory' })
   @Choice(CATEGORY_SLUGS, LISTING_TEXTS.categoryRequired, LISTING_TEXTS.invalidCategory)
@@ -91,7 +95,7 @@ export class ListingRequest {
 
   @ApiProperty({ required: false, description: 'The place chosen from GET /api/places (preferred over matching the text)' })
   @IsOptional()
-  @Matches(/^\d{1,12}$/, { message: LISTING_TEXTS.unknownPlace })
+  @Matches(PLACE_ID, { message: LISTING_TEXTS.unknownPlace })
   place_id?: string;
 
   @ApiProperty({
@@ -104,7 +108,11 @@ export class ListingRequest {
   @ValidateBy({
     name: 'images',
     validator: {
-      validate: (value: unknown) => Array.isArray(value) && value.length >= 1 && value.length <= MAX_IMAGES,
+      // A wanted ad may have no photo: its buyer has nothing to show yet.
+      validate: (value: unknown, args) =>
+        Array.isArray(value) &&
+        value.length >= ((args?.object as ListingRequest | undefined)?.type === 'wanted' ? 0 : 1) &&
+        value.length <= MAX_IMAGES,
       defaultMessage: (args) =>
         Array.isArray(args?.value) && args.value.length > MAX_IMAGES ? LISTING_TEXTS.tooManyImages : LISTING_TEXTS.imageRequired,
     },
@@ -123,6 +131,22 @@ export class ListingRequest {
   @IsOptional()
   @IsObject({ message: 'attributes must be an object' })
   attributes?: Record<string, unknown>;
+
+  @ApiProperty({
+    required: false,
+    type: Object,
+    additionalProperties: { type: 'number' },
+    description:
+      'A wanted ad: the ranges sought, as browse names them (`age_months_min: 6`, `age_months_max: 9`); the price is the most the buyer pays',
+  })
+  @IsOptional()
+  @IsObject({ message: 'wanted_ranges must be an object' })
+  wanted_ranges?: Record<string, unknown>;
+
+  @ApiProperty({ required: false, description: `A wanted ad: miles around its place that the buyer will fetch from (default 25)` })
+  @IsOptional()
+  @IsInt({ message: 'wanted_radius must be a whole number of miles' })
+  wanted_radius?: number;
 }
 
 export class ListingStatusRequest {
@@ -163,9 +187,13 @@ export class ListingSearchRequest {
   @IsIn(RENT_SUBCATEGORIES, { message: LISTING_TEXTS.invalidCategory })
   subcategory?: string;
 
-  @ApiProperty({ required: false, enum: ['sale', 'rent', 'buy'], description: 'buy is the same as sale' })
+  @ApiProperty({
+    required: false,
+    enum: ['sale', 'rent', 'buy', 'wanted'],
+    description: 'buy is the same as sale; wanted: buyers’ wanted ads',
+  })
   @IsOptional()
-  @IsIn(['sale', 'rent', 'buy'], { message: 'type must be sale, rent or buy' })
+  @IsIn(['sale', 'rent', 'buy', 'wanted'], { message: 'type must be sale, rent, buy or wanted' })
   type?: string;
 
   @ApiProperty({ required: false, description: `Pounds, 0 to ${PRICE_MAX_POUNDS.toLocaleString('en-GB')}` })
@@ -180,9 +208,9 @@ export class ListingSearchRequest {
   @IsNumber({}, { message: 'max_price must be a number' })
   max_price?: number;
 
-  @ApiProperty({ required: false, description: 'A place id from GET /api/places' })
+  @ApiProperty({ required: false, description: 'A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1)' })
   @IsOptional()
-  @Matches(/^\d{1,12}$/, { message: 'location must be a place id from the list' })
+  @Matches(PLACE_ID, { message: 'location must be a place id from the list, a postcode or an outcode' })
   location?: string;
 
   @ApiProperty({ required: false, description: 'Miles around the location (default 25)' })
@@ -240,7 +268,7 @@ export class FeaturedRequest {
 }
 
 export class PlaceSearchRequest {
-  @ApiProperty({ description: 'The start of a town or village name' })
+  @ApiProperty({ description: 'The start of a town or village name, or a UK postcode or outcode' })
   @MaxLength(60, { message: 'q must be at most 60 characters' })
   @IsString({ message: 'q must be text' })
   @IsNotEmpty({ message: 'q is required' })

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { LISTING_TYPES, type ListingType } from '../../../contracts/listings.js';
 import { ImageView } from '../../images/dto/image.response.js';
 
 /** A listing as cards show it (SPEC §3 "Listing (browse shape)"). */
@@ -21,8 +22,8 @@ export class ListingCard {
   @ApiProperty({ example: 'plus-vat' })
   vat!: string;
 
-  @ApiProperty({ enum: ['sale', 'rent'] })
-  type!: 'sale' | 'rent';
+  @ApiProperty({ enum: LISTING_TYPES, description: 'wanted: a buyer’s wanted ad, its price the most they pay' })
+  type!: ListingType;
 
   @ApiProperty({ type: String, nullable: true })
   rent_subcategory!: string | null;
@@ -122,7 +123,18 @@ export class ListingDetail extends ListingCard {
   @ApiProperty({ type: ListingSeller })
   seller!: ListingSeller;
 
-  @ApiProperty({ description: 'Latitude of the place (a town, not the exact site)' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    nullable: true,
+    description: 'A wanted ad: the ranges its buyer seeks, as browse names them (age_months_min...)',
+  })
+  wanted_ranges!: Record<string, number> | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'A wanted ad: miles around its place' })
+  wanted_radius!: number | null;
+
+  @ApiProperty({ description: 'Latitude of the place (a town or an outcode, rounded to 0.01 degree; never the exact site)' })
   latitude!: number;
 
   @ApiProperty()
@@ -136,6 +148,17 @@ export class ListingDetail extends ListingCard {
 
   @ApiProperty({ description: 'The viewer is the seller' })
   is_owner!: boolean;
+}
+
+/** The answer to posting a listing: the listing, and how many buyers' wanted ads it answers. */
+export class PostedListing extends ListingDetail {
+  @ApiProperty({ description: 'Live wanted ads this listing matches (their owners are told); 0 for a wanted ad' })
+  wanted_by!: number;
+}
+
+export class WantedByResponse {
+  @ApiProperty({ description: 'Live wanted ads the listing answers' })
+  wanted_by!: number;
 }
 
 export class SavedListingEntry {

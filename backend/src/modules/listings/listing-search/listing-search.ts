@@ -5,13 +5,14 @@ import { categoryBySlug } from '../../../contracts/categories.js';
 import { DATE_RANGES } from '../../../contracts/listings.js';
 import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
 import { Geocoder } from '../../../infra/geocoding/geocoder.js';
+import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
 import type { ListingPage } from '../dto/listing.response.js';
 import { ListingCards } from '../listing-cards.js';
 import { SearchPlanner, TOTAL_CAP } from './planner.js';
 import { SearchAnswers } from './search-answers.js';
 import { type SearchPosition, type SearchQuery, searchQueryParams } from './search-query.js';
 import { pageRows, searchRows } from './search-rows.js';
-import type { ListingQuery, ListingSearchSql, SearchPlan } from './search-sql.js';
+import { type Fragment, type ListingQuery, ListingSearchSql, type SearchPlan, WALK } from './search-sql.js';
 import { Spelling } from './spelling.js';
 
 /** Marks a relevance cursor that has gone past the ranked window (continuingCursor). */
@@ -73,10 +74,31 @@ export class ListingSearch {
     };
   }
 
+  /**
+   * Which of these queries find this live listing: wanted ads' searches asked of one listing, by
+   * browse's own SQL (each query's filters, with the listing's id as one more), in one round trip.
+   * Reads the primary: the listing was usually posted a moment ago.
+   */
+  async finding(queries: ReadonlyArray<{ key: string; query: SearchQuery }>, listingId: string): Promise<string[]> {
+    if (queries.length === 0) return [];
+    const tests: Fragment[] = [];
+    for (const { key, query } of queries) {
+      const resolved = await this.resolved(query, { limit: 1 });
+      const page = new ListingSearchSql({ ...resolved, ids: [listingId], statuses: ['live'] }).page(WALK);
+      tests.push({ sql: `select ?::text as key where exists (${page.sql})`, params: [key, ...page.params] });
+    }
+    const rows = await this.prepared.bound<{ key: string }>(
+      tests.map((test) => test.sql).join(' union all '),
+      tests.flatMap((test) => test.params),
+      'primary',
+    );
+    return rows.map((row) => row.key);
+  }
+
   /** The query as the database knows it: the place's coordinates (a place id that names none is refused), the category's id. */
   private async resolved(asked: SearchQuery, position: SearchPosition): Promise<ListingQuery> {
     const place = asked.location ? await this.geocoder.byId(asked.location) : undefined;
-    if (asked.location && !place) throw new FieldValidationException({ location: 'location must be a place id from the list' });
+    if (asked.location && !place) throw new FieldValidationException({ location: unknownLocationText(asked.location) });
     return {
       categoryId: asked.category ? categoryBySlug(asked.category)?.id : undefined,
       rentSubcategory: asked.subcategory,
@@ -117,6 +139,12 @@ export class ListingSearch {
     const [edge] = await searchRows<{ published_at: string; id: string }>(this.prepared, sql.windowEdge(plan), false, 'replica');
     return edge ? encodeCursor([PAST_WINDOW, edge.published_at, edge.id]) : null;
   }
+}
+
+/** Why a search's location names no place: a postcode that does not exist, or a place id not in the list. */
+function unknownLocationText(location: string): string {
+  const postcode = canonicalPostcode(location);
+  return postcode ? `location: no such postcode or outcode, ${postcode}` : 'location must be a place id from the list';
 }
 
 /** A relevance search whose cursor has gone past the ranked window: the older matches, newest first. */

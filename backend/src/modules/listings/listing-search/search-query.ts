@@ -6,11 +6,13 @@ import type { CategorySlug } from '../../../contracts/categories.js';
 import {
   type DateRange,
   fieldsFor,
+  type ListingType,
   type ListingSort,
   PAGE_SIZE,
   PRICE_MAX_POUNDS,
   type RentSubcategory,
 } from '../../../contracts/listings.js';
+import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
 import { ListingSearchRequest } from '../dto/listing.request.js';
 
 /** The version of SearchQuery's stored form (searchQueryToJson); a stored query of another version is refused. */
@@ -27,10 +29,10 @@ export interface SearchQuery {
   text?: string;
   category?: CategorySlug;
   subcategory?: RentSubcategory;
-  type?: 'sale' | 'rent';
+  type?: ListingType;
   minPricePence?: number;
   maxPricePence?: number;
-  /** A place id from GET /api/places. */
+  /** A place id from GET /api/places: a town or village's, or a postcode or outcode ("EX20 1AB", "TA1"). */
   location?: string;
   /** Only with a location. */
   radiusMiles?: number;
@@ -89,10 +91,11 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       text,
       category,
       subcategory,
-      type: request.type === 'buy' ? 'sale' : (request.type as 'sale' | 'rent' | undefined),
+      type: request.type === 'buy' ? 'sale' : (request.type as ListingType | undefined),
       minPricePence,
       maxPricePence,
-      location: request.location,
+      // A postcode however typed ("ex201ab"): one spelling, so equal searches share answers.
+      location: request.location && (canonicalPostcode(request.location) ?? request.location),
       radiusMiles: request.location ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
       verifiedSellersOnly: request.verified,
       featuredOnly: request.featured,

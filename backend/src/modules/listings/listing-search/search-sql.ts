@@ -233,7 +233,8 @@ export class ListingSearchSql {
         const metres = query.radiusMiles * METRES_PER_MILE;
         const bounds = boundsAround(latitude, longitude, query.radiusMiles);
         this.bounds = bounds;
-        this.cells = bounds && cellsWithin(latitude, longitude, query.radiusMiles, bounds);
+        // Listings given by id (a wanted ad's search asked of one listing) are found by id: no squares to walk.
+        this.cells = bounds && !query.ids ? cellsWithin(latitude, longitude, query.radiusMiles, bounds) : undefined;
         // A box first (cheap comparisons), then the distance.
         if (bounds) {
           this.placeFilters.push(

@@ -72,8 +72,8 @@ export class ConversationListing {
   @ApiProperty({ description: "The listing's status, or 'deleted' when it is gone" })
   status!: string;
 
-  @ApiProperty({ enum: ['sale', 'rent'], nullable: true, type: String })
-  type!: 'sale' | 'rent' | null;
+  @ApiProperty({ enum: ['sale', 'rent', 'wanted'], nullable: true, type: String })
+  type!: 'sale' | 'rent' | 'wanted' | null;
 
   @ApiProperty({ description: 'True when the caller owns the listing' })
   is_owner!: boolean;

@@ -1,0 +1,143 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { Geocoder, type Place } from './geocoder.js';
+import { parsePostcode, type ParsedPostcode } from './postcodes.js';
+
+/** What a person is told when postcodes cannot be looked up; place names keep working. */
+export const POSTCODE_SERVICE_DOWN =
+  'Postcode lookup is not answering just now. Try again in a minute, or type a town or village name instead.';
+
+/** The postcode service did not answer (down, slow past the timeout, or answering nonsense). */
+export class PostcodeLookupUnavailable extends HttpException {
+  constructor() {
+    super(POSTCODE_SERVICE_DOWN, HttpStatus.SERVICE_UNAVAILABLE);
+  }
+}
+
+/** How long a found postcode or outcode is kept (they rarely move), and how long "no such postcode" is. */
+export const POSTCODE_CACHE_DAYS = 30;
+export const POSTCODE_MISS_CACHE_MINUTES = 60;
+/** How long one lookup may take before the person is told the service is not answering. */
+export const POSTCODE_TIMEOUT_MS = 3_000;
+
+interface PostcodeAnswer {
+  postcode?: string;
+  outcode?: string;
+  latitude?: number | null;
+  longitude?: number | null;
+  country?: string | string[] | null;
+  parish?: string | string[] | null;
+  admin_district?: string | string[] | null;
+}
+
+interface CachedLookup {
+  found: boolean;
+  name: string | null;
+  region: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/**
+ * UK postcodes and outcodes through the postcodes.io API (`/postcodes/{pc}`, `/outcodes/{oc}`;
+ * the public service or a self-hosted copy at POSTCODES_API_URL), with ONS and Ordnance Survey
+ * data under the Open Government Licence. Answers are kept in PostgreSQL (`postcode_lookup`): a
+ * found code for POSTCODE_CACHE_DAYS, an unknown one for POSTCODE_MISS_CACHE_MINUTES, so a
+ * repeated search never waits on the service. A place's id is the code itself ("EX20 1AB", "TA1").
+ */
+export class PostcodesIoGeocoder extends Geocoder {
+  private readonly logger = new Logger('Postcodes');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly baseUrl: string,
+    private readonly timeoutMs = POSTCODE_TIMEOUT_MS,
+  ) {
+    super();
+  }
+
+  async search(query: string): Promise<Place[]> {
+    const place = await this.resolve(query);
+    return place ? [place] : [];
+  }
+
+  byId(id: string): Promise<Place | undefined> {
+    return this.resolve(id);
+  }
+
+  async resolve(text: string): Promise<Place | undefined> {
+    const code = parsePostcode(text);
+    if (!code) return undefined;
+    const key = code.kind === 'postcode' ? code.postcode : code.outcode;
+    const cached = await this.cached(key);
+    const answer = cached ?? (await this.remember(key, await this.fetchAnswer(code)));
+    if (!answer.found || answer.latitude === null || answer.longitude === null) return undefined;
+    return {
+      id: key,
+      name: answer.name ?? code.outcode,
+      region: answer.region ?? 'United Kingdom',
+      latitude: answer.latitude,
+      longitude: answer.longitude,
+      outcode: code.outcode,
+    };
+  }
+
+  private async cached(key: string): Promise<CachedLookup | undefined> {
+    const [row] = await this.em.getConnection().execute<CachedLookup[]>(
+      `select found, name, region, latitude, longitude from postcode_lookup
+        where code = ? and looked_up_at > now() - (case when found then ? else ? end)::interval`,
+      [key, `${POSTCODE_CACHE_DAYS} days`, `${POSTCODE_MISS_CACHE_MINUTES} minutes`],
+    );
+    return row;
+  }
+
+  private async remember(key: string, answer: CachedLookup): Promise<CachedLookup> {
+    await this.em.getConnection().execute(
+      `insert into postcode_lookup (code, found, name, region, latitude, longitude, looked_up_at) values (?, ?, ?, ?, ?, ?, now())
+       on conflict (code) do update set found = excluded.found, name = excluded.name, region = excluded.region,
+         latitude = excluded.latitude, longitude = excluded.longitude, looked_up_at = excluded.looked_up_at`,
+      [key, answer.found, answer.name, answer.region, answer.latitude, answer.longitude],
+    );
+    return answer;
+  }
+
+  /** The service's answer for the code: found (with its place) or not; anything else is the service failing. */
+  private async fetchAnswer(code: ParsedPostcode): Promise<CachedLookup> {
+    const path =
+      code.kind === 'postcode' ? `postcodes/${encodeURIComponent(code.postcode)}` : `outcodes/${encodeURIComponent(code.outcode)}`;
+    const url = `${this.baseUrl.replace(/\/+$/, '')}/${path}`;
+    let response: Response;
+    let body: { result?: PostcodeAnswer } | undefined;
+    try {
+      response = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), headers: { accept: 'application/json' } });
+      body = response.status === 404 ? undefined : ((await response.json()) as { result?: PostcodeAnswer });
+    } catch (error) {
+      this.logger.warn(`postcode lookup failed (${url}): ${(error as Error).message}`);
+      throw new PostcodeLookupUnavailable();
+    }
+    if (response.status === 404) return { found: false, name: null, region: null, latitude: null, longitude: null };
+    const result = body?.result;
+    if (!response.ok || !result || typeof result.latitude !== 'number' || typeof result.longitude !== 'number') {
+      this.logger.warn(`postcode lookup answered ${response.status} without a place (${url})`);
+      throw new PostcodeLookupUnavailable();
+    }
+    return {
+      found: true,
+      name: placeName(result) ?? null,
+      region: first(result.country) ?? null,
+      latitude: result.latitude,
+      longitude: result.longitude,
+    };
+  }
+}
+
+/** The place a code is in, as people name it: its parish ("Okehampton"), else its district ("West Devon"). */
+function placeName(result: PostcodeAnswer): string | undefined {
+  const parish = first(result.parish)?.replace(/, unparished area$/i, '');
+  // An outcode spans several parishes: its district names it better than whichever parish comes first.
+  return (result.postcode ? parish : undefined) ?? first(result.admin_district) ?? parish;
+}
+
+function first(value: string | string[] | null | undefined): string | undefined {
+  return (Array.isArray(value) ? value[0] : value) ?? undefined;
+}
