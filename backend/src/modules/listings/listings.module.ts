@@ -8,6 +8,7 @@ import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
 import { ListingCards } from './listing-cards.js';
+import { ListingMatches } from './listing-search/listing-matches.js';
 import { ListingSearch } from './listing-search/listing-search.js';
 import { SearchPlanner } from './listing-search/planner.js';
 import { SearchAnswers } from './listing-search/search-answers.js';
@@ -26,6 +27,7 @@ import { SavedListing } from './saved-listing.entity.js';
   providers: [
     ListingsService,
     ListingSearch,
+    ListingMatches,
     SearchPlanner,
     Spelling,
     ListingCards,
@@ -37,6 +39,6 @@ import { SavedListing } from './saved-listing.entity.js';
     { provide: Geocoder, useClass: GeonamesGeocoder },
     { provide: ListingImages, useExisting: ImagesService },
   ],
-  exports: [ListingsService, ListingModeration],
+  exports: [ListingsService, ListingModeration, ListingMatches],
 })
 export class ListingsModule {}
