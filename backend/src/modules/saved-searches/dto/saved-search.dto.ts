@@ -19,12 +19,12 @@ export class CreateSavedSearchRequest {
   @TextField(SAVED_SEARCH_NAME_RULE, { example: 'Massey Ferguson tractors within 25 miles of Taunton under £40,000' })
   name?: string;
 
-  @ApiProperty({ enum: ALERT_FREQUENCIES, required: false, default: 'instant' })
+  @ApiProperty({ enum: ALERT_FREQUENCIES, required: false, description: 'instant when absent' })
   @IsOptional()
   @IsIn(ALERT_FREQUENCIES, { message: FREQUENCY_MESSAGE })
   frequency?: AlertFrequency;
 
-  @ApiProperty({ required: false, default: true })
+  @ApiProperty({ required: false, description: 'true when absent' })
   @IsOptional()
   @IsBoolean({ message: 'price_drops must be true or false' })
   price_drops?: boolean;
