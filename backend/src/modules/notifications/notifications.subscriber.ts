@@ -67,8 +67,9 @@ export class NotificationsSubscriber {
     const [search, listing] = await Promise.all([this.savedSearches.brief(savedSearchId), this.listings.brief(listingId)]);
     if (!search || !listing || listing.status !== 'live') return;
     const drop = occasion !== 'new';
+    // A drop names the price it dropped to ("drop:<pence>"), whatever the price is by the time this runs.
     const message = drop
-      ? `"${listing.title}" (your saved search "${search.name}") is now ${gbp.format(listing.price)}.`
+      ? `"${listing.title}" (your saved search "${search.name}") is now ${gbp.format(Number(occasion.slice('drop:'.length)) / 100)}.`
       : `"${listing.title}" matches your saved search "${search.name}": ${gbp.format(listing.price)}.`;
     const draft = { message, actionUrl: `/listing/${listing.id}`, sourceKey: event.id } as const;
     const timestamp = event.occurredAt;

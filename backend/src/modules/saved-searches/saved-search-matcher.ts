@@ -98,22 +98,23 @@ export class SavedSearchMatcher {
   }
 
   /**
-   * Records what each search is to hear: the listing, if it never heard of it; a drop, if it heard
-   * of it at a higher price and wants drops. Instant searches are told in the bell, and mailed now
+   * Records what each search is to hear: the listing, if it never heard of it; a drop, if it only
+   * heard of it at higher prices and wants drops. Instant searches are told in the bell, and mailed now
    * unless they were mailed in the last 15 minutes (then remindInstant mails them later).
    */
   private async record(listing: PercolatedListing, searches: Candidate[], why: 'published' | 'price-changed'): Promise<number> {
     const now = this.clock.now();
     return this.em.fork().transactional(async (tx) => {
       const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
+      // The lowest price each search was told of: a drop is a price below it (once per price, by the row's key).
       const known = await run<{ saved_search_id: string; price_pence: string }>(
-        `select distinct on (saved_search_id) saved_search_id, price_pence from saved_search_match
-          where listing_id = ? and saved_search_id = any(?::uuid[]) order by saved_search_id, matched_at desc`,
+        `select saved_search_id, min(price_pence) as price_pence from saved_search_match
+          where listing_id = ? and saved_search_id = any(?::uuid[]) group by saved_search_id`,
         [listing.id, pgArray(searches.map((search) => search.id))],
       );
-      const lastPrice = new Map(known.map((row) => [row.saved_search_id, Number(row.price_pence)]));
+      const lowestTold = new Map(known.map((row) => [row.saved_search_id, Number(row.price_pence)]));
       const rows = searches.flatMap((search) => {
-        const heard = lastPrice.get(search.id);
+        const heard = lowestTold.get(search.id);
         if (heard === undefined) return [{ search, occasion: 'new' }];
         if (why === 'price-changed' && search.price_drops && listing.pricePence < heard)
           return [{ search, occasion: `drop:${listing.pricePence}` }];

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
+import { AcceptsOneClickUnsubscribe } from '../../common/one-click-body.js';
 import type { User } from '../users/user.entity.js';
 import { CurrentUser, SignedIn } from '../auth/access.js';
 import {
@@ -46,6 +47,7 @@ export class SavedSearchesController {
 
   /** The one-click link of alert e-mails (List-Unsubscribe-Post) and the page /saved-searches/unsubscribe. */
   @Post('unsubscribe')
+  @AcceptsOneClickUnsubscribe()
   @HttpCode(200)
   @ApiEnvelope(200, SavedSearchMessage)
   @ApiErrorEnvelope(400, 'The link is unknown')

@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Inject, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
 import { isUuid } from '../../common/uuid.js';
 import { categoryBySlug } from '../../contracts/categories.js';
@@ -7,6 +7,7 @@ import { SAVED_SEARCH_CAP, SAVED_SEARCH_NAME_MAX, SAVED_SEARCH_TEXTS } from '../
 import { ListingMatches } from '../listings/listing-search/listing-matches.js';
 import { parseSearchQuery, type SearchQuery, searchQueryFromJson, searchQueryToJson } from '../listings/listing-search/search-query.js';
 import type { CreateSavedSearchRequest, SavedSearchView, UpdateSavedSearchRequest } from './dto/saved-search.dto.js';
+import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
 import { SavedSearch } from './saved-search.entity.js';
 import { pgArray } from './pg-array.js';
@@ -28,11 +29,17 @@ export interface SavedSearchBrief {
  * unsubscribe from a link. Every call is scoped to its owner; another's id answers 404.
  */
 @Injectable()
-export class SavedSearchesService {
+export class SavedSearchesService implements OnModuleInit {
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(ListingMatches) private readonly matches: ListingMatches,
+    @Inject(UserDataRegistry) private readonly userData: UserDataRegistry,
   ) {}
+
+  /** The user's saved searches are part of their data export. */
+  onModuleInit(): void {
+    this.userData.addPart({ name: 'saved_searches', exportFor: (userId) => this.list(userId) });
+  }
 
   async create(userId: string, body: CreateSavedSearchRequest): Promise<SavedSearchView> {
     const query = this.parsed(body.query);

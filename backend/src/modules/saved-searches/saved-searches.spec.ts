@@ -176,6 +176,7 @@ describe('saved searches', () => {
       const listing = await insertListing(db, { seller: seller.id, title: 'Cultivator, 3 m', pricePence: 500_000 });
       expect(await matcher().match(listing, 'published')).toBeGreaterThan(0);
       expect(await matcher().match(listing, 'published')).toBe(0);
+      await waitForJobs(db); // the bell tells the price of the moment
       await db.query('update listing set price_pence = 450000 where id = $1', [listing]);
       expect(await matcher().match(listing, 'price-changed')).toBeGreaterThan(0);
       expect(await matcher().match(listing, 'price-changed')).toBe(0);
@@ -281,7 +282,20 @@ describe('saved searches', () => {
       const guessed = await t.app.inject({ method: 'POST', url: `/api/saved-searches/unsubscribe?token=${token.slice(0, -1)}A` });
       expect(guessed.statusCode).toBe(400);
       expect(guessed.json()).toMatchObject({ fields: { token: SAVED_SEARCH_TEXTS.badToken } });
-      const done = await t.app.inject({ method: 'POST', url: `${link.pathname}${link.search}` });
+      // As a mail app sends it (RFC 8058): a form body, no cookie, no Origin. A form elsewhere is still refused.
+      const elsewhere = await t.app.inject({
+        method: 'POST',
+        url: '/api/newsletter/unsubscribe',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      expect(elsewhere.statusCode).toBe(415);
+      const done = await t.app.inject({
+        method: 'POST',
+        url: `${link.pathname}${link.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
       expect(done.json()).toMatchObject({ data: { message: SAVED_SEARCH_TEXTS.unsubscribed } });
       const after = (await jane.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data;
       expect(Object.fromEntries(after.map((view) => [view.id, view.frequency]))).toEqual({ [search.id]: 'off', [other.id]: 'instant' });
