@@ -90,8 +90,18 @@ test.describe('saved searches', () => {
       ).toBeVisible();
 
       // The mail as a mail app shows it (its HTML), looked at in a screenshot.
-      const shown = await browser.newPage();
+      // (Written into a page of the site's public origin: its photos are served same-origin only, Cross-Origin-Resource-Policy.)
+      const shown = await page.context().newPage();
+      await shown.goto(new URL('/about', mail?.listUnsubscribe).href);
       await shown.setContent(mail?.html ?? '');
+      await expect
+        .poll(() =>
+          shown
+            .locator('img')
+            .first()
+            .evaluate((img: HTMLImageElement) => img.naturalWidth),
+        )
+        .toBeGreaterThan(0);
       await expect(shown.getByRole('link', { name: `Round baler ${word}` })).toBeVisible();
       await expect(shown.getByText('£12,500 + VAT')).toBeVisible();
       await shown.screenshot({ path: test.info().outputPath('alert-mail.png'), fullPage: true });
