@@ -22,6 +22,7 @@ import { NewsletterModule } from './modules/newsletter/newsletter.module.js';
 import { LiveDiagnosticsModule } from './modules/notifications/diagnostics.module.js';
 import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { ProfileModule } from './modules/profile/profile.module.js';
+import { SavedSearchesModule } from './modules/saved-searches/saved-searches.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { ReportsModule } from './modules/reports/reports.module.js';
 import { InboxModule } from './modules/staff/inbox/inbox.module.js';
@@ -46,6 +47,7 @@ const DOMAIN_MODULES = [
   ListingsModule,
   MessagingModule,
   NotificationsModule,
+  SavedSearchesModule,
   ContactModule,
   FeedbackModule,
   NewsletterModule,

@@ -10,6 +10,7 @@ import { Metrics } from '../infra/metrics/metrics.js';
 import { envelopeApiResults } from '../common/envelope.hook.js';
 import { HttpExceptionFilter, MAX_PATH_PARAMETER_LENGTH, renderFrameworkError } from '../common/http-exception.filter.js';
 import { acceptMultipartOnFileRoutes } from '../common/multipart-body.js';
+import { acceptOneClickUnsubscribe } from '../common/one-click-body.js';
 import { createValidationPipe } from '../common/validation.js';
 import type { AppConfig } from '../config/env.js';
 import { fastifyTrustProxy } from '../config/trust-proxy.js';
@@ -58,6 +59,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
   registerSecurityHeaders(fastify, config);
   protectApi(app, config);
   await acceptMultipartOnFileRoutes(fastify);
+  acceptOneClickUnsubscribe(fastify);
   logClientAborts(fastify);
   sendRequestIds(fastify);
   logApiRequests(fastify, logger);

@@ -77,6 +77,13 @@ export interface DomainEventPayloads {
   'message.sent': { messageId: string; conversationId: string; senderId: string; recipientId: string };
   /** The listing's owner accepted or declined a booking request; the requester is to be told. */
   'booking.decided': { messageId: string; conversationId: string; requesterId: string; decision: 'accepted' | 'declined' };
+  /**
+   * A saved search (frequency instant) matched a listing: newly (`occasion` "new") or by a drop in
+   * its price ("drop:<pence>"); its owner is to be told in the bell.
+   */
+  'saved-search.matched': { savedSearchId: string; listingId: string; occasion: string };
+  /** Saved-search matches were gathered into one e-mail (an instant batch or a digest): it is to be sent. */
+  'saved-search.mail-due': { userId: string; batchId: string; kind: 'instant' | 'daily' | 'weekly' };
   /** Messages to this recipient stayed unread for 15 minutes: they are to be e-mailed (once per conversation per hour). */
   'conversation.unread-reminder': { conversationId: string; recipientId: string };
 }

@@ -21,6 +21,7 @@ import { Migration20261126042000_notification_about_user } from './Migration2026
 import { Migration20261126042100_booking_request_dates } from './Migration20261126042100_booking_request_dates.js';
 import { Migration20261126113000_postcode_lookup } from './Migration20261126113000_postcode_lookup.js';
 import { Migration20261126113100_wanted_ads } from './Migration20261126113100_wanted_ads.js';
+import { Migration20261126114000_saved_searches } from './Migration20261126114000_saved_searches.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126042100_booking_request_dates', class: Migration20261126042100_booking_request_dates },
   { name: 'Migration20261126113000_postcode_lookup', class: Migration20261126113000_postcode_lookup },
   { name: 'Migration20261126113100_wanted_ads', class: Migration20261126113100_wanted_ads },
+  { name: 'Migration20261126114000_saved_searches', class: Migration20261126114000_saved_searches },
 ];

@@ -22,9 +22,13 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The same content as HTML, for mail with pictures (alerts); the text stays for clients that show text. */
+  html?: string;
   replyTo?: MailAddress;
   /** A one-click unsubscribe address (List-Unsubscribe header), for mail sent to a list. */
   listUnsubscribe?: string;
+  /** The List-Unsubscribe address takes a one-click POST (RFC 8058): mail apps then unsubscribe without a page. */
+  oneClickUnsubscribe?: boolean;
 }
 
 /**
@@ -52,7 +56,7 @@ export class MailService implements OnApplicationShutdown {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const { key, listUnsubscribe, ...message } = mail;
+    const { key, listUnsubscribe, oneClickUnsubscribe, ...message } = mail;
     // The outbox refuses what a real SMTP server would refuse for good: the .invalid domain never exists (RFC 2606).
     if (this.outboxDir && /\.invalid$/i.test(mail.to.trim())) {
       throw new PermanentFailure(`Recipient refused: the domain of ${mail.to} does not exist (.invalid is reserved)`);
@@ -63,6 +67,7 @@ export class MailService implements OnApplicationShutdown {
         from: this.config.mail.from,
         ...message,
         ...(listUnsubscribe ? { list: { unsubscribe: listUnsubscribe } } : {}),
+        ...(listUnsubscribe && oneClickUnsubscribe ? { headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
         messageId: this.messageIdFor(key),
       });
     } catch (error) {

@@ -13,6 +13,7 @@ import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
 import { ListingCards } from './listing-cards.js';
+import { ListingMatches } from './listing-search/listing-matches.js';
 import { ListingSearch } from './listing-search/listing-search.js';
 import { SearchPlanner } from './listing-search/planner.js';
 import { SearchAnswers } from './listing-search/search-answers.js';
@@ -32,6 +33,7 @@ import { WantedMatches } from './wanted-matches.js';
   providers: [
     ListingsService,
     ListingSearch,
+    ListingMatches,
     SearchPlanner,
     Spelling,
     ListingCards,
@@ -49,6 +51,6 @@ import { WantedMatches } from './wanted-matches.js';
     },
     { provide: ListingImages, useExisting: ImagesService },
   ],
-  exports: [ListingsService, ListingModeration],
+  exports: [ListingsService, ListingModeration, ListingMatches],
 })
 export class ListingsModule {}

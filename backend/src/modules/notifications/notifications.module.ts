@@ -3,6 +3,7 @@ import { ormEntities } from '../../infra/database/entities.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { MessagingSummaries } from '../messaging/message-summaries.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
+import { SavedSearchesModule } from '../saved-searches/saved-searches.module.js';
 import { MessageSummaries } from './message-summaries.js';
 import { CategoryFollow, Notification } from './notification.entity.js';
 import { FollowsController, LiveEventsController, NotificationsController } from './notifications.controller.js';
@@ -14,7 +15,7 @@ import { NotificationsSubscriber } from './notifications.subscriber.js';
  * events, pushed live; following categories; the catch-up call of the live channel.
  */
 @Module({
-  imports: [ormEntities([Notification, CategoryFollow]), ListingsModule, MessagingModule],
+  imports: [ormEntities([Notification, CategoryFollow]), ListingsModule, MessagingModule, SavedSearchesModule],
   controllers: [NotificationsController, FollowsController, LiveEventsController],
   providers: [
     NotificationsService,

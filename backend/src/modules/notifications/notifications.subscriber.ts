@@ -6,6 +6,7 @@ import { OnDomainEvent } from '../../infra/queue/job-registry.js';
 import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
 import { Realtime, type ServerEvent, type ServerEventPayload } from '../../infra/realtime/realtime.js';
 import { ListingsService } from '../listings/listings.service.js';
+import { SavedSearchesService } from '../saved-searches/saved-searches.service.js';
 import { MessageSummaries } from './message-summaries.js';
 import { type NotificationDraft, NotificationsService } from './notifications.service.js';
 
@@ -34,6 +35,7 @@ export class NotificationsSubscriber {
     @Inject(MessageSummaries) private readonly messages: MessageSummaries,
     @Inject(Realtime) private readonly realtime: Realtime,
     @Inject(RealtimeEventLog) private readonly eventLog: RealtimeEventLog,
+    @Inject(SavedSearchesService) private readonly savedSearches: SavedSearchesService,
   ) {}
 
   /** New Listing Available: to the followers of its category (every rental is in Rentals), never its seller. */
@@ -78,6 +80,32 @@ export class NotificationsSubscriber {
         { type: 'NEW_LISTING', data: { listing_id: listing.id, notification }, timestamp: event.occurredAt },
       ],
     );
+  }
+
+  /** A saved search (instant) matched a listing, new to it or cheaper: to the search's owner. */
+  @OnDomainEvent('saved-search.matched', { name: 'notifications.saved-search-match', queue: 'notifications' })
+  async savedSearchMatched(event: DomainEvent<'saved-search.matched'>): Promise<void> {
+    const { savedSearchId, listingId, occasion } = event.payload;
+    const [search, listing] = await Promise.all([this.savedSearches.brief(savedSearchId), this.listings.brief(listingId)]);
+    if (!search || !listing || listing.status !== 'live') return;
+    const drop = occasion !== 'new';
+    // A drop names the price it dropped to ("drop:<pence>"), whatever the price is by the time this runs.
+    const message = drop
+      ? `"${listing.title}" (your saved search "${search.name}") is now ${gbp.format(Number(occasion.slice('drop:'.length)) / 100)}.`
+      : `"${listing.title}" matches your saved search "${search.name}": ${gbp.format(listing.price)}.`;
+    const draft = { message, actionUrl: `/listing/${listing.id}`, sourceKey: event.id } as const;
+    const timestamp = event.occurredAt;
+    if (drop) {
+      await this.notify([search.userId], { ...draft, kind: 'LISTING_UPDATED', type: 'warning' }, (notification) => [
+        'LISTING_UPDATED',
+        { type: 'LISTING_UPDATED', data: { listing_id: listing.id, notification }, timestamp },
+      ]);
+      return;
+    }
+    await this.notify([search.userId], { ...draft, kind: 'NEW_LISTING', type: 'info' }, (notification) => [
+      'NEW_LISTING',
+      { type: 'NEW_LISTING', data: { listing_id: listing.id, notification }, timestamp },
+    ]);
   }
 
   /** Listing Updated: a saved listing's price changed. */

@@ -4,6 +4,7 @@ import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import MyListings from '../listings/MyListings';
 import SavedListings from '../listings/SavedListings';
+import SavedSearches from '../saved-searches/SavedSearches';
 import { AccountPanel } from './AccountPanel';
 import { PrivacyPanel } from './PrivacyPanel';
 import { ProfileDetails } from './ProfileDetails';
@@ -17,6 +18,7 @@ const TABS = [
   { id: 'details', label: 'Profile' },
   { id: 'listings', label: 'My Listings' },
   { id: 'saved', label: 'Saved' },
+  { id: 'saved-searches', label: 'Saved searches' },
   { id: 'security', label: 'Security' },
   { id: 'privacy', label: 'Privacy' },
   { id: 'account', label: 'Account' },
@@ -29,7 +31,7 @@ function tabFromHash(): TabId {
 }
 
 /**
- * /profile: the signed-in user's account, in six tabs (details, my listings, saved, security, privacy, account), with
+ * /profile: the signed-in user's account, in seven tabs (details, my listings, saved, saved searches, security, privacy, account), with
  * one status banner for what the last action did (SPEC §2 "Profile").
  */
 function ProfilePage() {
@@ -140,6 +142,7 @@ function ProfilePage() {
         {tab === 'details' && <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />}
         {tab === 'listings' && <MyListings />}
         {tab === 'saved' && <SavedListings />}
+        {tab === 'saved-searches' && <SavedSearches />}
         {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
         {tab === 'privacy' && <PrivacyPanel profile={profile} onSaved={setProfile} notify={notify} />}
         {tab === 'account' && <AccountPanel profile={profile} notify={notify} />}

@@ -96,7 +96,7 @@ export class ListingSearch {
   }
 
   /** The query as the database knows it: the place's coordinates (a place id that names none is refused), the category's id. */
-  private async resolved(asked: SearchQuery, position: SearchPosition): Promise<ListingQuery> {
+  async resolved(asked: SearchQuery, position: SearchPosition): Promise<ListingQuery> {
     const place = asked.location ? await this.geocoder.byId(asked.location) : undefined;
     if (asked.location && !place) throw new FieldValidationException({ location: unknownLocationText(asked.location) });
     return {

@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Geocoder } from '../../../infra/geocoding/geocoder.js';
+import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
+import type { ListingCard } from '../dto/listing.response.js';
+import { ListingCards } from '../listing-cards.js';
+import { ListingSearch } from './listing-search.js';
+import type { SearchQuery } from './search-query.js';
+import { type ListingQuery, ListingSearchSql } from './search-sql.js';
+
+/** A listing as reverse search prunes saved searches by it (SearchPercolator's ListingFacts), with its status. */
+export interface PercolatedListing {
+  id: string;
+  status: string;
+  sellerId: string;
+  title: string;
+  categoryId: number;
+  type: string;
+  pricePence: number;
+  geoCell: number | null;
+  lexemes: string[];
+}
+
+/**
+ * Saved searches' side of search: whether a listing is among a query's answers, decided by the
+ * search's own SQL (ListingSearchSql, as browse builds it) restricted to that listing, so an alert
+ * never announces a listing the search's page would not show, whatever filters the query gains.
+ */
+@Injectable()
+export class ListingMatches {
+  constructor(
+    @Inject(ListingSearch) private readonly search: ListingSearch,
+    @Inject(ListingCards) private readonly cards: ListingCards,
+    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+    @Inject(Geocoder) private readonly geocoder: Geocoder,
+  ) {}
+
+  /** A place id's name ("Taunton"), for a saved search's suggested name. */
+  async placeName(placeId: string): Promise<string | undefined> {
+    return (await this.geocoder.byId(placeId))?.name;
+  }
+
+  /** The query as the database knows it (a place's coordinates, a category's id); refused when its place is gone. */
+  resolved(query: SearchQuery): Promise<ListingQuery> {
+    return this.search.resolved(query, { limit: 1 });
+  }
+
+  /** Full text's reading of the words: what saved searches prune by (requiredLexemes). */
+  async querytree(text: string): Promise<string | null> {
+    const [row] = await this.prepared.all<{ tree: string | null }>(`select querytree(websearch_to_tsquery('english', ?))::text as tree`, [
+      text,
+    ]);
+    return row?.tree ?? null;
+  }
+
+  /** The listing as reverse search needs it, or null when there is none. */
+  async percolated(listingId: string): Promise<PercolatedListing | null> {
+    const [row] = await this.prepared.all<{
+      status: string;
+      seller_id: string;
+      title: string;
+      category_id: number;
+      type: string;
+      price_pence: string;
+      geo_cell: number | null;
+      lexemes: string[];
+    }>(
+      `select status, seller_id, title, category_id, type, price_pence, geo_cell, tsvector_to_array(search_vector) as lexemes
+        from listing where id = ?`,
+      [listingId],
+    );
+    if (!row) return null;
+    return {
+      id: listingId,
+      status: row.status,
+      sellerId: row.seller_id,
+      title: row.title,
+      categoryId: row.category_id,
+      type: row.type,
+      pricePence: Number(row.price_pence),
+      geoCell: row.geo_cell,
+      lexemes: row.lexemes,
+    };
+  }
+
+  /** Whether the listing is among the query's answers now (live, and every filter of the query). */
+  async matches(query: ListingQuery, text: string | undefined, listingId: string): Promise<boolean> {
+    const sql = new ListingSearchSql({ ...query, ids: [listingId], sort: 'newest', cursor: undefined, limit: 1 });
+    const page = sql.page({ text });
+    const rows = await this.prepared.bound<{ id: string }>(page.sql, page.params, 'primary');
+    return rows.length > 0;
+  }
+
+  /** These listings as cards, those still live only, newest first, with their distance from the query's place. */
+  async liveCards(ids: string[], query: ListingQuery): Promise<ListingCard[]> {
+    if (ids.length === 0) return [];
+    const { near } = query;
+    const page = await this.cards.list({ ids, near, sort: 'newest', limit: ids.length }, 'primary');
+    return this.cards.cards(page.rows.slice(0, ids.length), near);
+  }
+}

@@ -1,0 +1,223 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import { PRICE_UNITS, VAT_OPTIONS } from '../../contracts/listings.js';
+import { DIGEST_LISTINGS_PER_SEARCH } from '../../contracts/saved-searches.js';
+import type { DomainEvent } from '../../events/domain-events.js';
+import { CLOCK, type Clock } from '../../infra/clock/clock.js';
+import { MailService } from '../../infra/mail/mail.service.js';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
+import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
+import type { ListingCard } from '../listings/dto/listing.response.js';
+import { ListingMatches } from '../listings/listing-search/listing-matches.js';
+import { User } from '../users/user.entity.js';
+import { type DigestFrequency, lastDigestDue } from './digest-schedule.js';
+import { SavedSearch } from './saved-search.entity.js';
+import { SavedSearchesService } from './saved-searches.service.js';
+
+/** Users gathered into digests per transaction. */
+const DIGEST_USERS_PER_STEP = 500;
+
+const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+
+interface Section {
+  search: SavedSearch;
+  cards: ListingCard[];
+  drops: Set<string>;
+  more: number;
+}
+
+/**
+ * Saved-search e-mail: the daily and weekly digests gathered at 07:00 UK time, and the sending of
+ * every alert e-mail (an instant batch or a digest), one per user, a section per search, with
+ * List-Unsubscribe for the searches it is about. Listings no longer live are left out when the
+ * mail is written; a mail with nothing left is not sent.
+ */
+@Injectable()
+export class SavedSearchMail {
+  private readonly logger = new Logger('SavedSearches');
+
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(ListingMatches) private readonly listings: ListingMatches,
+    @Inject(SavedSearchesService) private readonly searches: SavedSearchesService,
+    @Inject(DomainEvents) private readonly events: DomainEvents,
+    @Inject(MailService) private readonly mail: MailService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Each minute: any digest due (the last 07:00 UK time, or Monday's) whose searches have not all
+   * been gathered into it. Each step marks its searches as gathered in the transaction that
+   * publishes their e-mails, so a run cut off (a crash) resumes with the searches it had not reached.
+   */
+  @ScheduledJob({ name: 'saved-searches.digests', queue: 'maintenance', everyMs: 60_000 })
+  async gatherDigests(): Promise<void> {
+    const now = this.clock.now();
+    for (const frequency of ['daily', 'weekly'] as const) {
+      const users = await this.gatherDigest(frequency, lastDigestDue(frequency, now));
+      if (users > 0) this.logger.log(`${frequency} digest: ${users} e-mail(s) queued`);
+    }
+  }
+
+  /** Gathers every search of the frequency not yet in the digest due at `due`; the e-mails it queued. */
+  async gatherDigest(frequency: DigestFrequency, due: Date): Promise<number> {
+    let mails = 0;
+    for (;;) {
+      const step = await this.em.fork().transactional(async (tx) => {
+        const rows = await tx.getConnection().execute<Array<{ user_id: string; batch: string | null }>>(
+          `with users as (select distinct user_id from saved_search
+              where frequency = ? and paused_at is null and (digest_due_at is null or digest_due_at < ?) limit ?),
+            gathered as (update saved_search s set digest_due_at = ? from users u
+              where s.user_id = u.user_id and s.frequency = ? and s.paused_at is null and (s.digest_due_at is null or s.digest_due_at < ?)
+              returning s.id, s.user_id),
+            batches as (select user_id, gen_random_uuid() as batch from users),
+            marked as (update saved_search_match m set mail_batch = b.batch from gathered g join batches b on b.user_id = g.user_id
+              where m.saved_search_id = g.id and m.mail_batch is null and m.matched_at <= ? returning b.user_id, b.batch)
+          select u.user_id, (select min(k.batch::text) from marked k where k.user_id = u.user_id) as batch from users u`,
+          [frequency, due, DIGEST_USERS_PER_STEP, due, frequency, due, due],
+          'all',
+          tx.getTransactionContext(),
+        );
+        const batches = rows.filter((row) => row.batch !== null);
+        for (const row of batches) {
+          this.events.publish(tx, 'saved-search.mail-due', { userId: row.user_id, batchId: row.batch as string, kind: frequency });
+        }
+        return { users: rows.length, mails: batches.length };
+      });
+      mails += step.mails;
+      if (step.users < DIGEST_USERS_PER_STEP) return mails;
+    }
+  }
+
+  /** Sends one alert e-mail. Its Message-ID is the batch's, so a repeat after a crash is recognised as the same mail. */
+  @OnDomainEvent('saved-search.mail-due', { name: 'saved-searches.send-mail', queue: 'mail' })
+  async send(event: DomainEvent<'saved-search.mail-due'>): Promise<void> {
+    const { userId, batchId, kind } = event.payload;
+    const em = this.em.fork();
+    const user = await em.findOne(User, { id: userId });
+    if (!user || user.deletedAt || user.suspendedAt || !user.emailNotifications) return;
+    const sections = await this.sections(em, batchId);
+    if (sections.length === 0) return;
+    const unsubscribe = `${this.config.publicUrl}/api/saved-searches/unsubscribe?token=${sections.map((s) => s.search.unsubscribeToken).join(',')}`;
+    const unsubscribePage = `${this.config.publicUrl}/saved-searches/unsubscribe?token=${sections.map((s) => s.search.unsubscribeToken).join(',')}`;
+    const manage = `${this.config.publicUrl}/profile#saved-searches`;
+    const count = sections.reduce((sum, section) => sum + section.cards.length + section.more, 0);
+    const subject =
+      kind === 'instant'
+        ? `${count === 1 ? 'A new match' : `${count} new matches`} for your saved search "${sections[0]?.search.name}"`
+        : `Your ${kind} saved-search digest: ${count === 1 ? '1 new match' : `${count} new matches`}`;
+    await this.mail.send({
+      key: `saved-search-alert-${batchId}`,
+      to: user.email,
+      subject,
+      text: this.text(user.fullName, sections, unsubscribePage, manage),
+      html: this.html(user.fullName, sections, unsubscribePage, manage),
+      listUnsubscribe: unsubscribe,
+      oneClickUnsubscribe: true,
+    });
+  }
+
+  /** The batch's searches, each with its listings still live (newest first, at most 20). */
+  private async sections(em: EntityManager, batchId: string): Promise<Section[]> {
+    const rows = await em
+      .getConnection()
+      .execute<Array<{ saved_search_id: string; listing_id: string; occasion: string }>>(
+        `select saved_search_id, listing_id, occasion from saved_search_match where mail_batch = ? order by matched_at desc`,
+        [batchId],
+      );
+    const searchIds = [...new Set(rows.map((row) => row.saved_search_id))];
+    const searches = await em.find(SavedSearch, { id: { $in: searchIds } }, { orderBy: { createdAt: 'asc' } });
+    const sections: Section[] = [];
+    for (const search of searches) {
+      const mine = rows.filter((row) => row.saved_search_id === search.id);
+      let resolved;
+      try {
+        resolved = await this.listings.resolved(this.searches.queryOf(search));
+      } catch {
+        continue; // its place is no longer in the list: nothing it finds can be shown
+      }
+      const live = await this.listings.liveCards([...new Set(mine.map((row) => row.listing_id))], resolved);
+      if (live.length === 0) continue;
+      const drops = new Set(mine.filter((row) => row.occasion.startsWith('drop:')).map((row) => row.listing_id));
+      sections.push({
+        search,
+        cards: live.slice(0, DIGEST_LISTINGS_PER_SEARCH),
+        drops,
+        more: Math.max(0, live.length - DIGEST_LISTINGS_PER_SEARCH),
+      });
+    }
+    return sections;
+  }
+
+  private text(name: string, sections: Section[], unsubscribe: string, manage: string): string {
+    const lines = [`Hello ${name},`, ''];
+    for (const section of sections) {
+      lines.push(`Your saved search "${section.search.name}":`, '');
+      for (const card of section.cards) {
+        lines.push(
+          `${section.drops.has(card.id) ? 'Price drop: ' : ''}${card.title}`,
+          `  ${priceText(card)} · ${placeText(card)}`,
+          `  ${this.config.publicUrl}/listing/${card.id}`,
+        );
+      }
+      if (section.more > 0) lines.push(`  …and ${section.more} more: ${this.browseUrl(section.search)}`);
+      lines.push(`  See them all: ${this.browseUrl(section.search)}`, '');
+    }
+    lines.push(
+      '--',
+      'You get these e-mails because you saved these searches on Fieldmarket.',
+      `Stop e-mails about them (one click): ${unsubscribe}`,
+      `Manage all your saved searches: ${manage}`,
+    );
+    return lines.join('\n');
+  }
+
+  private html(name: string, sections: Section[], unsubscribe: string, manage: string): string {
+    const listing = (card: ListingCard, drop: boolean) => {
+      const photo = card.images.find((image) => image.url)?.url;
+      const image = photo
+        ? `<img src="${escape(absolute(this.config.publicUrl, photo))}" alt="" width="120" height="90" style="object-fit:cover;border-radius:6px">`
+        : '';
+      return `<tr><td style="padding:8px 12px 8px 0;vertical-align:top;width:120px">${image}</td><td style="padding:8px 0;vertical-align:top">
+        ${drop ? '<strong style="color:#b45309">Price drop</strong><br>' : ''}
+        <a href="${escape(`${this.config.publicUrl}/listing/${card.id}`)}" style="color:#166534;font-weight:600">${escape(card.title)}</a><br>
+        <span>${escape(priceText(card))}</span><br><span style="color:#555">${escape(placeText(card))}</span></td></tr>`;
+    };
+    const blocks = sections.map(
+      (section) => `<h2 style="font-size:18px;margin:24px 0 8px">${escape(section.search.name)}</h2>
+        <table role="presentation" cellpadding="0" cellspacing="0">${section.cards.map((card) => listing(card, section.drops.has(card.id))).join('')}</table>
+        <p><a href="${escape(this.browseUrl(section.search))}">See ${section.more > 0 ? `all (${section.more} more)` : 'the search'} on Fieldmarket</a></p>`,
+    );
+    return `<!doctype html><html lang="en-GB"><body style="font-family:Arial,sans-serif;color:#1f2937;max-width:640px;margin:0 auto;padding:16px">
+      <p>Hello ${escape(name)},</p>${blocks.join('')}
+      <hr><p style="font-size:13px;color:#555">You get these e-mails because you saved these searches on Fieldmarket.
+      <a href="${escape(unsubscribe)}">Stop e-mails about them</a> · <a href="${escape(manage)}">Manage all your saved searches</a></p></body></html>`;
+  }
+
+  private browseUrl(search: SavedSearch): string {
+    const query = new URLSearchParams(search.query.params).toString();
+    return `${this.config.publicUrl}/browse${query ? `?${query}` : ''}`;
+  }
+}
+
+/** "£38,500 + VAT", "£120 per acre · No VAT". */
+function priceText(card: ListingCard): string {
+  const unit = card.price_unit !== 'total' ? PRICE_UNITS[card.price_unit as keyof typeof PRICE_UNITS] : undefined;
+  const vat = VAT_OPTIONS[card.vat as keyof typeof VAT_OPTIONS];
+  return [pounds.format(card.price), unit, vat].filter(Boolean).join(' · ').replace(' · + VAT', ' + VAT');
+}
+
+/** "Taunton, Somerset · 12.4 miles away". */
+function placeText(card: ListingCard): string {
+  return card.distance_miles === null ? card.location : `${card.location} · ${card.distance_miles} miles away`;
+}
+
+function absolute(base: string, url: string): string {
+  return /^https?:/.test(url) ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`;
+}
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);

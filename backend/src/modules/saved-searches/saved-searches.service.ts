@@ -1,0 +1,207 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictException, Inject, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
+import { FieldValidationException } from '../../common/errors.js';
+import { isUuid } from '../../common/uuid.js';
+import { categoryBySlug } from '../../contracts/categories.js';
+import { SAVED_SEARCH_CAP, SAVED_SEARCH_NAME_MAX, SAVED_SEARCH_TEXTS } from '../../contracts/saved-searches.js';
+import { ListingMatches } from '../listings/listing-search/listing-matches.js';
+import { parseSearchQuery, type SearchQuery, searchQueryFromJson, searchQueryToJson } from '../listings/listing-search/search-query.js';
+import type { CreateSavedSearchRequest, SavedSearchView, UpdateSavedSearchRequest } from './dto/saved-search.dto.js';
+import { UserDataRegistry } from '../users/user-data.registry.js';
+import { User } from '../users/user.entity.js';
+import { SavedSearch } from './saved-search.entity.js';
+import { pgArray } from './pg-array.js';
+import { pruneFactsOf, requiredLexemes } from './search-percolator.js';
+
+const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+
+/** A saved search as its alerts need it. */
+export interface SavedSearchBrief {
+  id: string;
+  userId: string;
+  name: string;
+  query: SearchQuery;
+}
+
+/**
+ * Saved searches, the use cases: save the browse page's query (checked as browse checks it, with
+ * what prunes it for reverse search), list them with their new matches, change, pause, delete,
+ * unsubscribe from a link. Every call is scoped to its owner; another's id answers 404.
+ */
+@Injectable()
+export class SavedSearchesService implements OnModuleInit {
+  constructor(
+    @Inject(EntityManager) private readonly em: EntityManager,
+    @Inject(ListingMatches) private readonly matches: ListingMatches,
+    @Inject(UserDataRegistry) private readonly userData: UserDataRegistry,
+  ) {}
+
+  /** The user's saved searches are part of their data export. */
+  onModuleInit(): void {
+    this.userData.addPart({ name: 'saved_searches', exportFor: (userId) => this.list(userId) });
+  }
+
+  async create(userId: string, body: CreateSavedSearchRequest): Promise<SavedSearchView> {
+    const query = this.parsed(body.query);
+    const em = this.em.fork();
+    const saved = await em.transactional(async (tx) => {
+      // One at a time per user, so two quick saves cannot both pass the cap.
+      await tx
+        .getConnection()
+        .execute('select pg_advisory_xact_lock(hashtext(?))', [`saved-search:${userId}`], 'all', tx.getTransactionContext());
+      if ((await tx.count(SavedSearch, { user: userId })) >= SAVED_SEARCH_CAP) throw new ConflictException(SAVED_SEARCH_TEXTS.capReached);
+      const search = Object.assign(new SavedSearch(), {
+        user: tx.getReference(User, userId),
+        name: body.name || (await this.suggestedName(query)),
+        query: searchQueryToJson(query),
+        frequency: body.frequency ?? 'instant',
+        priceDrops: body.price_drops ?? true,
+        ...(await this.pruneColumns(query)),
+      });
+      tx.persist(search);
+      return search;
+    });
+    return viewOf(saved, 0);
+  }
+
+  /** The name the save form suggests: "Massey Ferguson tractors within 25 miles of Taunton under £40,000". */
+  async suggestion(queryString: string): Promise<string> {
+    return this.suggestedName(this.parsed(queryString));
+  }
+
+  async list(userId: string): Promise<SavedSearchView[]> {
+    const em = this.em.fork();
+    const searches = await em.find(SavedSearch, { user: userId }, { orderBy: { createdAt: 'desc' } });
+    const counts = await this.newMatchCounts(searches);
+    return searches.map((search) => viewOf(search, counts.get(search.id) ?? 0));
+  }
+
+  async get(userId: string, id: string): Promise<SavedSearchView> {
+    const search = await this.owned(this.em.fork(), userId, id);
+    return viewOf(search, (await this.newMatchCounts([search])).get(search.id) ?? 0);
+  }
+
+  async update(userId: string, id: string, body: UpdateSavedSearchRequest): Promise<SavedSearchView> {
+    const em = this.em.fork();
+    const search = await this.owned(em, userId, id);
+    if (body.name !== undefined) search.name = body.name || (await this.suggestedName(this.queryOf(search)));
+    if (body.frequency !== undefined) search.frequency = body.frequency;
+    if (body.price_drops !== undefined) search.priceDrops = body.price_drops;
+    if (body.paused !== undefined) search.pausedAt = body.paused ? (search.pausedAt ?? new Date()) : null;
+    await em.flush();
+    return viewOf(search, (await this.newMatchCounts([search])).get(search.id) ?? 0);
+  }
+
+  /** Opened (as a browse page): its matches so far are no longer new. */
+  async seen(userId: string, id: string): Promise<SavedSearchView> {
+    const em = this.em.fork();
+    const search = await this.owned(em, userId, id);
+    search.lastSeenAt = new Date();
+    await em.flush();
+    return viewOf(search, 0);
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    const em = this.em.fork();
+    em.remove(await this.owned(em, userId, id));
+    await em.flush();
+  }
+
+  /** The one-click link of an alert e-mail: its searches send no more e-mail (they are kept, frequency off). */
+  async unsubscribe(tokens: string[]): Promise<string> {
+    const valid = tokens.filter((token) => /^[\w-]{43}$/.test(token));
+    const changed =
+      valid.length === 0 ? 0 : await this.em.fork().nativeUpdate(SavedSearch, { unsubscribeToken: { $in: valid } }, { frequency: 'off' });
+    if (changed === 0) throw new FieldValidationException({ token: SAVED_SEARCH_TEXTS.badToken });
+    return SAVED_SEARCH_TEXTS.unsubscribed;
+  }
+
+  /** For alerts: the search, whoever owns it. */
+  async brief(id: string): Promise<SavedSearchBrief | null> {
+    const search = await this.em.fork().findOne(SavedSearch, { id });
+    return search && { id: search.id, userId: search.user.id, name: search.name, query: this.queryOf(search) };
+  }
+
+  /** A deleted account's saved searches (the account's row stays, anonymised, so no cascade removes them). */
+  async forget(userId: string): Promise<void> {
+    await this.em.fork().nativeDelete(SavedSearch, { user: userId });
+  }
+
+  queryOf(search: Pick<SavedSearch, 'query'>): SearchQuery {
+    const read = searchQueryFromJson(search.query);
+    // Stored only after the same check: a failure here is a bug (or a query of an older version), not the user's.
+    if ('errors' in read) throw new Error(`A stored search query no longer reads: ${JSON.stringify(read.errors)}`);
+    return read.query;
+  }
+
+  private parsed(queryString: string): SearchQuery {
+    const parsed = parseSearchQuery(new URLSearchParams(queryString.replace(/^\?/, '')));
+    if ('errors' in parsed) throw new FieldValidationException(parsed.errors);
+    return parsed.query;
+  }
+
+  /** What prunes the search when listings are matched against it (SearchPercolator). Refuses a place id that names none. */
+  private async pruneColumns(query: SearchQuery) {
+    const resolved = await this.matches.resolved(query);
+    const lexemes = query.text ? requiredLexemes(await this.matches.querytree(query.text)) : null;
+    const facts = pruneFactsOf(resolved, lexemes);
+    return {
+      pruneKeys: facts.pruneKeys,
+      categoryId: facts.categoryId,
+      listingType: facts.listingType,
+      minPricePence: facts.minPricePence === null ? null : String(facts.minPricePence),
+      maxPricePence: facts.maxPricePence === null ? null : String(facts.maxPricePence),
+      cells: facts.cells,
+      lexemes: facts.lexemes,
+    };
+  }
+
+  private async suggestedName(query: SearchQuery): Promise<string> {
+    const category = query.category ? categoryBySlug(query.category)?.name : undefined;
+    const what = query.text ?? (category ? `${category} listings` : 'All listings');
+    const parts = [query.text && category ? `${what} in ${category}` : what];
+    if (query.type) parts.push(query.type === 'rent' ? 'to rent' : 'for sale');
+    if (query.location) {
+      const place = await this.matches.placeName(query.location);
+      if (place) parts.push(`within ${query.radiusMiles} miles of ${place}`);
+    }
+    const { minPricePence: min, maxPricePence: max } = query;
+    if (min !== undefined && max !== undefined) parts.push(`${pounds.format(min / 100)} to ${pounds.format(max / 100)}`);
+    else if (max !== undefined) parts.push(`under ${pounds.format(max / 100)}`);
+    else if (min !== undefined) parts.push(`over ${pounds.format(min / 100)}`);
+    const name = parts.join(' ');
+    return name.length <= SAVED_SEARCH_NAME_MAX ? name : `${name.slice(0, SAVED_SEARCH_NAME_MAX - 1)}…`;
+  }
+
+  private async owned(em: EntityManager, userId: string, id: string): Promise<SavedSearch> {
+    const search = isUuid(id) ? await em.findOne(SavedSearch, { id, user: userId }) : null;
+    if (!search) throw new NotFoundException(SAVED_SEARCH_TEXTS.notFound);
+    return search;
+  }
+
+  private async newMatchCounts(searches: SavedSearch[]): Promise<Map<string, number>> {
+    if (searches.length === 0) return new Map();
+    const rows = await this.em.getConnection().execute<Array<{ id: string; count: number }>>(
+      `select s.id, count(m.*)::int as count from saved_search s
+        join saved_search_match m on m.saved_search_id = s.id and m.matched_at > s.last_seen_at and m.occasion = 'new'
+        where s.id = any(?::uuid[]) group by s.id`,
+      [pgArray(searches.map((search) => search.id))],
+    );
+    return new Map(rows.map((row) => [row.id, row.count]));
+  }
+}
+
+function viewOf(search: SavedSearch, newMatches: number): SavedSearchView {
+  const query = new URLSearchParams(search.query.params).toString();
+  return {
+    id: search.id,
+    name: search.name,
+    query,
+    browse_url: `/browse${query ? `?${query}` : ''}`,
+    frequency: search.frequency,
+    price_drops: search.priceDrops,
+    paused: Boolean(search.pausedAt),
+    new_matches: newMatches,
+    created_at: search.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,369 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { SAVED_SEARCH_CAP, SAVED_SEARCH_TEXTS } from '../../contracts/saved-searches.js';
+import { signedInPerson } from '../../testing/accounts.js';
+import { ControlledClock } from '../../testing/clock.js';
+import { insertListing, PLACES } from '../../testing/listings.js';
+import { readOutbox, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
+import { lastDigestDue } from './digest-schedule.js';
+import { SavedSearchMail } from './saved-search-mail.js';
+import { SavedSearchMatcher } from './saved-search-matcher.js';
+
+interface View {
+  id: string;
+  name: string;
+  query: string;
+  frequency: string;
+  paused: boolean;
+  new_matches: number;
+}
+type Person = Awaited<ReturnType<typeof signedInPerson>>;
+
+const miles = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
+  const rad = (d: number) => (d * Math.PI) / 180;
+  const h =
+    Math.sin(rad(b.latitude - a.latitude) / 2) ** 2 +
+    Math.cos(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.sin(rad(b.longitude - a.longitude) / 2) ** 2;
+  return (2 * 6_378_168 * Math.asin(Math.sqrt(h))) / 1609.344;
+};
+
+describe('saved searches', () => {
+  const clock = new ControlledClock();
+  const { db, t } = useTestApp({ API_RATE_LIMIT: '100000' }, { clock });
+  const save = async (person: Person, query: string, extra: Record<string, unknown> = {}) => {
+    const response = await person.browser.call('POST', '/api/saved-searches', { query, ...extra });
+    if (response.statusCode !== 201) throw new Error(`save failed: ${response.body}`);
+    return response.json<{ data: View }>().data;
+  };
+  const matcher = () => t.app.get(SavedSearchMatcher);
+  const matched = async (searchId: string) =>
+    (
+      await db.query<{ listing_id: string; occasion: string }>(
+        'select listing_id, occasion from saved_search_match where saved_search_id = $1 order by matched_at',
+        [searchId],
+      )
+    ).map((row) => `${row.listing_id}:${row.occasion}`);
+  const mailsTo = async (email: string) =>
+    (await readOutbox(t.config.mail.outboxDir)).filter((mail) => mail.to === email && mail.messageId.startsWith('<saved-search-alert-'));
+
+  describe('the API', () => {
+    it('saves the browse query with a suggested name, lists it, edits, pauses and deletes it', async () => {
+      const jane = await signedInPerson(t, db);
+      const saved = await save(
+        jane,
+        `q=Massey+Ferguson+tractors&category=equipment&location=${PLACES.taunton.id}&radius=25&max_price=40000`,
+      );
+      expect(saved.name).toBe('Massey Ferguson tractors in Equipment within 25 miles of Taunton under £40,000');
+      expect(new URLSearchParams(saved.query).get('q')).toBe('Massey Ferguson tractors');
+      const changed = await jane.browser.call('PATCH', `/api/saved-searches/${saved.id}`, {
+        name: 'Tractors',
+        frequency: 'daily',
+        paused: true,
+      });
+      expect(changed.json()).toMatchObject({ data: { name: 'Tractors', frequency: 'daily', paused: true } });
+      expect((await jane.browser.call('GET', '/api/saved-searches')).json()).toMatchObject({ data: [{ id: saved.id, name: 'Tractors' }] });
+      expect((await jane.browser.call('DELETE', `/api/saved-searches/${saved.id}`)).statusCode).toBe(200);
+      expect((await jane.browser.call('GET', '/api/saved-searches')).json()).toMatchObject({ data: [] });
+    });
+
+    it('refuses a bad query by parameter, a bad frequency, and visitors', async () => {
+      const jane = await signedInPerson(t, db);
+      const badPrice = await jane.browser.call('POST', '/api/saved-searches', { query: 'min_price=500&max_price=100' });
+      expect(badPrice.statusCode).toBe(400);
+      expect(badPrice.json()).toMatchObject({ fields: { max_price: 'max_price must not be below min_price' } });
+      const badPlace = await jane.browser.call('POST', '/api/saved-searches', { query: 'location=999999999' });
+      expect(badPlace.json()).toMatchObject({ fields: { location: 'location must be a place id from the list' } });
+      const badFrequency = await jane.browser.call('POST', '/api/saved-searches', { query: 'q=plough', frequency: 'hourly' });
+      expect(badFrequency.json()).toMatchObject({ fields: { frequency: 'frequency must be one of instant, daily, weekly, off' } });
+      const visitor = await t.app.inject({ method: 'GET', url: '/api/saved-searches' });
+      expect(visitor.statusCode).toBe(401);
+    });
+
+    it("answers 404 for another user's search, whatever the call, and changes nothing", async () => {
+      const jane = await signedInPerson(t, db);
+      const mallory = await signedInPerson(t, db);
+      const janes = await save(jane, 'q=plough');
+      for (const [method, path, body] of [
+        ['GET', `/api/saved-searches/${janes.id}`, undefined],
+        ['PATCH', `/api/saved-searches/${janes.id}`, { name: 'Mine now' }],
+        ['POST', `/api/saved-searches/${janes.id}/seen`, undefined],
+        ['DELETE', `/api/saved-searches/${janes.id}`, undefined],
+        ['GET', `/api/saved-searches/${randomUUID()}`, undefined],
+      ] as const) {
+        const response = await mallory.browser.call(method, path, body);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ error: SAVED_SEARCH_TEXTS.notFound });
+      }
+      expect((await jane.browser.call('GET', `/api/saved-searches/${janes.id}`)).json()).toMatchObject({ data: { name: 'plough' } });
+    });
+
+    it(`keeps at most ${SAVED_SEARCH_CAP} per user, with a clear message`, async () => {
+      const jane = await signedInPerson(t, db);
+      for (let i = 0; i < SAVED_SEARCH_CAP; i++) await save(jane, `q=plough${i}`);
+      const over = await jane.browser.call('POST', '/api/saved-searches', { query: 'q=one+more' });
+      expect(over.statusCode).toBe(409);
+      expect(over.json()).toMatchObject({ error: SAVED_SEARCH_TEXTS.capReached });
+    });
+  });
+
+  describe('matching', () => {
+    it('matches as browse does: words in any form, category, type, price, field ranges, radius edges', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const exeter = miles(PLACES.taunton, PLACES.exeter);
+      const searches = {
+        tractors: await save(jane, 'q=tractors'),
+        tractor: await save(jane, 'q=Massey+tractor'),
+        equipment: await save(jane, 'category=equipment&type=sale'),
+        rentals: await save(jane, 'type=rent'),
+        cheap: await save(jane, 'max_price=5000'),
+        range: await save(jane, 'min_price=9000&max_price=11000'),
+        hours: await save(jane, 'category=equipment&hours_max=3000'),
+        justIn: await save(jane, `location=${PLACES.taunton.id}&radius=${Math.ceil(exeter)}`),
+        justOut: await save(jane, `location=${PLACES.taunton.id}&radius=${Math.floor(exeter)}`),
+        orWords: await save(jane, 'q=baler+or+tractor'),
+        notWord: await save(jane, 'q=tractor+-massey'),
+      };
+      const listing = await insertListing(db, {
+        seller: seller.id,
+        title: 'Massey Ferguson 5713 tractor',
+        category: 2,
+        pricePence: 1_000_000,
+        place: 'exeter',
+        attributes: { hours: 2500 },
+      });
+      await matcher().match(listing, 'published');
+      const hit = async (view: View) => (await matched(view.id)).length === 1;
+      const outcome = Object.fromEntries(await Promise.all(Object.entries(searches).map(async ([name, view]) => [name, await hit(view)])));
+      expect(outcome).toEqual({
+        tractors: true,
+        tractor: true,
+        equipment: true,
+        rentals: false,
+        cheap: false,
+        range: true,
+        hours: true,
+        justIn: true,
+        justOut: false,
+        orWords: true,
+        notWord: false,
+      });
+      // The browse page of each search agrees.
+      for (const [name, view] of Object.entries(searches)) {
+        const page = (await t.app.inject({ method: 'GET', url: `/api/listings?${view.query}` })).json<{
+          data: { listings: Array<{ id: string }> };
+        }>();
+        expect([name, page.data.listings.some((card) => card.id === listing)]).toEqual([name, outcome[name]]);
+      }
+    });
+
+    it('never tells the seller about their own listing, nor about one that is not live', async () => {
+      const jane = await signedInPerson(t, db);
+      const mine = await save(jane, 'q=harrow');
+      const own = await insertListing(db, { seller: jane.id, title: 'Disc harrow' });
+      const seller = await signedInPerson(t, db);
+      const sold = await insertListing(db, { seller: seller.id, title: 'Spring tine harrow', status: 'sold' });
+      await matcher().match(own, 'published');
+      await matcher().match(sold, 'published');
+      expect(await matched(mine.id)).toEqual([]);
+    });
+
+    it('records each listing once per search, and each price drop once, however often the job runs', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const search = await save(jane, 'q=cultivator');
+      const listing = await insertListing(db, { seller: seller.id, title: 'Cultivator, 3 m', pricePence: 500_000 });
+      expect(await matcher().match(listing, 'published')).toBeGreaterThan(0);
+      expect(await matcher().match(listing, 'published')).toBe(0);
+      await waitForJobs(db); // the bell tells the price of the moment
+      await db.query('update listing set price_pence = 450000 where id = $1', [listing]);
+      expect(await matcher().match(listing, 'price-changed')).toBeGreaterThan(0);
+      expect(await matcher().match(listing, 'price-changed')).toBe(0);
+      await db.query('update listing set price_pence = 470000 where id = $1', [listing]);
+      await matcher().match(listing, 'price-changed'); // a rise is no drop
+      expect(await matched(search.id)).toEqual([`${listing}:new`, `${listing}:drop:450000`]);
+      await waitForJobs(db);
+      const bell = (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: Array<{ message: string }> } }>();
+      expect(bell.data.notifications.map((n) => n.message)).toEqual([
+        '"Cultivator, 3 m" (your saved search "cultivator") is now £4,500.',
+        '"Cultivator, 3 m" matches your saved search "cultivator": £5,000.',
+      ]);
+    });
+
+    it('prunes no true match: over random listings and searches, it records exactly what each search’s own SQL finds', async () => {
+      const seller = await signedInPerson(t, db);
+      const owner = await signedInPerson(t, db);
+      let seed = 42;
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+      const places = Object.keys(PLACES) as Array<keyof typeof PLACES>;
+      const words = ['tractor', 'tractors', 'baler', 'plough', 'heifers', 'grazing', 'trailer', 'ewes'];
+      const queries: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const params = new URLSearchParams();
+        if (random() < 0.6) params.set('q', random() < 0.3 ? `${pick(words)} ${pick(words)}` : pick(words));
+        if (random() < 0.4) params.set('category', pick(['equipment', 'livestock', 'land']));
+        if (random() < 0.3) params.set('type', pick(['sale', 'rent']));
+        if (random() < 0.4) params.set('max_price', String(pick([2000, 8000, 20000])));
+        if (random() < 0.2) params.set('min_price', String(pick([100, 1000])));
+        if (random() < 0.5) {
+          params.set('location', PLACES[pick(places)].id);
+          params.set('radius', String(pick([5, 10, 20, 25, 40, 200])));
+        }
+        queries.push(params.toString());
+      }
+      for (const query of queries) await save(owner, query);
+      const listings: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        listings.push(
+          await insertListing(db, {
+            seller: seller.id,
+            title: `${pick(words)} ${pick(['for sale', 'wanted', 'good order'])} ${pick(words)}`,
+            category: pick([1, 2, 3]),
+            pricePence: pick([50_000, 500_000, 1_500_000, 3_000_000]),
+            place: pick(places),
+          }),
+        );
+      }
+      for (const listing of listings) await matcher().match(listing, 'published');
+      const recorded = new Set(
+        (
+          await db.query<{ saved_search_id: string; listing_id: string }>(
+            'select m.saved_search_id, m.listing_id from saved_search_match m join saved_search s on s.id = m.saved_search_id where s.user_id = $1',
+            [owner.id],
+          )
+        ).map((row) => `${row.saved_search_id}:${row.listing_id}`),
+      );
+      // The naive answer: every search's browse page, unpruned.
+      const expected = new Set<string>();
+      const views = (await owner.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data;
+      for (const view of views) {
+        const page = (await t.app.inject({ method: 'GET', url: `/api/listings?${view.query}&limit=50` })).json<{
+          data: { listings: Array<{ id: string }> };
+        }>();
+        for (const card of page.data.listings) if (listings.includes(card.id)) expected.add(`${view.id}:${card.id}`);
+      }
+      expect(expected.size).toBeGreaterThan(20);
+      expect([...recorded].sort()).toEqual([...expected].sort());
+    });
+  });
+
+  describe('e-mail', () => {
+    it('mails an instant search at once, then at most once in 15 minutes, with one-click unsubscribe for it', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const search = await save(jane, 'q=slurry+tanker');
+      const other = await save(jane, 'q=muck+spreader');
+      clock.set(new Date());
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Slurry tanker 2000 gallon' }), 'published');
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Slurry tanker 2600 gallon' }), 'published');
+      await waitForJobs(db);
+      let mails = await mailsTo(jane.person.email);
+      expect(mails.map((mail) => mail.subject)).toEqual(['A new match for your saved search "slurry tanker"']);
+      await matcher().remindInstant();
+      await waitForJobs(db);
+      expect(await mailsTo(jane.person.email)).toHaveLength(1);
+      clock.set(new Date(clock.now().getTime() + 15 * 60_000));
+      await matcher().remindInstant();
+      await waitForJobs(db);
+      mails = await mailsTo(jane.person.email);
+      expect(mails.map((mail) => mail.subject)).toEqual([
+        'A new match for your saved search "slurry tanker"',
+        'A new match for your saved search "slurry tanker"',
+      ]);
+      expect(mails[1]?.text).toContain('Slurry tanker 2600 gallon');
+      const summary = mails[0] as unknown as { listUnsubscribe: string; oneClickUnsubscribe: boolean };
+      expect(summary.oneClickUnsubscribe).toBe(true);
+      const link = new URL(summary.listUnsubscribe);
+      const token = link.searchParams.get('token') as string;
+      expect(token).toMatch(/^[\w-]{43}$/);
+      // Single purpose: only that search stops; a guessed or altered token does nothing.
+      const guessed = await t.app.inject({ method: 'POST', url: `/api/saved-searches/unsubscribe?token=${token.slice(0, -1)}A` });
+      expect(guessed.statusCode).toBe(400);
+      expect(guessed.json()).toMatchObject({ fields: { token: SAVED_SEARCH_TEXTS.badToken } });
+      // As a mail app sends it (RFC 8058): a form body, no cookie, no Origin. A form elsewhere is still refused.
+      const elsewhere = await t.app.inject({
+        method: 'POST',
+        url: '/api/newsletter/unsubscribe',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      expect(elsewhere.statusCode).toBe(415);
+      const done = await t.app.inject({
+        method: 'POST',
+        url: `${link.pathname}${link.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      expect(done.json()).toMatchObject({ data: { message: SAVED_SEARCH_TEXTS.unsubscribed } });
+      const after = (await jane.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data;
+      expect(Object.fromEntries(after.map((view) => [view.id, view.frequency]))).toEqual({ [search.id]: 'off', [other.id]: 'instant' });
+    });
+
+    it('sends a daily digest at 07:00 UK time, one e-mail per user with a section per search, once; nothing when nothing is new', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      await save(jane, 'q=round+bales', { frequency: 'daily' });
+      await save(jane, 'q=hay+rake', { frequency: 'daily' });
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Round bales of hay' }), 'published');
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Hay rake, 4 m' }), 'published');
+      const gone = await insertListing(db, { seller: seller.id, title: 'Hay rake, 6 m' });
+      await matcher().match(gone, 'published');
+      await db.query(`update listing set status = 'sold' where id = $1`, [gone]);
+      await waitForJobs(db);
+      expect(await mailsTo(jane.person.email)).toEqual([]);
+      const digests = t.app.get(SavedSearchMail);
+      const due = lastDigestDue('daily', new Date(Date.now() + 24 * 3600_000));
+      await digests.gatherDigest('daily', due);
+      await digests.gatherDigest('daily', due);
+      await waitForJobs(db);
+      const mails = await mailsTo(jane.person.email);
+      expect(mails.map((mail) => mail.subject)).toEqual(['Your daily saved-search digest: 2 new matches']);
+      expect(mails[0]?.text).toContain('Your saved search "round bales"');
+      expect(mails[0]?.text).toContain('Your saved search "hay rake"');
+      expect(mails[0]?.text).not.toContain('Hay rake, 6 m');
+      expect(mails[0]?.text).toContain('£1,000 · No VAT · Taunton, England');
+      // The next day, nothing new: nothing sent.
+      await digests.gatherDigest('daily', new Date(due.getTime() + 24 * 3600_000));
+      await waitForJobs(db);
+      expect(await mailsTo(jane.person.email)).toHaveLength(1);
+    });
+
+    it('sends nothing to a user who turned e-mail off, or who is suspended', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      await save(jane, 'q=grain+trailer');
+      await db.query('update app_user set email_notifications = false where id = $1', [jane.id]);
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Grain trailer 14 t' }), 'published');
+      const sam = await signedInPerson(t, db);
+      const sams = await save(sam, 'q=grain+trailer');
+      await db.query(`update app_user set suspended_at = now(), suspension_reason = 'test' where id = $1`, [sam.id]);
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Grain trailer 10 t' }), 'published');
+      await waitForJobs(db);
+      expect(await mailsTo(jane.person.email)).toEqual([]);
+      expect(await mailsTo(sam.person.email)).toEqual([]);
+      expect(await matched(sams.id)).toEqual([]);
+    });
+  });
+
+  describe('digest times (07:00 UK time)', () => {
+    it('is 07:00 BST (06:00 UTC) after the clocks go forward on 29 March 2026, and 07:00 GMT before', () => {
+      expect(lastDigestDue('daily', new Date('2026-03-28T07:30:00Z')).toISOString()).toBe('2026-03-28T07:00:00.000Z');
+      expect(lastDigestDue('daily', new Date('2026-03-29T06:30:00Z')).toISOString()).toBe('2026-03-29T06:00:00.000Z');
+      expect(lastDigestDue('daily', new Date('2026-03-29T05:59:00Z')).toISOString()).toBe('2026-03-28T07:00:00.000Z');
+    });
+
+    it('is 07:00 GMT after the clocks go back on 25 October 2026, and 07:00 BST before', () => {
+      expect(lastDigestDue('daily', new Date('2026-10-24T06:30:00Z')).toISOString()).toBe('2026-10-24T06:00:00.000Z');
+      expect(lastDigestDue('daily', new Date('2026-10-25T06:30:00Z')).toISOString()).toBe('2026-10-24T06:00:00.000Z');
+      expect(lastDigestDue('daily', new Date('2026-10-25T07:00:00Z')).toISOString()).toBe('2026-10-25T07:00:00.000Z');
+    });
+
+    it('is Monday 07:00 for weekly digests, across the change', () => {
+      expect(lastDigestDue('weekly', new Date('2026-03-29T12:00:00Z')).toISOString()).toBe('2026-03-23T07:00:00.000Z');
+      expect(lastDigestDue('weekly', new Date('2026-03-30T06:00:00Z')).toISOString()).toBe('2026-03-30T06:00:00.000Z');
+      expect(lastDigestDue('weekly', new Date('2026-10-26T06:59:00Z')).toISOString()).toBe('2026-10-19T06:00:00.000Z');
+    });
+  });
+});
