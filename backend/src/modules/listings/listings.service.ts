@@ -11,11 +11,12 @@ import {
   type ListingType,
   PAGE_SIZE,
   type PriceUnit,
-  RENT_PRICE_UNITS,
+  priceUnitsFor,
   type RentSubcategory,
   SALE_CATEGORIES,
-  SALE_PRICE_UNITS,
+  storedFieldValue,
   type VatOption,
+  visibleAttributes,
 } from '../../contracts/listings.js';
 import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
@@ -55,6 +56,9 @@ export interface ListingBrief {
   categoryName: string;
   /** In pounds. */
   price: number;
+  pricePence: number;
+  priceUnit: PriceUnit;
+  vat: VatOption;
   attributes: Record<string, string | number | boolean>;
   /** The main photo's URL once ready. */
   image: string | null;
@@ -134,6 +138,9 @@ export class ListingsService {
           categorySlug: listing.category.getEntity().slug as CategorySlug,
           categoryName: listing.category.getEntity().name,
           price: listing.pricePence / 100,
+          pricePence: listing.pricePence,
+          priceUnit: listing.priceUnit,
+          vat: listing.vat,
           attributes: listing.attributes,
           image: images.get(listing.id)?.find((image) => image.status === 'ready' && image.url)?.url ?? null,
         },
@@ -330,23 +337,19 @@ export class ListingsService {
     } else if (!(SALE_CATEGORIES as readonly string[]).includes(category.slug)) {
       errors['category'] = LISTING_TEXTS.invalidCategory;
     }
-    const units = request.type === 'rent' ? RENT_PRICE_UNITS : SALE_PRICE_UNITS;
+    const units = priceUnitsFor(request.type, rentSubcategory ?? category.slug);
     const priceUnit = (request.price_unit ?? units[0]) as PriceUnit;
-    if (!units.includes(priceUnit))
-      errors['price_unit'] = `For ${request.type === 'rent' ? 'a rental' : 'a sale'} the price is ${units.join(', ')}`;
+    if (!units.includes(priceUnit)) {
+      const what = `${request.type === 'rent' ? 'a rental' : 'a sale'} in ${categoryBySlug(rentSubcategory ?? category.slug)?.name}`;
+      errors['price_unit'] = `For ${what} the price is ${units.join(', ')}`;
+    }
     const attributes: Record<string, string | number | boolean> = {};
+    const given = request.attributes ?? {};
     for (const field of fieldsFor(category.slug, rentSubcategory)) {
-      const value = request.attributes?.[field.key];
-      const error = categoryFieldError(field, value);
+      const value = given[field.key];
+      const error = categoryFieldError(field, value, given);
       if (error) errors[`attributes.${field.key}`] = error;
-      else if (value !== undefined && value !== null && value !== '') {
-        attributes[field.key] =
-          field.kind === 'integer' || field.kind === 'decimal'
-            ? Number(value)
-            : typeof value === 'string'
-              ? value.trim()
-              : (value as boolean);
-      }
+      else if (value !== undefined && value !== null && value !== '') attributes[field.key] = storedFieldValue(field, value);
     }
     const from = attributes['available_from'];
     const to = attributes['available_to'];
@@ -417,7 +420,11 @@ export class ListingsService {
       status: listing.status,
       created_at: listing.publishedAt.toISOString(),
       expires_at: listing.expiresAt.toISOString(),
-      attributes: listing.attributes,
+      // Others see what each field's visibility allows (no full holding number, ear tags or serial).
+      attributes:
+        viewerId === seller.id
+          ? listing.attributes
+          : visibleAttributes(fieldsFor(category.slug as CategorySlug, listing.rentSubcategory), listing.attributes),
       seller: {
         id: seller.id,
         name: seller.deletedAt ? 'Unknown User' : seller.fullName,
