@@ -43,7 +43,7 @@ export const sendMessage = (from: Member, conversationId: string, content: strin
   expectStatus<MessageView>('send message', 201, from.browser.call('POST', '/api/messages/send', { conversationId, content }));
 
 /** `renter` asks to book a rental for the days `from`–`to` (YYYY-MM-DD); the request arrives pending in their conversation. */
-export const requestBooking = (renter: Member, listingId: string, dates: { from: string; to: string; note?: string }) =>
+export const requestBooking = (renter: Member, listingId: string, dates: { from: string; to: string; note?: string; quantity?: number }) =>
   expectStatus<{ conversation_id: string; message: MessageView }>(
     'booking request',
     201,
