@@ -25,7 +25,7 @@ export interface MessageView {
   content: string;
   kind: string;
   read: boolean;
-  booking: { from: string; to: string; status: string; listing_id: string } | null;
+  booking: { from: string; to: string; status: string; listing_id: string; quote?: Record<string, unknown> | null } | null;
 }
 
 async function expectStatus<T>(what: string, status: number, response: Promise<{ statusCode: number; body: string; json<R>(): R }>) {
