@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { BOOKING_QUOTE_TEXTS, bookingQuote, type BookingQuote } from './booking-quote.js';
+import { BOOKING_QUOTE_TEXTS, bookingQuote, type BookingQuote, quoteLines } from './booking-quote.js';
 
 function quoteOf(input: Parameters<typeof bookingQuote>[0]): BookingQuote {
   const result = bookingQuote(input);
@@ -98,5 +98,25 @@ describe('a booking quote', () => {
     expect(bookingQuote({ ...base, unit: 'per-acre-season', quantity: 50, listedQuantity: 40 })).toEqual({
       errors: { quantity: 'You asked for 50 acres; the listing has 40.' },
     });
+  });
+});
+
+describe('a quote in words', () => {
+  it('gives how it is reached, the VAT line and the total, as the dialog and the request card show them', () => {
+    const quote = quoteOf({
+      pricePence: 2_500,
+      unit: 'per-acre-season',
+      vat: 'plus-vat',
+      from: '2027-04-01',
+      to: '2027-09-30',
+      quantity: 40,
+    });
+    expect(quoteLines(quote)).toEqual({
+      basis: '40 acres × 1 season × £25.00 per acre per season = £1,000.00',
+      vat: 'VAT at 20%: £200.00',
+      total: 'Total: £1,200.00',
+    });
+    expect(quoteLines({ ...quote, vat: 'included', vat_pence: 16_667, total_pence: 100_000 }).vat).toBe('Includes VAT at 20%: £166.67');
+    expect(quoteLines({ ...quote, vat: 'no-vat', vat_pence: 0, total_pence: 100_000 }).vat).toBe('No VAT');
   });
 });

@@ -157,3 +157,14 @@ export function bookingQuote(input: {
 function trimmed(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
+
+/** A quote as the booking dialog and the request card show it: how it is reached, the VAT line, the total. */
+export function quoteLines(quote: BookingQuote): { basis: string; vat: string; total: string } {
+  const vat =
+    quote.vat === 'plus-vat'
+      ? `VAT at ${VAT_RATE_PERCENT}%: ${poundsText(quote.vat_pence)}`
+      : quote.vat === 'included'
+        ? `Includes VAT at ${VAT_RATE_PERCENT}%: ${poundsText(quote.vat_pence)}`
+        : 'No VAT';
+  return { basis: `${quote.basis} = ${poundsText(quote.subtotal_pence)}`, vat, total: `Total: ${poundsText(quote.total_pence)}` };
+}
