@@ -119,7 +119,7 @@ interface FieldCommon {
  */
 export type CategoryField = FieldCommon &
   (
-    | { kind: 'text'; maxLength: number; format?: FieldFormatName }
+    | { kind: 'text'; maxLength: number; format?: FieldFormatName; filter?: boolean }
     | {
         /** Several values of one format, one per line or comma-separated; at most one per head when `perHeadOf` is set. */
         kind: 'list';
@@ -146,7 +146,7 @@ const CATTLE: readonly Species[] = ['cattle'];
 
 export const CATEGORY_FIELDS: Readonly<Record<CategorySlug, readonly CategoryField[]>> = {
   equipment: [
-    { key: 'make', label: 'Make', kind: 'text', maxLength: 60 },
+    { key: 'make', label: 'Make', kind: 'text', maxLength: 60, filter: true },
     { key: 'model', label: 'Model', kind: 'text', maxLength: 60 },
     { key: 'year', label: 'Year', kind: 'integer', min: 1900, max: THIS_YEAR + 1, range: true },
     { key: 'hours', label: 'Hours', kind: 'integer', min: 0, max: 200_000, unit: 'hours', range: true },

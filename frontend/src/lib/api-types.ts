@@ -569,6 +569,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/listings/makes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Makes of machinery listed */
+        get: operations["ListingsController_makes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/listings/mine": {
         parameters: {
             query?: never;
@@ -1876,6 +1893,16 @@ export interface components {
              */
             kind: "featured" | "newest";
             listings: components["schemas"]["ListingCard"][];
+        };
+        MakesInUse: {
+            /**
+             * @description As sellers wrote them, most listed first
+             * @example [
+             *       "Massey Ferguson",
+             *       "John Deere"
+             *     ]
+             */
+            makes: string[];
         };
         SavedListingEntry: {
             /** Format: uuid */
@@ -4981,6 +5008,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ListingsController_makes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The makes of live machinery listings, most listed first: the make filter’s choices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MakesInUse"];
+                    };
                 };
             };
             /** @description Too many requests from this client; Retry-After says when to try again */

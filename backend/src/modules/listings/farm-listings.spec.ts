@@ -123,4 +123,14 @@ describe('farm-grade listings', () => {
       expect(response.json<{ fields: Record<string, string> }>().fields[field as string]).toBe(message);
     }
   });
+
+  it('lists the makes of machinery in use, most listed first, and filters by one', async () => {
+    const machine = (make: string) => insertListing(db, { seller: seller.id, title: `${make} tractor`, category: 2, attributes: { make } });
+    const kubotas = [await machine('Kubota'), await machine('Kubota')];
+    await machine('Zetor');
+    const makes = (await visitor().call('GET', '/api/listings/makes')).json<{ data: { makes: string[] } }>().data.makes;
+    expect(makes.indexOf('Kubota')).toBeGreaterThanOrEqual(0);
+    expect(makes.indexOf('Kubota')).toBeLessThan(makes.indexOf('Zetor'));
+    expect((await search('category=equipment&make=Kubota')).sort()).toEqual(kubotas.sort());
+  });
 });

@@ -29,6 +29,7 @@ import type {
   ListingCard,
   ListingDetail,
   ListingPage,
+  MakesInUse,
   SavedListingEntry,
   SaveResult,
   SellerDeclaration,
@@ -64,8 +65,13 @@ export interface ListingBrief {
   image: string | null;
 }
 
+/** Makes the make filter offers at most, and how long the list is kept. */
+const MAKES_LISTED = 200;
+const MAKES_TTL_MS = 10 * 60 * 1000;
+
 @Injectable()
 export class ListingsService {
+  private makes: { answer: MakesInUse; until: number } | undefined;
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(Geocoder) private readonly geocoder: Geocoder,
@@ -161,6 +167,25 @@ export class ListingsService {
     if (!isOwner && (await this.views.count(listing.id, viewer))) listing.views += 1;
     const place = near ? await this.geocoder.byId(near) : undefined;
     return this.toDetail(listing, viewer.userId, place);
+  }
+
+  /**
+   * The makes of live machinery listings (for sale or hire), most listed first, up to MAKES_LISTED:
+   * the make filter's choices. Read from the replica and kept MAKES_TTL_MS, since it changes slowly
+   * and counts a category's worth of listings.
+   */
+  async makesInUse(): Promise<MakesInUse> {
+    if (this.makes && this.makes.until > Date.now()) return this.makes.answer;
+    const rows = await this.prepared.all<{ make: string }>(
+      `select l.attributes->>'make' as make from listing l
+        where l.status = 'live' and (l.category_id = ? or l.rent_subcategory = 'equipment') and l.attributes->>'make' is not null
+        group by 1 order by count(*) desc, 1 limit ${MAKES_LISTED}`,
+      [categoryBySlug('equipment')?.id],
+      'replica',
+    );
+    const answer = { makes: rows.map((row) => row.make) };
+    this.makes = { answer, until: Date.now() + MAKES_TTL_MS };
+    return answer;
   }
 
   /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */

@@ -242,6 +242,10 @@ function attributeFilters(
     else if (field.kind === 'choice') {
       if (value in field.options) filters.push({ key: field.key, equals: value });
       else errors[name] = `${name} must be one of: ${Object.keys(field.options).join(', ')}`;
+    } else if (field.kind === 'text') {
+      // A make from GET /api/listings/makes: matched as the sellers wrote it.
+      if (value.trim().length <= field.maxLength) filters.push({ key: field.key, equals: value.trim() });
+      else errors[name] = `${name} must be at most ${field.maxLength} characters`;
     } else if (field.kind === 'yes-no') {
       if (value === 'yes' || value === 'no') filters.push({ key: field.key, equals: value === 'yes' });
       else errors[name] = `${name} must be yes or no`;
@@ -252,10 +256,11 @@ function attributeFilters(
   return filters.length > 0 ? filters : undefined;
 }
 
-/** Whether search filters on a field by value: a choice or yes-no declared `filter`, a date that stays valid. */
+/** Whether search filters on a field by value: a text, choice or yes-no declared `filter`, a date that stays valid. */
 function filterable(field: CategoryField): boolean {
   return (
-    ((field.kind === 'choice' || field.kind === 'yes-no') && Boolean(field.filter)) || (field.kind === 'date' && Boolean(field.validFor))
+    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'yes-no') && Boolean(field.filter)) ||
+    (field.kind === 'date' && Boolean(field.validFor))
   );
 }
 
