@@ -42,6 +42,8 @@ const url = new URL(server);
 url.pathname = `/${name}`;
 const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-listings-'));
 const port = 3950;
+/** Every scenario's server p95 must be within this, in milliseconds. */
+const P95_GOAL_MS = 10;
 let product;
 /** Server time of each request, by request id, read from the product's access log. */
 const serverMs = new Map();
@@ -216,6 +218,37 @@ async function seed() {
   console.log(`seeded ${total.toLocaleString('en-GB')} listings in ${seconds(started)}`);
 }
 
+/**
+ * Livestock with the farm fields sellers declare (issue 21): species from the stock named in the
+ * title; for cattle a TB status (mostly officially TB free), a pre-movement test in the last 90
+ * days for about 60% (so about two thirds of those are valid today), BVD accreditation for some;
+ * pedigree and organic for a few. Run on a database seeded before these fields existed too.
+ */
+async function seedFarmFields() {
+  const [{ missing }] = await sql(url, `select count(*)::int as missing from listing where category_id = 3 and not attributes ? 'species'`);
+  if (missing === 0) return;
+  const started = performance.now();
+  await sql(
+    url,
+    `update listing set attributes = attributes || jsonb_strip_nulls(jsonb_build_object(
+       'species', species,
+       'head_count', nullif(substring(title from '^(\\d+) '), '')::int,
+       'tb_status', case when species = 'cattle' then case when h % 100 < 85 then 'otf' when h % 100 < 92 then 'otf-suspended'
+         when h % 100 < 97 then 'otf-withdrawn' else 'not-applicable' end end,
+       'pre_movement_test', case when species = 'cattle' and h % 10 < 6 then to_char(current_date - (h % 91), 'YYYY-MM-DD') end,
+       'bvd', case when species = 'cattle' and h % 7 < 2 then 'accredited' end,
+       'pedigree', (h % 5 = 0),
+       'organic', (h % 20 = 0)))
+     from (select id as lid, abs(hashtext(id::text)) as h,
+             case when title ~ '(heifers|bullocks|in-calf cows)' then 'cattle' when title ~ '(ewes|rams|lambs)' then 'sheep' else 'pigs' end
+               as species
+           from listing where category_id = 3) farm
+     where listing.id = farm.lid`,
+  );
+  await sql(url, 'vacuum analyze listing');
+  console.log(`farm fields of ${missing.toLocaleString('en-GB')} livestock listings seeded in ${seconds(started)}`);
+}
+
 async function startProduct(settings = {}) {
   const env = {
     ...process.env,
@@ -341,11 +374,14 @@ async function main() {
     });
     if (migrate.status !== 0) throw new Error('migration failed');
     await seed();
+    await seedFarmFields();
     if (keep) console.log(`kept database ${name}: node bench/listings.mjs --reuse ${name}`);
     if (seedOnly) return;
   }
+  if (reuse) await seedFarmFields();
   // Latencies are of the search itself: answers are not reused (SEARCH_CACHE_MS=0).
   await startProduct({ SEARCH_CACHE_MS: '0' });
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
   const taunton = { id: '2636177' }; // GeoNames id of Taunton, Somerset
   const [row] = await sql(
     url,
@@ -363,6 +399,9 @@ async function main() {
     ['25-mile radius, nearest', `/api/listings?location=${taunton.id}&radius=25&sort=nearest`],
     ['page 1 by cursor', '/api/listings?limit=20'],
     ['page 1000 by cursor', `/api/listings?limit=20&cursor=${page1000}`],
+    ['TB status: officially TB free', '/api/listings?category=livestock&tb_status=otf'],
+    ['TB free, pre-movement test valid today', `/api/listings?category=livestock&tb_status=otf&pre_movement_test_valid_on=${today}`],
+    ['TB free cattle, price low to high', '/api/listings?category=livestock&species=cattle&tb_status=otf&sort=price-low'],
   ];
   const measured = await latencies(scenarios);
   const results = scenarios.map(([label], i) => ({
@@ -379,6 +418,12 @@ async function main() {
     'client p95 ms': measured.baseline.p95.toFixed(1),
   });
   console.table(results);
+  // The goal (issue 21): every scenario's server p95 within 10 ms at a million listings.
+  const missed = results.filter((row) => Number(row['server p95 ms']) > P95_GOAL_MS);
+  if (missed.length > 0) {
+    console.error(`missed the goal (server p95 ≤ ${P95_GOAL_MS} ms): ${missed.map((row) => row.scenario).join(', ')}`);
+    process.exitCode = 1;
+  }
   if (spawnSync('wrk', ['-v']).error) {
     console.log('wrk is not installed (apt-get install -y wrk): no throughput figures');
     return;
