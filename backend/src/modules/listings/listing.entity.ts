@@ -30,10 +30,6 @@ import { geoCellSql } from './geo-grid.js';
     'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude")',
 })
 @Index({
-  name: 'listing_attributes_index',
-  expression: 'create index "listing_attributes_index" on "listing" using gin ("attributes" jsonb_path_ops)',
-})
-@Index({
   name: 'listing_location_index',
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })

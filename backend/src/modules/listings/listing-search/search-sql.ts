@@ -52,7 +52,7 @@ export interface ListingQuery {
   limit: number;
 }
 
-/** A choice or yes-no equal to a value (found through the attributes' GIN index), or a date within a range. */
+/** A text, choice or yes-no equal to a value, or a date within a range. */
 export type AttributeMatch = { key: string; equals: string | boolean } | { key: string; dateFrom: string; dateTo: string };
 
 /**
@@ -219,7 +219,9 @@ export class ListingSearchSql {
       if (range.max !== undefined) this.baseFilters.push(fragment(`(l.attributes->>?)::numeric <= ?`, range.key, range.max));
     }
     for (const match of query.attributeMatches ?? []) {
-      if ('equals' in match) this.baseFilters.push(fragment('l.attributes @> ?::jsonb', JSON.stringify({ [match.key]: match.equals })));
+      // Text against text (a yes-no as 'true' / 'false'): the migrations keep statistics of each
+      // filtered field's values, so PostgreSQL knows how many match and walks the sort's index.
+      if ('equals' in match) this.baseFilters.push(fragment('l.attributes->>? = ?', match.key, String(match.equals)));
       else this.baseFilters.push(fragment('l.attributes->>? between ? and ?', match.key, match.dateFrom, match.dateTo));
     }
     if (query.near) {
