@@ -46,6 +46,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-listings-'));
 const port = Number(option('--port', 3950));
 const product = new ProductProcess();
 const { serverMs } = product;
+/** Every scenario's server p95 must be within this, in milliseconds. */
+const P95_GOAL_MS = 10;
 
 const sql = async (target, text, params = []) => {
   const client = new pg.Client({ connectionString: target.toString() });
@@ -240,6 +242,37 @@ async function startPostcodes() {
 }
 
 /**
+ * Livestock with the farm fields sellers declare (issue 21): species from the stock named in the
+ * title; for cattle a TB status (mostly officially TB free), a pre-movement test in the last 90
+ * days for about 60% (so about two thirds of those are valid today), BVD accreditation for some;
+ * pedigree and organic for a few. Run on a database seeded before these fields existed too.
+ */
+async function seedFarmFields() {
+  const [{ missing }] = await sql(url, `select count(*)::int as missing from listing where category_id = 3 and not attributes ? 'species'`);
+  if (missing === 0) return;
+  const started = performance.now();
+  await sql(
+    url,
+    `update listing set attributes = attributes || jsonb_strip_nulls(jsonb_build_object(
+       'species', species,
+       'head_count', nullif(substring(title from '^(\\d+) '), '')::int,
+       'tb_status', case when species = 'cattle' then case when h % 100 < 85 then 'otf' when h % 100 < 92 then 'otf-suspended'
+         when h % 100 < 97 then 'otf-withdrawn' else 'not-applicable' end end,
+       'pre_movement_test', case when species = 'cattle' and h % 10 < 6 then to_char(current_date - (h % 91), 'YYYY-MM-DD') end,
+       'bvd', case when species = 'cattle' and h % 7 < 2 then 'accredited' end,
+       'pedigree', (h % 5 = 0),
+       'organic', (h % 20 = 0)))
+     from (select id as lid, abs(hashtext(id::text)) as h,
+             case when title ~ '(heifers|bullocks|in-calf cows)' then 'cattle' when title ~ '(ewes|rams|lambs)' then 'sheep' else 'pigs' end
+               as species
+           from listing where category_id = 3) farm
+     where listing.id = farm.lid`,
+  );
+  await sql(url, 'vacuum analyze listing');
+  console.log(`farm fields of ${missing.toLocaleString('en-GB')} livestock listings seeded in ${seconds(started)}`);
+}
+
+/**
  * Wanted ads, once per database: one live listing in 200 is copied as a buyer's wanted ad of its
  * category (livestock, land, seeds and plants; 25 miles around its place, up to its price). Returns
  * live livestock listings to match against them.
@@ -363,11 +396,14 @@ async function main() {
     });
     if (migrate.status !== 0) throw new Error('migration failed');
     await seed();
+    await seedFarmFields();
     if (keep) console.log(`kept database ${name}: node bench/listings.mjs --reuse ${name}`);
     if (seedOnly) return;
   }
+  if (reuse) await seedFarmFields();
   // Latencies are of the search itself: answers are not reused (SEARCH_CACHE_MS=0).
   await startProduct({ SEARCH_CACHE_MS: '0' });
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
   const taunton = { id: '2636177' }; // GeoNames id of Taunton, Somerset
   const wantedListings = await seedWantedAds();
   const [row] = await sql(
@@ -391,6 +427,9 @@ async function main() {
     ['wanted ads a listing answers', (round) => `/api/listings/${wantedListings[round % wantedListings.length]}/wanted-by`],
     ['page 1 by cursor', '/api/listings?limit=20'],
     ['page 1000 by cursor', `/api/listings?limit=20&cursor=${page1000}`],
+    ['TB status: officially TB free', '/api/listings?category=livestock&tb_status=otf'],
+    ['TB free, pre-movement test valid today', `/api/listings?category=livestock&tb_status=otf&pre_movement_test_valid_on=${today}`],
+    ['TB free cattle, price low to high', '/api/listings?category=livestock&species=cattle&tb_status=otf&sort=price-low'],
   ];
   const measured = await latencies(scenarios);
   const results = scenarios.map(([label], i) => ({
@@ -401,8 +440,8 @@ async function main() {
     'client p95 ms': measured.scenarios[i].client.p95.toFixed(1),
     results: measured.scenarios[i].results,
   }));
-  // Issue 21's goal for its new scenarios: p95 of the server time at most 10 ms.
-  const missed = results.filter((r) => /postcode|outcode|wanted/.test(r.scenario) && Number(r['server p95 ms']) > 10);
+  // The goal (issues 19 and 21): every scenario's server p95 within P95_GOAL_MS at a million listings.
+  const missed = results.filter((r) => Number(r['server p95 ms']) > P95_GOAL_MS);
   results.push({
     scenario: 'baseline: OPTIONS /api/health',
     'client p50 ms': measured.baseline.p50.toFixed(1),
@@ -410,7 +449,7 @@ async function main() {
   });
   console.table(results);
   if (missed.length > 0) {
-    console.log(`goal missed (server p95 > 10 ms): ${missed.map((r) => r.scenario).join(', ')}`);
+    console.log(`goal missed (server p95 > ${P95_GOAL_MS} ms): ${missed.map((r) => r.scenario).join(', ')}`);
     process.exitCode = 1;
   }
   if (spawnSync('wrk', ['-v']).error) {

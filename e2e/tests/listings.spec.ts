@@ -6,7 +6,7 @@ import { baseURL, postcodesURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { productDatabase } from './database.js';
 import { photoPng } from './photos.js';
-import { photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord, uploadPhotos } from './sellers.js';
+import { finishDetails, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord, uploadPhotos } from './sellers.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 const cards = (page: Page) => page.locator('[data-browse-results] .listing-card');
@@ -15,18 +15,6 @@ const cards = (page: Page) => page.locator('[data-browse-results] .listing-card'
 async function postLandAtLudlow(request: Page['request'], title: string, price: number): Promise<{ id: string }> {
   const place = await placeNamed(request, 'Ludlow');
   return postListing(request, { category: 'land', title, price, price_unit: 'per-acre', location: place.label, place_id: place.id });
-}
-
-/** The wizard's price and place (Shrewsbury, picked from the list), then the Description step's text. */
-async function finishDetails(page: Page, price: string, description: string): Promise<void> {
-  await page.getByLabel('Price (£)').fill(price);
-  await page.getByLabel('Location').fill('Shrewsbury');
-  await page
-    .getByRole('option', { name: /^Shrewsbury/ })
-    .first()
-    .click();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: 'Description' }).fill(description);
 }
 
 /** Changes the wizard's stored draft (call it from a page other than the wizard). */

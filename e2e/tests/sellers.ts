@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { MAIL_POLL_INTERVALS, outboxMails } from './outbox.js';
 import { photoPng } from './photos.js';
 
@@ -122,4 +122,16 @@ export function uniqueWord(): string {
     word += vowels[Math.floor(Math.random() * vowels.length)];
   }
   return word;
+}
+
+/** The wizard's price and place (Shrewsbury, picked from the list), then the Description step's text. */
+export async function finishDetails(page: Page, price: string, description: string): Promise<void> {
+  await page.getByLabel('Price (£)').fill(price);
+  await page.getByLabel('Location').fill('Shrewsbury');
+  await page
+    .getByRole('option', { name: /^Shrewsbury/ })
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Description' }).fill(description);
 }

@@ -65,6 +65,8 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'DELETE /api/messages/blocks/{userId}': 'Unblock someone',
   'POST /api/messages/booking-requests': 'Ask to book a rental',
   'PUT /api/messages/booking-requests/{messageId}': 'Accept or decline a booking request',
+  'GET /api/messages/booked-dates/{listingId}': 'Dates a rental is already booked',
+  'GET /api/listings/makes': 'Makes of machinery listed',
   'GET /api/notifications': 'Your notifications',
   'PUT /api/notifications/read-all': 'Mark all notifications read',
   'PUT /api/notifications/{id}/read': 'Mark a notification read',

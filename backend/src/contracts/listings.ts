@@ -1,4 +1,5 @@
 import type { CategorySlug } from './categories.js';
+import { addDays, FIELD_FORMATS, type FieldFormatName, listItems } from './field-formats.js';
 import { hasControlCharacters, type TextRule } from './text-rules.js';
 
 /** For sale, or for rent (SPEC §2 "Post listing"); or wanted: a buyer's ad for what they seek (issue 21 §5). */
@@ -10,18 +11,52 @@ export const SALE_CATEGORIES = ['land', 'equipment', 'seeds-plants', 'livestock'
 export const RENT_SUBCATEGORIES = ['land', 'equipment', 'services'] as const satisfies readonly CategorySlug[];
 export type RentSubcategory = (typeof RENT_SUBCATEGORIES)[number];
 
-/** What the price is for. Rentals are priced per period. */
+/** What the price is for. Rentals are priced per period; farm rents per acre or per head as well. */
 export const PRICE_UNITS = {
   total: 'total',
   'per-head': 'per head',
   'per-acre': 'per acre',
   'per-tonne': 'per tonne',
+  'per-bag': 'per bag',
+  'per-hour': 'per hour',
+  'per-job': 'per job',
   'per-day': 'per day',
   'per-week': 'per week',
   'per-month': 'per month',
   'per-season': 'per season',
+  'per-acre-season': 'per acre per season',
+  'per-acre-year': 'per acre per year',
+  'per-head-week': 'per head per week',
 } as const;
 export type PriceUnit = keyof typeof PRICE_UNITS;
+
+/**
+ * The units each kind of listing is priced in: grazing and land by the acre per season or year,
+ * or per head per week (grazing, agistment, winter tack); machinery by the day, week or month.
+ */
+const SALE_UNITS_FOR: Readonly<Partial<Record<CategorySlug, readonly PriceUnit[]>>> = {
+  land: ['total', 'per-acre'],
+  equipment: ['total'],
+  'seeds-plants': ['total', 'per-tonne', 'per-bag'],
+  livestock: ['total', 'per-head'],
+  services: ['total', 'per-hour', 'per-acre', 'per-job'],
+};
+
+export const PRICE_UNITS_FOR: Readonly<Record<ListingType, Readonly<Partial<Record<CategorySlug, readonly PriceUnit[]>>>>> = {
+  sale: SALE_UNITS_FOR,
+  rent: {
+    land: ['per-acre-season', 'per-acre-year', 'per-head-week', 'per-week', 'per-month', 'per-season'],
+    equipment: ['per-day', 'per-week', 'per-month', 'per-season'],
+    services: ['per-day', 'per-week', 'per-month', 'per-season'],
+  },
+  // A buyer's wanted ad names the most they pay in the units the same things are sold in.
+  wanted: SALE_UNITS_FOR,
+};
+
+/** The units a listing of this type and category (a rental: what is rented) may be priced in; the first is the default. */
+export function priceUnitsFor(type: ListingType, category: CategorySlug | undefined): readonly PriceUnit[] {
+  return (category && PRICE_UNITS_FOR[type][category]) || (type === 'rent' ? RENT_PRICE_UNITS : SALE_PRICE_UNITS);
+}
 export const SALE_PRICE_UNITS: readonly PriceUnit[] = ['total', 'per-head', 'per-acre', 'per-tonne'];
 export const RENT_PRICE_UNITS: readonly PriceUnit[] = ['per-day', 'per-week', 'per-month', 'per-season'];
 
@@ -55,32 +90,169 @@ export const LISTING_RULES = {
   location: { label: 'Location', maxLength: 120, singleLine: true },
 } as const satisfies Record<string, TextRule>;
 
+/** Livestock species; some fields apply to one species only (ear tags and passports to cattle). */
+export const SPECIES = { cattle: 'Cattle', sheep: 'Sheep', pigs: 'Pigs', goats: 'Goats' } as const;
+export type Species = keyof typeof SPECIES;
+
+/** Days a pre-movement TB test stays valid: cattle must move within 60 days of it (GOV.UK "Bovine TB: pre-movement testing"). */
+export const PRE_MOVEMENT_TEST_VALID_DAYS = 60;
+
+/**
+ * What of a field others than its owner see: everything (`public`, the default), the format's mask
+ * (`masked`: a holding number's county and parish), or only that it is on file (`owner-only`: ear
+ * tags, a machine's serial). The owner always sees the whole value.
+ */
+export type FieldVisibility = 'public' | 'masked' | 'owner-only';
+
+interface FieldCommon {
+  key: string;
+  label: string;
+  visibility?: FieldVisibility;
+  /** The livestock species the field applies to (every species when absent). */
+  species?: readonly Species[];
+  /** A line of help the wizard shows under the field. */
+  hint?: string;
+}
+
 /**
  * A field of one category (machinery hours, head of livestock...). Declaring a field here is all it
- * takes: the API validates it, search filters on it (`<key>_min` / `<key>_max` for ranges), the
- * wizard shows it. Values are stored in the listing's `attributes`.
+ * takes: the API validates it, search filters on it (`<key>_min` / `<key>_max` for ranges,
+ * `<key>=<choice>` or `<key>=yes` where `filter` is set, `<key>_valid_on=<date>` for a date that
+ * stays valid some days), the wizard shows it and a listing shows it to whom its visibility allows.
+ * Values are stored in the listing's `attributes`.
  */
-export type CategoryField =
-  | { key: string; label: string; kind: 'text'; maxLength: number }
-  | { key: string; label: string; kind: 'integer' | 'decimal'; min: number; max: number; unit?: string; range?: boolean }
-  | { key: string; label: string; kind: 'choice'; options: Readonly<Record<string, string>> }
-  | { key: string; label: string; kind: 'yes-no' }
-  | { key: string; label: string; kind: 'date' };
+export type CategoryField = FieldCommon &
+  (
+    | { kind: 'text'; maxLength: number; format?: FieldFormatName; filter?: boolean }
+    | {
+        /** Several values of one format, one per line or comma-separated; at most one per head when `perHeadOf` is set. */
+        kind: 'list';
+        format: FieldFormatName;
+        maxItems: number;
+        perHeadOf?: string;
+      }
+    | { kind: 'integer' | 'decimal'; min: number; max: number; unit?: string; range?: boolean }
+    | { kind: 'choice'; options: Readonly<Record<string, string>>; filter?: boolean }
+    | { kind: 'yes-no'; filter?: boolean }
+    | {
+        kind: 'date';
+        /** Not after today (a test already done). */
+        past?: boolean;
+        /** The date stays valid this many days: shown as "valid until", derived never typed, and searchable by `<key>_valid_on`. */
+        validFor?: { days: number; label: string };
+      }
+  );
 
 const THIS_YEAR = new Date().getFullYear();
 
+/** Fields of cattle only (ear tags, passports, TB testing). */
+const CATTLE: readonly Species[] = ['cattle'];
+
 export const CATEGORY_FIELDS: Readonly<Record<CategorySlug, readonly CategoryField[]>> = {
   equipment: [
-    { key: 'make', label: 'Make', kind: 'text', maxLength: 60 },
+    { key: 'make', label: 'Make', kind: 'text', maxLength: 60, filter: true },
     { key: 'model', label: 'Model', kind: 'text', maxLength: 60 },
     { key: 'year', label: 'Year', kind: 'integer', min: 1900, max: THIS_YEAR + 1, range: true },
     { key: 'hours', label: 'Hours', kind: 'integer', min: 0, max: 200_000, unit: 'hours', range: true },
+    {
+      key: 'serial',
+      label: 'Serial number / PIN',
+      kind: 'text',
+      maxLength: 40,
+      visibility: 'owner-only',
+      hint: 'Kept private: buyers see only that the serial is on file.',
+    },
+    { key: 'registration', label: 'Registration', kind: 'text', maxLength: 10 },
+    {
+      key: 'condition',
+      label: 'Condition',
+      kind: 'choice',
+      options: {
+        new: 'New',
+        'ex-demo': 'Ex-demo',
+        excellent: 'Used: excellent',
+        good: 'Used: good',
+        fair: 'Used: fair',
+        spares: 'Spares or repair',
+      },
+      filter: true,
+    },
+    {
+      key: 'cesar',
+      label: 'CESAR marked',
+      kind: 'yes-no',
+      filter: true,
+      hint: 'The UK construction and agricultural equipment security scheme.',
+    },
   ],
   livestock: [
+    { key: 'species', label: 'Species', kind: 'choice', options: SPECIES, filter: true },
     { key: 'breed', label: 'Breed', kind: 'text', maxLength: 60 },
     { key: 'sex', label: 'Sex', kind: 'choice', options: { female: 'Female', male: 'Male', mixed: 'Mixed' } },
     { key: 'age_months', label: 'Age', kind: 'integer', min: 0, max: 360, unit: 'months', range: true },
     { key: 'head_count', label: 'Head count', kind: 'integer', min: 1, max: 100_000, unit: 'head', range: true },
+    {
+      key: 'cph',
+      label: 'Holding number (CPH)',
+      kind: 'text',
+      maxLength: 12,
+      format: 'cph',
+      visibility: 'masked',
+      hint: 'Visitors see only the county and parish part (12/345).',
+    },
+    { key: 'herd_mark', label: 'Herd or flock mark', kind: 'text', maxLength: 10, format: 'herd-mark' },
+    {
+      key: 'ear_tags',
+      label: 'Ear tags',
+      kind: 'list',
+      format: 'uk-ear-tag',
+      maxItems: 500,
+      perHeadOf: 'head_count',
+      species: CATTLE,
+      visibility: 'owner-only',
+      hint: 'One per line, e.g. UK 284205 700016. Kept private: buyers see only that the tags are on file.',
+    },
+    { key: 'pedigree', label: 'Pedigree registered', kind: 'yes-no', filter: true },
+    { key: 'society', label: 'Breed society registration', kind: 'text', maxLength: 60 },
+    { key: 'passports', label: 'BCMS passports present', kind: 'yes-no', species: CATTLE },
+    {
+      key: 'tb_status',
+      label: 'Herd TB status',
+      kind: 'choice',
+      options: {
+        otf: 'Officially TB free',
+        'otf-withdrawn': 'OTF withdrawn',
+        'otf-suspended': 'OTF suspended',
+        'not-applicable': 'Not applicable',
+      },
+      filter: true,
+      species: CATTLE,
+    },
+    { key: 'herd_test_date', label: 'Last whole-herd TB test', kind: 'date', past: true, species: CATTLE },
+    {
+      key: 'pre_movement_test',
+      label: 'Pre-movement TB test',
+      kind: 'date',
+      past: true,
+      validFor: { days: PRE_MOVEMENT_TEST_VALID_DAYS, label: 'Pre-movement test valid until' },
+      species: CATTLE,
+    },
+    {
+      key: 'bvd',
+      label: 'BVD',
+      kind: 'choice',
+      options: { accredited: 'CHeCS accredited free', monitored: 'In a CHeCS monitoring programme', vaccinated: 'Vaccinated' },
+      filter: true,
+      species: CATTLE,
+    },
+    {
+      key: 'johnes',
+      label: 'Johne’s (CHeCS risk level)',
+      kind: 'choice',
+      options: { '1': 'Level 1 (lowest risk)', '2': 'Level 2', '3': 'Level 3', '4': 'Level 4', '5': 'Level 5' },
+      filter: true,
+    },
+    { key: 'organic', label: 'Organic certified', kind: 'yes-no', filter: true },
   ],
   land: [
     { key: 'acres', label: 'Acres', kind: 'decimal', min: 0.01, max: 100_000, unit: 'acres', range: true },
@@ -88,8 +260,45 @@ export const CATEGORY_FIELDS: Readonly<Record<CategorySlug, readonly CategoryFie
       key: 'tenure',
       label: 'Tenure',
       kind: 'choice',
-      options: { freehold: 'Freehold', tenancy: 'Tenancy', 'grazing-licence': 'Grazing licence' },
+      options: {
+        freehold: 'Freehold',
+        tenancy: 'Farm Business Tenancy',
+        'grazing-licence': 'Grazing licence',
+        'seasonal-let': 'Seasonal let',
+        'contract-farming': 'Contract farming',
+      },
+      filter: true,
     },
+    {
+      key: 'alc_grade',
+      label: 'Land classification (ALC)',
+      kind: 'choice',
+      options: {
+        '1': 'Grade 1 (excellent)',
+        '2': 'Grade 2 (very good)',
+        '3': 'Grade 3 (good to moderate)',
+        '4': 'Grade 4 (poor)',
+        '5': 'Grade 5 (very poor)',
+      },
+      filter: true,
+    },
+    {
+      key: 'soil',
+      label: 'Soil type',
+      kind: 'choice',
+      options: { clay: 'Clay', loam: 'Loam', sandy: 'Sandy', silt: 'Silt', chalk: 'Chalk', peat: 'Peat' },
+      filter: true,
+    },
+    {
+      key: 'water',
+      label: 'Water supply',
+      kind: 'choice',
+      options: { mains: 'Mains', borehole: 'Borehole', spring: 'Spring', watercourse: 'Stream or river', none: 'None' },
+    },
+    { key: 'buildings', label: 'Buildings', kind: 'text', maxLength: 120 },
+    { key: 'sssi', label: 'SSSI designated', kind: 'yes-no' },
+    { key: 'nvz', label: 'In a Nitrate Vulnerable Zone', kind: 'yes-no' },
+    { key: 'env_schemes', label: 'Environmental scheme entitlement', kind: 'text', maxLength: 120 },
   ],
   'seeds-plants': [
     { key: 'variety', label: 'Variety', kind: 'text', maxLength: 60 },
@@ -100,9 +309,42 @@ export const CATEGORY_FIELDS: Readonly<Record<CategorySlug, readonly CategoryFie
       kind: 'choice',
       options: { kg: 'kg', tonnes: 'tonnes', bags: 'bags', bales: 'bales', plants: 'plants', trays: 'trays' },
     },
+    {
+      key: 'seed_category',
+      label: 'Certified seed category',
+      kind: 'choice',
+      options: {
+        'pre-basic': 'Pre-basic',
+        basic: 'Basic',
+        c1: 'C1 (first generation)',
+        c2: 'C2 (second generation)',
+        hvs: 'Higher Voluntary Standard',
+      },
+      filter: true,
+    },
+    { key: 'germination', label: 'Germination', kind: 'integer', min: 0, max: 100, unit: '%', range: true },
+    { key: 'tgw', label: 'Thousand grain weight', kind: 'decimal', min: 0.1, max: 1000, unit: 'g' },
     { key: 'organic', label: 'Organic', kind: 'yes-no' },
   ],
-  services: [{ key: 'coverage_miles', label: 'Coverage radius', kind: 'integer', min: 1, max: 500, unit: 'miles', range: true }],
+  services: [
+    {
+      key: 'trade',
+      label: 'Trade',
+      kind: 'choice',
+      options: {
+        contractor: 'Agricultural contractor',
+        vet: 'Vet',
+        agronomist: 'Agronomist',
+        haulier: 'Haulier',
+        shearer: 'Shearer',
+        'foot-trimmer': 'Foot trimmer',
+        fencer: 'Fencer',
+        other: 'Other',
+      },
+      filter: true,
+    },
+    { key: 'coverage_miles', label: 'Coverage radius', kind: 'integer', min: 1, max: 500, unit: 'miles', range: true },
+  ],
   rentals: [
     { key: 'available_from', label: 'Available from', kind: 'date' },
     { key: 'available_to', label: 'Available to', kind: 'date' },
@@ -116,14 +358,49 @@ export function fieldsFor(category: CategorySlug, rentSubcategory?: RentSubcateg
     : CATEGORY_FIELDS[category];
 }
 
-/** The first thing wrong with one field's value (undefined when valid or empty: category fields are optional). */
-export function categoryFieldError(field: CategoryField, value: unknown): string | undefined {
+/** Whether a field applies to a listing with these values (a cattle-only field to cattle). */
+export function fieldApplies(field: CategoryField, values: Readonly<Record<string, unknown>>): boolean {
+  return !field.species || field.species.includes(values['species'] as Species);
+}
+
+/** Today in the UK, as YYYY-MM-DD (what "in the future" and "valid on" mean). */
+export function todayInUk(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/**
+ * The first thing wrong with one field's value (undefined when valid or empty: category fields are
+ * optional). `values`: the listing's other field values, for the rules between fields (a cattle-only
+ * field, one ear tag per head).
+ */
+export function categoryFieldError(
+  field: CategoryField,
+  value: unknown,
+  values: Readonly<Record<string, unknown>> = {},
+): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
+  if (!fieldApplies(field, values)) {
+    return `${field.label} applies to ${(field.species ?? []).map((species) => SPECIES[species].toLowerCase()).join(', ')} only`;
+  }
   switch (field.kind) {
     case 'text':
       if (typeof value !== 'string') return `${field.label} must be text`;
       if (hasControlCharacters(value, 'singleLine')) return `${field.label} must be on one line`;
-      return value.trim().length > field.maxLength ? `${field.label} must be at most ${field.maxLength} characters` : undefined;
+      if (value.trim().length > field.maxLength) return `${field.label} must be at most ${field.maxLength} characters`;
+      return field.format && !FIELD_FORMATS[field.format].normalise(value) ? FIELD_FORMATS[field.format].message(field.label) : undefined;
+    case 'list': {
+      if (typeof value !== 'string') return `${field.label} must be text`;
+      const items = listItems(value);
+      const format = FIELD_FORMATS[field.format];
+      const wrong = items.find((item) => !format.normalise(item));
+      if (wrong) return `${format.message(field.label)} (“${wrong.slice(0, 30)}” is not)`;
+      const heads = field.perHeadOf ? Number(values[field.perHeadOf]) : NaN;
+      if (Number.isInteger(heads) && items.length > heads)
+        return `${field.label}: at most one per head (${items.length} tags for ${heads} head)`;
+      if (items.length > field.maxItems) return `${field.label}: at most ${field.maxItems}`;
+      const stored = items.map((item) => format.normalise(item));
+      return new Set(stored).size < stored.length ? `${field.label}: each tag once` : undefined;
+    }
     case 'integer':
     case 'decimal': {
       const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
@@ -140,10 +417,53 @@ export function categoryFieldError(field: CategoryField, value: unknown): string
     case 'yes-no':
       return typeof value === 'boolean' ? undefined : `${field.label} must be yes or no`;
     case 'date':
-      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
-        ? undefined
-        : `${field.label} must be a date (YYYY-MM-DD)`;
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
+        return `${field.label} must be a date (YYYY-MM-DD)`;
+      }
+      return field.past && value > todayInUk() ? `${field.label} must not be in the future` : undefined;
   }
+}
+
+/** A valid value as it is stored: numbers as numbers, text trimmed, formatted text in its official form (lists one item per line). */
+export function storedFieldValue(field: CategoryField, value: unknown): string | number | boolean {
+  if (field.kind === 'integer' || field.kind === 'decimal') return Number(value);
+  if (typeof value !== 'string') return value as boolean;
+  if (field.kind === 'list')
+    return listItems(value)
+      .map((item) => FIELD_FORMATS[field.format].normalise(item) as string)
+      .join('\n');
+  if (field.kind === 'text' && field.format) return FIELD_FORMATS[field.format].normalise(value) as string;
+  return value.trim();
+}
+
+/** What others than the owner are shown of a stored field value (its visibility); undefined shows nothing. */
+export function shownFieldValue(field: CategoryField, stored: string | number | boolean): string | number | boolean {
+  if (field.visibility === 'owner-only') return ON_FILE;
+  if (field.visibility === 'masked' && typeof stored === 'string' && field.kind === 'text' && field.format) {
+    return FIELD_FORMATS[field.format].mask?.(stored) ?? ON_FILE;
+  }
+  return stored;
+}
+
+/** What an owner-only value reads as to everyone else: "Serial number / PIN: on file". */
+export const ON_FILE = 'on file';
+
+/** A listing's field values as someone other than its owner may see them (CategoryField visibility). */
+export function visibleAttributes(
+  fields: readonly CategoryField[],
+  attributes: Readonly<Record<string, string | number | boolean>>,
+): Record<string, string | number | boolean> {
+  const shown: Record<string, string | number | boolean> = {};
+  for (const field of fields) {
+    const stored = attributes[field.key];
+    if (stored !== undefined) shown[field.key] = shownFieldValue(field, stored);
+  }
+  return shown;
+}
+
+/** A date field's derived "valid until" (test date + the days it stays valid), or undefined. */
+export function validUntil(field: CategoryField, value: unknown): string | undefined {
+  return field.kind === 'date' && field.validFor && typeof value === 'string' ? addDays(value, field.validFor.days) : undefined;
 }
 
 /** SPEC §5 "Post listing": the messages of the wizard, collected and joined with commas. */

@@ -1,3 +1,4 @@
+import type { BookingQuote } from './booking-quote.js';
 /**
  * Messaging facts shared by the API and the browser (SPEC §2 "Messages", §5 "Messaging", §9): the
  * texts of every refusal, the limits, and the shapes of messages pushed live.
@@ -80,6 +81,8 @@ export const BOOKING_TEXTS = {
   notBooking: 'This message is not a booking request.',
   noteTooLong: 'The note must be at most 500 characters.',
   sentTitle: 'Booking Request Sent',
+  datesTaken: (from: string, to: string) =>
+    `Those dates are already booked (${bookingDay(from)} to ${bookingDay(to)}). Choose other dates.`,
 } as const;
 export const BOOKING_NOTE_MAX_LENGTH = 500;
 
@@ -91,6 +94,8 @@ export interface BookingDetails {
   note: string | null;
   listing_id: string | null;
   decided_at: string | null;
+  /** The price worked out when it was asked for, kept: an accepted booking keeps it (null for requests older than quotes). */
+  quote?: BookingQuote | null;
 }
 
 /** A message as the chat shows it (SPEC §3 "Message"), also the payload of NEW_MESSAGE. */

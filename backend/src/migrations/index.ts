@@ -19,6 +19,7 @@ import { Migration20261126040000_session_second_factor } from './Migration202611
 import { Migration20261126041000_over_eighteen } from './Migration20261126041000_over_eighteen.js';
 import { Migration20261126042000_notification_about_user } from './Migration20261126042000_notification_about_user.js';
 import { Migration20261126042100_booking_request_dates } from './Migration20261126042100_booking_request_dates.js';
+import { Migration20261126112000_farm_fields } from './Migration20261126112000_farm_fields.js';
 import { Migration20261126113000_postcode_lookup } from './Migration20261126113000_postcode_lookup.js';
 import { Migration20261126113100_wanted_ads } from './Migration20261126113100_wanted_ads.js';
 import { Migration20261126114000_saved_searches } from './Migration20261126114000_saved_searches.js';
@@ -45,6 +46,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126041000_over_eighteen', class: Migration20261126041000_over_eighteen },
   { name: 'Migration20261126042000_notification_about_user', class: Migration20261126042000_notification_about_user },
   { name: 'Migration20261126042100_booking_request_dates', class: Migration20261126042100_booking_request_dates },
+  { name: 'Migration20261126112000_farm_fields', class: Migration20261126112000_farm_fields },
   { name: 'Migration20261126113000_postcode_lookup', class: Migration20261126113000_postcode_lookup },
   { name: 'Migration20261126113100_wanted_ads', class: Migration20261126113100_wanted_ads },
   { name: 'Migration20261126114000_saved_searches', class: Migration20261126114000_saved_searches },

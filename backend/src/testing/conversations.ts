@@ -25,7 +25,7 @@ export interface MessageView {
   content: string;
   kind: string;
   read: boolean;
-  booking: { from: string; to: string; status: string; listing_id: string } | null;
+  booking: { from: string; to: string; status: string; listing_id: string; quote?: Record<string, unknown> | null } | null;
 }
 
 async function expectStatus<T>(what: string, status: number, response: Promise<{ statusCode: number; body: string; json<R>(): R }>) {
@@ -43,7 +43,7 @@ export const sendMessage = (from: Member, conversationId: string, content: strin
   expectStatus<MessageView>('send message', 201, from.browser.call('POST', '/api/messages/send', { conversationId, content }));
 
 /** `renter` asks to book a rental for the days `from`–`to` (YYYY-MM-DD); the request arrives pending in their conversation. */
-export const requestBooking = (renter: Member, listingId: string, dates: { from: string; to: string; note?: string }) =>
+export const requestBooking = (renter: Member, listingId: string, dates: { from: string; to: string; note?: string; quantity?: number }) =>
   expectStatus<{ conversation_id: string; message: MessageView }>(
     'booking request',
     201,

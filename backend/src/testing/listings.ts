@@ -20,6 +20,8 @@ export interface ListingFixture {
   type?: 'sale' | 'rent';
   rentSubcategory?: string;
   pricePence?: number;
+  priceUnit?: string;
+  vat?: string;
   place?: keyof typeof PLACES;
   attributes?: Record<string, unknown>;
   status?: string;
@@ -38,7 +40,7 @@ export async function insertListing(db: TestDatabase, fixture: ListingFixture): 
     `insert into listing (id, seller_id, type, category_id, rent_subcategory, title, description, price_pence, price_unit, vat,
        location_text, place_id, latitude, longitude, attributes, status, featured, views, saves_count, created_at, updated_at,
        published_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, 'total', 'no-vat', $9, $10, $11, $12, $13, $14, $15, $16, 0, $17, $17, $17, $18)`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $19, $20, $9, $10, $11, $12, $13, $14, $15, $16, 0, $17, $17, $17, $18)`,
     [
       id,
       fixture.seller,
@@ -58,6 +60,8 @@ export async function insertListing(db: TestDatabase, fixture: ListingFixture): 
       fixture.views ?? 0,
       published,
       fixture.expiresAt ?? new Date(published.getTime() + 90 * 24 * 3600 * 1000),
+      fixture.priceUnit ?? 'total',
+      fixture.vat ?? 'no-vat',
     ],
   );
   const words = [...new Set(fixture.title.toLowerCase().match(/[a-z]{3,30}/g) ?? [])];

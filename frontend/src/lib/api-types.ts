@@ -569,6 +569,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/listings/makes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Makes of machinery listed */
+        get: operations["ListingsController_makes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/listings/mine": {
         parameters: {
             query?: never;
@@ -859,6 +876,23 @@ export interface paths {
         put?: never;
         /** Ask to book a rental */
         post: operations["MessagingController_requestBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/booked-dates/{listingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dates a rental is already booked */
+        get: operations["MessagingController_bookedDates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1968,6 +2002,16 @@ export interface components {
             kind: "featured" | "newest";
             listings: components["schemas"]["ListingCard"][];
         };
+        MakesInUse: {
+            /**
+             * @description As sellers wrote them, most listed first
+             * @example [
+             *       "Massey Ferguson",
+             *       "John Deere"
+             *     ]
+             */
+            makes: string[];
+        };
         SavedListingEntry: {
             /** Format: uuid */
             listing_id: string;
@@ -2154,7 +2198,7 @@ export interface components {
              */
             price: number;
             /** @enum {string} */
-            price_unit?: "total" | "per-head" | "per-acre" | "per-tonne" | "per-day" | "per-week" | "per-month" | "per-season";
+            price_unit?: "total" | "per-head" | "per-acre" | "per-tonne" | "per-bag" | "per-hour" | "per-job" | "per-day" | "per-week" | "per-month" | "per-season" | "per-acre-season" | "per-acre-year" | "per-head-week";
             /** @enum {string} */
             vat?: "included" | "plus-vat" | "no-vat";
             /** @example Taunton, England */
@@ -2250,6 +2294,28 @@ export interface components {
              */
             listingId: string;
         };
+        BookingQuoteView: {
+            /** @enum {string} */
+            unit: "total" | "per-head" | "per-acre" | "per-tonne" | "per-bag" | "per-hour" | "per-job" | "per-day" | "per-week" | "per-month" | "per-season" | "per-acre-season" | "per-acre-year" | "per-head-week";
+            /** @description The listing’s price when the booking was asked for, in pence */
+            unit_price_pence: number;
+            /** @description Days booked, both ends included */
+            days: number;
+            /** @description Acres or head, for a price per acre or per head */
+            quantity: number | null;
+            /** @enum {string|null} */
+            quantity_unit: "acres" | "head" | null;
+            /** @example 40 acres × 1 season × £25.00 per acre per season */
+            basis: string;
+            /** @enum {string} */
+            vat: "included" | "plus-vat" | "no-vat";
+            /** @description Pence, rounded to the nearest penny (halves up) once */
+            subtotal_pence: number;
+            /** @description The VAT added (+ VAT) or contained (VAT included), in pence; 0 when no VAT */
+            vat_pence: number;
+            /** @description What the requester pays, in pence */
+            total_pence: number;
+        };
         BookingView: {
             /** Format: date */
             from: string;
@@ -2262,6 +2328,8 @@ export interface components {
             listing_id: string | null;
             /** Format: date-time */
             decided_at: string | null;
+            /** @description The price when asked for, kept once accepted */
+            quote?: components["schemas"]["BookingQuoteView"] | null;
         };
         MessageView: {
             /** Format: uuid */
@@ -2348,6 +2416,14 @@ export interface components {
              */
             to: string;
             note?: string;
+            /** @description Acres or head, for a rental priced per acre or per head (two decimal places for acres) */
+            quantity?: number;
+        };
+        BookedDatesView: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
         };
         BookingDecisionRequest: {
             /** @enum {string} */
@@ -5190,6 +5266,41 @@ export interface operations {
             };
         };
     };
+    ListingsController_makes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The makes of live machinery listings, most listed first: the make filter’s choices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MakesInUse"];
+                    };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     ListingsController_mine: {
         parameters: {
             query?: {
@@ -6991,6 +7102,79 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    MessagingController_bookedDates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                listingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The days the rental’s accepted bookings hold, from today on: not bookable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BookedDatesView"][];
+                    };
+                };
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication Required: 'Please sign in to send messages.'. Or: No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Listing Not Found. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import {
 } from './dto/listing.request.js';
 import {
   FeaturedListings,
+  MakesInUse,
   ListingDetail,
   PostedListing,
   WantedByResponse,
@@ -57,6 +58,12 @@ export class ListingsController {
   @ApiEnvelope(200, FeaturedListings)
   featured(@Query() query: FeaturedRequest): Promise<FeaturedListings> {
     return this.listings.featured(query.limit ?? FEATURED_LIMIT);
+  }
+
+  @Get('makes')
+  @ApiEnvelope(200, MakesInUse, { description: 'The makes of live machinery listings, most listed first: the make filter’s choices' })
+  makes(): Promise<MakesInUse> {
+    return this.listings.makesInUse();
   }
 
   @Get('mine')

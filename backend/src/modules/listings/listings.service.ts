@@ -11,11 +11,12 @@ import {
   type ListingType,
   PAGE_SIZE,
   type PriceUnit,
-  RENT_PRICE_UNITS,
+  priceUnitsFor,
   type RentSubcategory,
   SALE_CATEGORIES,
-  SALE_PRICE_UNITS,
+  storedFieldValue,
   type VatOption,
+  visibleAttributes,
 } from '../../contracts/listings.js';
 import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
 import { canonicalPostcode, roundedCoordinate } from '../../infra/geocoding/postcodes.js';
@@ -30,6 +31,7 @@ import type {
   ListingDetail,
   ListingPage,
   PostedListing,
+  MakesInUse,
   SavedListingEntry,
   SaveResult,
   SellerDeclaration,
@@ -49,6 +51,7 @@ import { WantedMatches } from './wanted-matches.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews, type Viewer } from './listing-views.js';
+import { PreparedQueries } from '../../infra/database/prepared-queries.js';
 import { connectionFor, ReplicaReads, type ReadFrom } from '../../infra/database/replica-reads.js';
 import { isUuid } from '../../common/uuid.js';
 
@@ -66,13 +69,21 @@ export interface ListingBrief {
   categoryName: string;
   /** In pounds. */
   price: number;
+  pricePence: number;
+  priceUnit: PriceUnit;
+  vat: VatOption;
   attributes: Record<string, string | number | boolean>;
   /** The main photo's URL once ready. */
   image: string | null;
 }
 
+/** Makes the make filter offers at most, and how long the list is kept. */
+const MAKES_LISTED = 200;
+const MAKES_TTL_MS = 10 * 60 * 1000;
+
 @Injectable()
 export class ListingsService {
+  private makes: { answer: MakesInUse; until: number } | undefined;
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(Geocoder) private readonly geocoder: Geocoder,
@@ -83,6 +94,7 @@ export class ListingsService {
     @Inject(ListingCards) private readonly cards: ListingCards,
     @Inject(AccountStanding) private readonly standing: AccountStanding,
     @Inject(ReplicaReads) private readonly replica: ReplicaReads,
+    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
     @Inject(WantedMatches) private readonly wanted: WantedMatches,
   ) {}
 
@@ -148,6 +160,9 @@ export class ListingsService {
           categorySlug: listing.category.getEntity().slug as CategorySlug,
           categoryName: listing.category.getEntity().name,
           price: listing.pricePence / 100,
+          pricePence: listing.pricePence,
+          priceUnit: listing.priceUnit,
+          vat: listing.vat,
           attributes: listing.attributes,
           image: images.get(listing.id)?.find((image) => image.status === 'ready' && image.url)?.url ?? null,
         },
@@ -176,6 +191,25 @@ export class ListingsService {
     const listing = await this.find(id, 'replica');
     if (!listing || listing.status !== 'live') throw new NotFoundException(LISTING_TEXTS.notFound);
     return { wanted_by: (await this.wanted.wantedAdsFor(listing.id)).length };
+  }
+
+  /**
+   * The makes of live machinery listings (for sale or hire), most listed first, up to MAKES_LISTED:
+   * the make filter's choices. Read from the replica and kept MAKES_TTL_MS, since it changes slowly
+   * and counts a category's worth of listings.
+   */
+  async makesInUse(): Promise<MakesInUse> {
+    if (this.makes && this.makes.until > Date.now()) return this.makes.answer;
+    const rows = await this.prepared.all<{ make: string }>(
+      `select l.attributes->>'make' as make from listing l
+        where l.status = 'live' and (l.category_id = ? or l.rent_subcategory = 'equipment') and l.attributes->>'make' is not null
+        group by 1 order by count(*) desc, 1 limit ${MAKES_LISTED}`,
+      [categoryBySlug('equipment')?.id],
+      'replica',
+    );
+    const answer = { makes: rows.map((row) => row.make) };
+    this.makes = { answer, until: Date.now() + MAKES_TTL_MS };
+    return answer;
   }
 
   /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */
@@ -356,23 +390,19 @@ export class ListingsService {
     } else if (!(SALE_CATEGORIES as readonly string[]).includes(category.slug)) {
       errors['category'] = LISTING_TEXTS.invalidCategory;
     }
-    const units = request.type === 'rent' ? RENT_PRICE_UNITS : SALE_PRICE_UNITS;
+    const units = priceUnitsFor(request.type, rentSubcategory ?? category.slug);
     const priceUnit = (request.price_unit ?? units[0]) as PriceUnit;
-    if (!units.includes(priceUnit))
-      errors['price_unit'] = `For ${request.type === 'rent' ? 'a rental' : 'a sale'} the price is ${units.join(', ')}`;
+    if (!units.includes(priceUnit)) {
+      const what = `${request.type === 'rent' ? 'a rental' : 'a sale'} in ${categoryBySlug(rentSubcategory ?? category.slug)?.name}`;
+      errors['price_unit'] = `For ${what} the price is ${units.join(', ')}`;
+    }
     const attributes: Record<string, string | number | boolean> = {};
+    const given = request.attributes ?? {};
     for (const field of fieldsFor(category.slug, rentSubcategory)) {
-      const value = request.attributes?.[field.key];
-      const error = categoryFieldError(field, value);
+      const value = given[field.key];
+      const error = categoryFieldError(field, value, given);
       if (error) errors[`attributes.${field.key}`] = error;
-      else if (value !== undefined && value !== null && value !== '') {
-        attributes[field.key] =
-          field.kind === 'integer' || field.kind === 'decimal'
-            ? Number(value)
-            : typeof value === 'string'
-              ? value.trim()
-              : (value as boolean);
-      }
+      else if (value !== undefined && value !== null && value !== '') attributes[field.key] = storedFieldValue(field, value);
     }
     const from = attributes['available_from'];
     const to = attributes['available_to'];
@@ -447,7 +477,11 @@ export class ListingsService {
       status: listing.status,
       created_at: listing.publishedAt.toISOString(),
       expires_at: listing.expiresAt.toISOString(),
-      attributes: listing.attributes,
+      // Others see what each field's visibility allows (no full holding number, ear tags or serial).
+      attributes:
+        viewerId === seller.id
+          ? listing.attributes
+          : visibleAttributes(fieldsFor(category.slug as CategorySlug, listing.rentSubcategory), listing.attributes),
       ...wantedOf(listing),
       seller: {
         id: seller.id,

@@ -62,7 +62,8 @@ describe('listings: posting and managing', () => {
     ['attributes.make', 'Make must be on one line', { attributes: { make: 'Massey\nFerguson' } }],
     ['attributes.make', 'Make must be on one line', { attributes: { make: 'Massey\u2028Ferguson' } }],
     ['attributes.model', 'Model must be on one line', { attributes: { model: '5713\u0007SL' } }],
-    ['price_unit', 'For a sale the price is total, per-head, per-acre, per-tonne', { price_unit: 'per-week' }],
+    ['price_unit', 'For a sale in Equipment the price is total', { price_unit: 'per-week' }],
+    ['price_unit', 'For a sale in Equipment the price is total', { price_unit: 'per-head' }],
     ['subcategory', 'Please select a category', { type: 'rent', category: 'rentals' }],
   ])('refuses a bad %s with "%s" and posts nothing', async (field, message, change) => {
     const { browser, id } = await signedInPerson(t, db);

@@ -13,6 +13,10 @@ export type MessageKind = 'text' | 'booking-request';
 @Index({ properties: ['recipient', 'readAt'] })
 @Index({ properties: ['sender'] })
 @Index({
+  name: 'message_booking_listing_index',
+  expression: `create index "message_booking_listing_index" on "message" (("booking"->>'listing_id')) where "kind" = 'booking-request'`,
+})
+@Index({
   name: 'message_unread_reminder_index',
   expression:
     'create index "message_unread_reminder_index" on "message" ("created_at") where "read_at" is null and "reminder_handled_at" is null',

@@ -16,6 +16,7 @@ import {
 } from './dto/messaging.request.js';
 import {
   BlockedUserView,
+  BookedDatesView,
   BookingRequestResult,
   ConversationPage,
   ConversationView,
@@ -147,6 +148,16 @@ export class MessagingController {
   @ApiErrorEnvelope(404, 'Listing Not Found')
   requestBooking(@CurrentUser() user: User, @Body() body: BookingRequestRequest): Promise<BookingRequestResult> {
     return this.messaging.requestBooking(user, body);
+  }
+
+  @Get('booked-dates/:listingId')
+  @ApiEnvelope(200, BookedDatesView, {
+    isArray: true,
+    description: 'The days the rental’s accepted bookings hold, from today on: not bookable',
+  })
+  @ApiErrorEnvelope(404, 'Listing Not Found')
+  bookedDates(@Param('listingId') listingId: string): Promise<BookedDatesView[]> {
+    return this.messaging.bookedDates(listingId);
   }
 
   @Put('booking-requests/:messageId')

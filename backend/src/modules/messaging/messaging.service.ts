@@ -3,6 +3,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { decodeTypedCursor, encodeCursor, findKeysetPage } from '../../common/keyset-pagination.js';
 import { FieldValidationException } from '../../common/errors.js';
+import { type BookingQuote, bookingQuantityUnit, bookingQuote } from '../../contracts/booking-quote.js';
+import { todayInUk } from '../../contracts/listings.js';
 import {
   BOOKING_TEXTS,
   type BookingDecision,
@@ -25,6 +27,7 @@ import { Conversation, otherParticipant, participantName, type Side, sideOf } fr
 import type { BookingRequestRequest, ConversationPageQuery } from './dto/messaging.request.js';
 import type {
   BlockedUserView,
+  BookedDatesView,
   BookingRequestResult,
   ConversationPage,
   ConversationView,
@@ -221,10 +224,12 @@ export class MessagingService {
     if (listing.status !== 'live') throw new BadRequestException(BOOKING_TEXTS.notLive);
     if (listing.sellerId === user.id) throw new BadRequestException(BOOKING_TEXTS.ownListing);
     checkBookingDates(request.from, request.to, listing.attributes);
+    const quote = quoteFor(listing, request);
     const conversation = await this.conversationFor(user.id, listing);
     const message = await this.em.transactional(async (tx) => {
       const locked = await this.ownConversation(tx, user.id, conversation.id, true);
       await this.checkMayMessage(tx, user.id, listing.sellerId);
+      await this.checkDatesFree(tx, listing.id, request.from, request.to);
       const note = request.note?.trim() || null;
       const booking: BookingDetails = {
         from: request.from,
@@ -233,6 +238,7 @@ export class MessagingService {
         note,
         listing_id: listing.id,
         decided_at: null,
+        quote,
       };
       const content = bookingRequestText(request.from, request.to, note);
       return this.store(tx, locked, user.id, { content, kind: 'booking-request', booking });
@@ -253,6 +259,9 @@ export class MessagingService {
       if (message.booking.status !== 'pending') throw new ConflictException(BOOKING_TEXTS.alreadyDecided);
       // An answer reaches the requester (their card, a notification): the same rule as a message.
       await this.checkMayMessage(tx, user.id, message.sender);
+      if (decision === 'accepted' && message.booking.listing_id) {
+        await this.checkDatesFree(tx, message.booking.listing_id, message.booking.from, message.booking.to);
+      }
       message.booking = { ...message.booking, status: decision, decided_at: new Date().toISOString() };
       this.events.publish(tx, 'booking.decided', {
         messageId: message.id,
@@ -267,6 +276,32 @@ export class MessagingService {
     this.push(conversation.starter, 'BOOKING_UPDATED', payload);
     this.push(conversation.owner, 'BOOKING_UPDATED', payload);
     return view as MessageView;
+  }
+
+  /** The days a rental's accepted bookings hold, soonest first, from today on: what a requester cannot book. */
+  async bookedDates(listingId: string): Promise<BookedDatesView[]> {
+    await this.listingOrFail(listingId);
+    return this.acceptedBookings(this.em.fork(), listingId, todayInUk());
+  }
+
+  private async acceptedBookings(em: EntityManager, listingId: string, endingOnOrAfter: string): Promise<BookedDatesView[]> {
+    return em.getConnection().execute<BookedDatesView[]>(
+      `select booking->>'from' as "from", booking->>'to' as "to" from message
+        where kind = 'booking-request' and booking->>'listing_id' = ? and booking->>'status' = 'accepted' and booking->>'to' >= ?
+        order by booking->>'from'`,
+      [listingId, endingOnOrAfter],
+    );
+  }
+
+  /**
+   * Refuses dates that overlap an accepted booking of the listing. The listing's bookings are
+   * checked one transaction at a time (an advisory lock on the listing), so two acceptances of
+   * the same days cannot both pass.
+   */
+  private async checkDatesFree(tx: EntityManager, listingId: string, from: string, to: string): Promise<void> {
+    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('booking:' || ?))`, [listingId]);
+    const taken = (await this.acceptedBookings(tx, listingId, from)).find((booked) => booked.from <= to);
+    if (taken) throw new FieldValidationException({ from: BOOKING_TEXTS.datesTaken(taken.from, taken.to) });
   }
 
   // ----- Blocks -----
@@ -509,11 +544,21 @@ export class MessagingService {
   }
 }
 
-/** Today in the UK, as YYYY-MM-DD. */
-function todayInUk(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(),
-  );
+/** The booking's price at the listing's price now: kept with the request (an accepted booking keeps it). */
+function quoteFor(listing: ListingBrief, request: BookingRequestRequest): BookingQuote {
+  const quantityUnit = bookingQuantityUnit(listing.priceUnit);
+  const listed = listing.attributes[quantityUnit === 'acres' ? 'acres' : 'head_count'];
+  const result = bookingQuote({
+    pricePence: listing.pricePence,
+    unit: listing.priceUnit,
+    vat: listing.vat,
+    from: request.from,
+    to: request.to,
+    quantity: request.quantity,
+    listedQuantity: quantityUnit && typeof listed === 'number' ? listed : undefined,
+  });
+  if ('errors' in result) throw new FieldValidationException(result.errors);
+  return result.quote;
 }
 
 /** SPEC-beyond: a booking's dates are in order, not past, and within the listing's availability. */

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { INVALID_CURSOR_MESSAGE } from '../../common/keyset-pagination.js';
-import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS, SENDS_PER_MINUTE } from '../../contracts/messaging.js';
+import { bookingDay, MESSAGE_MAX_LENGTH, MESSAGING_TEXTS, SENDS_PER_MINUTE } from '../../contracts/messaging.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import {
@@ -554,6 +554,53 @@ describe('messaging', () => {
         renterSocket.close();
         ownerSocket.close();
       }
+    });
+    it('quotes 40 acres of grazing per acre per season with VAT to both sides, keeps it once accepted, and blocks the dates taken', async () => {
+      const [renter, other, owner] = await Promise.all([person(), person(), person()]);
+      const listingId = await insertListing(db, {
+        seller: owner.id,
+        title: 'Summer grazing, 40 acres',
+        type: 'rent',
+        category: 6,
+        rentSubcategory: 'land',
+        pricePence: 2_500,
+        priceUnit: 'per-acre-season',
+        vat: 'plus-vat',
+        attributes: { acres: 40 },
+      });
+      const dates = { listingId, from: day(10), to: day(100) };
+      const noAcres = await request(renter, dates);
+      expect(noAcres.json()).toMatchObject({ fields: { quantity: 'Enter how many acres you want (the price is per acre).' } });
+      const tooMany = await request(renter, { ...dates, quantity: 50 });
+      expect(tooMany.json()).toMatchObject({ fields: { quantity: 'You asked for 50 acres; the listing has 40.' } });
+
+      const asked = await requestBooking(renter, listingId, { from: dates.from, to: dates.to, quantity: 40 });
+      const quote = {
+        quantity: 40,
+        basis: '40 acres × 1 season × £25.00 per acre per season',
+        subtotal_pence: 100_000,
+        vat_pence: 20_000,
+        total_pence: 120_000,
+      };
+      expect(asked.message.booking?.quote).toMatchObject(quote);
+      // Someone else asks for the same days while the first request waits.
+      const rival = await requestBooking(other, listingId, { from: day(50), to: day(60), quantity: 10 });
+      const [onOwnersSide] = (await page(owner, asked.conversation_id)).messages;
+      expect(onOwnersSide?.booking?.quote).toMatchObject(quote);
+
+      await db.query('update listing set price_pence = 3000 where id = $1', [listingId]);
+      await decideBooking(owner, asked.message.id, 'accepted');
+      expect((await page(renter, asked.conversation_id)).messages[0]?.booking).toMatchObject({ status: 'accepted', quote });
+
+      const taken = `Those dates are already booked (${bookingDay(dates.from)} to ${bookingDay(dates.to)}). Choose other dates.`;
+      const overlapping = await request(other, { listingId, from: day(100), to: day(110), quantity: 5 });
+      expect(overlapping.json()).toMatchObject({ fields: { from: taken } });
+      const acceptRival = await owner.browser.call('PUT', `/api/messages/booking-requests/${rival.message.id}`, { decision: 'accepted' });
+      expect(acceptRival.statusCode).toBe(400);
+      expect(acceptRival.json()).toMatchObject({ fields: { from: taken } });
+      const booked = await other.browser.call('GET', `/api/messages/booked-dates/${listingId}`);
+      expect(booked.json()).toEqual({ success: true, data: [{ from: dates.from, to: dates.to }] });
+      expect((await request(other, { listingId, from: day(101), to: day(110), quantity: 5 })).statusCode).toBe(201);
     });
   });
 

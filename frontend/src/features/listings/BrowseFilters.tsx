@@ -2,7 +2,8 @@ import { useStore } from '@nanostores/react';
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { CATEGORIES } from '@contracts/categories';
 import { $browseProblem, $browseSearch, applyBrowseFilters } from '../../stores/browse';
-import { activeFilterCount, DATE_LABELS, DEFAULT_RADIUS, rangeFields, SORT_LABELS, sortChoices } from './browse-query';
+import { activeFilterCount, DATE_LABELS, DEFAULT_RADIUS, rangeFields, SORT_LABELS, sortChoices, valueFilters } from './browse-query';
+import { makesInUse } from './listings-api';
 import { PlacePickerField, type PlacePickerHandle } from './PlacePickerField';
 
 const MOBILE = '(max-width: 1023px)';
@@ -33,6 +34,11 @@ export default function BrowseFilters({ filters: initial, typedPlace, placeNotFo
   /** Bumped when filters come from elsewhere (a tab, Back, Clear all): the form is drawn afresh from them. */
   const [version, setVersion] = useState(0);
   const ownApply = useRef<string | null>(null);
+  /** The make filter's suggestions, loaded the first time it is focused. */
+  const [makes, setMakes] = useState<string[]>([]);
+  const loadMakes = () => {
+    if (makes.length === 0) void makesInUse().then((outcome) => outcome.ok && setMakes(outcome.data.makes));
+  };
 
   const apply = async () => {
     if (!form.current) return;
@@ -242,6 +248,42 @@ export default function BrowseFilters({ filters: initial, typedPlace, placeNotFo
                   ))}
                 </div>
               </fieldset>
+            ))}
+          </div>
+          <datalist id="makes-in-use">
+            {makes.map((make) => (
+              <option key={make} value={make} />
+            ))}
+          </datalist>
+          <div data-value-filters>
+            {valueFilters(filters).map((filter) => (
+              <label key={filter.name} className="field">
+                <span className="field__label">{filter.label}</span>
+                {filter.input === 'select' ? (
+                  <select
+                    className="field__input"
+                    id={`filter-${filter.name}`}
+                    name={filter.name}
+                    defaultValue={filters.get(filter.name) ?? ''}
+                  >
+                    <option value="">Any</option>
+                    {filter.choices?.map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    className="field__input"
+                    type={filter.input}
+                    id={`filter-${filter.name}`}
+                    name={filter.name}
+                    defaultValue={filters.get(filter.name) ?? ''}
+                    {...(filter.input === 'text' ? { list: 'makes-in-use', onFocus: loadMakes } : {})}
+                  />
+                )}
+              </label>
             ))}
           </div>
           <PlacePickerField

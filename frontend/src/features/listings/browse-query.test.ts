@@ -1,7 +1,28 @@
 import { describe, expect, it } from '@jest/globals';
-import { activeFilterCount, apiQuery, browseHref, normaliseFilters, rangeFields, resultCountText, sortChoices } from './browse-query';
+import {
+  activeFilterCount,
+  apiQuery,
+  browseHref,
+  normaliseFilters,
+  rangeFields,
+  resultCountText,
+  sortChoices,
+  valueFilters,
+} from './browse-query';
 
 const params = (text: string) => new URLSearchParams(text);
+
+describe('livestock filters', () => {
+  it('keeps a TB status and a pre-movement test date for livestock, and drops them for another category', () => {
+    expect(normaliseFilters(params('category=livestock&tb_status=otf&pre_movement_test_valid_on=2027-01-10')).toString()).toBe(
+      'category=livestock&tb_status=otf&pre_movement_test_valid_on=2027-01-10',
+    );
+    expect(normaliseFilters(params('category=equipment&tb_status=otf')).toString()).toBe('category=equipment');
+    expect(valueFilters(params('category=livestock')).map((filter) => filter.name)).toEqual(
+      expect.arrayContaining(['species', 'tb_status', 'pedigree', 'pre_movement_test_valid_on', 'bvd', 'organic']),
+    );
+  });
+});
 
 describe('normaliseFilters', () => {
   it('keeps known filters with values and drops the rest', () => {

@@ -67,6 +67,38 @@ export function rangeFields(params: URLSearchParams): Array<Extract<CategoryFiel
   );
 }
 
+/**
+ * The category's other filters (CategoryField `filter`, a date with `validFor`): a choice or yes/no
+ * by its key (`tb_status=otf`, `organic=yes`), a date's validity by `<key>_valid_on`.
+ */
+export function valueFilters(params: URLSearchParams): ValueFilter[] {
+  const category = categoryBySlug(params.get('category') ?? '');
+  if (!category) return [];
+  const sub = params.get('subcategory') ?? '';
+  const subcategory = (RENT_SUBCATEGORIES as readonly string[]).includes(sub) ? (sub as RentSubcategory) : undefined;
+  return fieldsFor(category.slug as CategorySlug, subcategory).flatMap((field): ValueFilter[] => {
+    const { key: name, label } = field;
+    if (field.kind === 'choice' && field.filter) return [{ name, label, input: 'select', choices: Object.entries(field.options) }];
+    if (field.kind === 'yes-no' && field.filter) return [{ name, label, input: 'select', choices: YES_NO }];
+    if (field.kind === 'text' && field.filter) return [{ name, label, input: 'text' }];
+    if (field.kind === 'date' && field.validFor) {
+      return [{ name: `${name}_valid_on`, label: `${field.validFor.label.replace(/ until$/, '')} on`, input: 'date' }];
+    }
+    return [];
+  });
+}
+
+export interface ValueFilter {
+  name: string;
+  label: string;
+  input: 'select' | 'date' | 'text';
+  choices?: ReadonlyArray<readonly [string, string]>;
+}
+const YES_NO = [
+  ['yes', 'Yes'],
+  ['no', 'No'],
+] as const;
+
 /** Names of the range parameters the current category allows. */
 function rangeNames(params: URLSearchParams): string[] {
   return rangeFields(params).flatMap((field) => [`${field.key}_min`, `${field.key}_max`]);
@@ -92,7 +124,7 @@ export function normaliseFilters(input: URLSearchParams): URLSearchParams {
   if (out.get('category') !== 'rentals') out.delete('subcategory');
   if (!out.get('location')) out.delete('radius');
   else if (take('place')) out.set('place', take('place'));
-  for (const name of rangeNames(out)) {
+  for (const name of [...rangeNames(out), ...valueFilters(out).map((filter) => filter.name)]) {
     const value = take(name);
     if (value !== '') out.set(name, value);
   }

@@ -35,6 +35,25 @@ describe('categoryFacts', () => {
   });
 });
 
+describe('categoryFacts of livestock', () => {
+  it('shows a pre-movement test with its derived "valid until", and what a visitor gets of the holding number and tags', () => {
+    expect(
+      categoryFacts({
+        category_slug: 'livestock',
+        rent_subcategory: null,
+        attributes: { species: 'cattle', cph: '12/345/····', ear_tags: 'on file', tb_status: 'otf', pre_movement_test: '2026-11-26' },
+      }),
+    ).toEqual([
+      { label: 'Species', value: 'Cattle' },
+      { label: 'Holding number (CPH)', value: '12/345/····' },
+      { label: 'Ear tags', value: 'on file' },
+      { label: 'Herd TB status', value: 'Officially TB free' },
+      { label: 'Pre-movement TB test', value: '26 November 2026' },
+      { label: 'Pre-movement test valid until', value: '25 January 2027' },
+    ]);
+  });
+});
+
 describe('listingJsonLd', () => {
   it('is a Product with a GBP Offer and cannot close the script element', () => {
     const text = listingJsonLd(detail({ title: 'Tractor</script><script>alert(1)</script>' }), 'https://x/listing/1', undefined);

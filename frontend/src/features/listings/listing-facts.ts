@@ -1,5 +1,5 @@
 import type { CategorySlug } from '@contracts/categories';
-import { fieldsFor, RENT_SUBCATEGORIES, type RentSubcategory } from '@contracts/listings';
+import { fieldsFor, RENT_SUBCATEGORIES, type RentSubcategory, validUntil } from '@contracts/listings';
 import type { ListingDetail } from './listings-api';
 
 /** The category's own fields of a listing, as label and words ("Hours: 2,400 hours"), in the contracts' order. */
@@ -22,12 +22,11 @@ export function categoryFacts(
         shown = value === true ? 'Yes' : 'No';
         break;
       case 'date':
-        shown = new Date(`${String(value)}T00:00:00Z`).toLocaleDateString('en-GB', {
-          day: 'numeric',
-          month: 'long',
-          year: 'numeric',
-          timeZone: 'UTC',
-        });
+        shown = longDate(String(value));
+        break;
+      case 'list':
+        // An owner sees their tags one per line; others see only that they are on file.
+        shown = String(value).split('\n').join(', ');
         break;
       case 'integer':
       case 'decimal':
@@ -37,8 +36,15 @@ export function categoryFacts(
         shown = String(value);
     }
     facts.push({ label: field.label, value: shown });
+    // Derived, never typed: a pre-movement test's "valid until".
+    const until = validUntil(field, value);
+    if (until && field.kind === 'date' && field.validFor) facts.push({ label: field.validFor.label, value: longDate(until) });
   }
   return facts;
+}
+
+function longDate(isoDate: string): string {
+  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
 /** JSON-LD for a listing (schema.org Product with an Offer in GBP), safe inside a <script> element. */

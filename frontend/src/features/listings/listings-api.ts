@@ -64,6 +64,11 @@ export function featuredListings(limit: number): Promise<Outcome<FeaturedListing
 }
 
 /** `client`: a server-rendered page passes its own (lib/server-api.ts). */
+/** The makes of live machinery listings, most listed first: the make filter's suggestions. */
+export function makesInUse(): Promise<Outcome<{ makes: string[] }>> {
+  return settle(() => api.GET('/api/listings/makes', { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }));
+}
+
 export function searchPlaces(q: string, signal?: AbortSignal, client: ApiClient = api): Promise<Outcome<Place[]>> {
   return settle<Place[]>(() => client.GET('/api/places', { params: { query: { q } }, ...(signal ? { signal } : {}) }));
 }

@@ -1,3 +1,4 @@
+import { type BookingQuote, quoteLines } from '@contracts/booking-quote';
 import { useEffect, useRef, useState } from 'react';
 import { MESSAGE_MAX_LENGTH, MESSAGING_TEXTS } from '@contracts/messaging';
 import { formatRelativeTime } from '../../lib/format';
@@ -22,6 +23,18 @@ interface Props {
 
 const STATUS_TEXT = { pending: 'Waiting for the owner’s answer', accepted: 'Accepted', declined: 'Declined' } as const;
 
+/** The price worked out when the booking was asked for (kept: an accepted booking keeps it). */
+function QuoteLines({ quote }: { quote: BookingQuote }) {
+  const lines = quoteLines(quote);
+  return (
+    <div className="booking-card__quote" data-testid="booking-quote">
+      <p>{lines.basis}</p>
+      <p>{lines.vat}</p>
+      <p className="booking-card__total">{lines.total}</p>
+    </div>
+  );
+}
+
 function BookingCard({
   message,
   mine,
@@ -41,6 +54,7 @@ function BookingCard({
       <p className="booking-card__dates">
         {bookingDay(booking.from)} to {bookingDay(booking.to)}
       </p>
+      {booking.quote && <QuoteLines quote={booking.quote} />}
       {booking.note && <p className="booking-card__note">{booking.note}</p>}
       <p className="booking-card__status" data-testid="booking-status">
         {STATUS_TEXT[booking.status]}

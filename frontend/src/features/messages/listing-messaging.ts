@@ -1,7 +1,9 @@
-import { BOOKING_TEXTS, MESSAGING_TEXTS } from '@contracts/messaging';
+import { bookingQuote, quoteLines } from '@contracts/booking-quote';
+import type { PriceUnit, VatOption } from '@contracts/listings';
+import { BOOKING_TEXTS, bookingDay, MESSAGING_TEXTS } from '@contracts/messaging';
 import type { ApiResult } from '../../lib/api-result';
 import { showToast } from '../../stores/toasts';
-import { requestBooking, sendMessage, startConversation } from './messages-api';
+import { bookedDates, requestBooking, sendMessage, startConversation } from './messages-api';
 import { bookableRange, todayIso } from './messages-logic';
 
 function conversationLink(note: HTMLElement | null, conversationId: string, text: string): void {
@@ -103,6 +105,9 @@ export function setupListingMessaging(root: HTMLElement, options: { signedIn: bo
   from?.addEventListener('change', () => {
     if (to && from.value) to.min = from.value;
   });
+  const quantity = booking.querySelector<HTMLInputElement>('[name="quantity"]');
+  const showQuote = bookingQuoteShower(booking);
+  for (const input of [from, to, quantity]) input?.addEventListener('input', () => showQuote(from?.value, to?.value, quantity?.value));
   const openBooking = () => {
     if (!options.signedIn) return signInPrompt(note, signInHref);
     if (isOwner) {
@@ -111,6 +116,7 @@ export function setupListingMessaging(root: HTMLElement, options: { signedIn: bo
     }
     booking.showModal();
     from?.focus();
+    void showTaken(booking, listingId);
   };
   root.querySelector('[data-book-now]')?.addEventListener('click', openBooking);
   booking.querySelector('[data-booking-cancel]')?.addEventListener('click', () => booking.close());
@@ -124,6 +130,7 @@ export function setupListingMessaging(root: HTMLElement, options: { signedIn: bo
       from: from?.value ?? '',
       to: to?.value ?? '',
       ...(bookingNote?.value.trim() ? { note: bookingNote.value.trim() } : {}),
+      ...(quantity?.value ? { quantity: Number(quantity.value) } : {}),
     });
     if (submit) submit.disabled = false;
     if (!result.ok) {
@@ -144,4 +151,44 @@ export function setupListingMessaging(root: HTMLElement, options: { signedIn: bo
     conversationLink(note, result.data.conversation_id, 'Your booking request was sent.');
   });
   if (new URLSearchParams(window.location.search).get('book') === '1') openBooking();
+}
+
+/**
+ * Shows the booking's total for the dates and acres or head chosen, worked out as the API will
+ * (the same contract), with its VAT line; a problem with the quantity shows instead.
+ */
+function bookingQuoteShower(dialog: HTMLDialogElement): (from?: string, to?: string, quantity?: string) => void {
+  const box = dialog.querySelector<HTMLElement>('[data-booking-quote]');
+  const listed = Number(dialog.dataset['listedQuantity']);
+  return (from, to, quantity) => {
+    if (!box) return;
+    const result =
+      from && to && to >= from
+        ? bookingQuote({
+            pricePence: Number(dialog.dataset['pricePence']),
+            unit: dialog.dataset['priceUnit'] as PriceUnit,
+            vat: dialog.dataset['vat'] as VatOption,
+            from,
+            to,
+            quantity: quantity ? Number(quantity) : null,
+            listedQuantity: dialog.dataset['listedQuantity'] && Number.isFinite(listed) ? listed : undefined,
+          })
+        : undefined;
+    box.hidden = !result;
+    if (!result) return;
+    const lines = 'quote' in result ? quoteLines(result.quote) : { basis: Object.values(result.errors).join(' '), vat: '', total: '' };
+    for (const [name, text] of Object.entries(lines)) {
+      const line = box.querySelector<HTMLElement>(`[data-quote-${name}]`);
+      if (line) line.textContent = text;
+    }
+  };
+}
+
+/** Lists the dates the rental's accepted bookings already hold, so a requester can avoid them. */
+async function showTaken(dialog: HTMLDialogElement, listingId: string): Promise<void> {
+  const line = dialog.querySelector<HTMLElement>('[data-booking-taken]');
+  const taken = await bookedDates(listingId);
+  if (!line || !taken.ok || taken.data.length === 0) return;
+  line.textContent = `Already booked: ${taken.data.map((range) => `${bookingDay(range.from)} to ${bookingDay(range.to)}`).join('; ')}.`;
+  line.hidden = false;
 }

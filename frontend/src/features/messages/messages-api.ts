@@ -71,3 +71,10 @@ export const decideBooking = (messageId: string, decision: 'accepted' | 'decline
 
 export const requestBooking = (body: Schemas['BookingRequestRequest']): Promise<ApiResult<Schemas['BookingRequestResult']>> =>
   settle(api.POST('/api/messages/booking-requests', { body, signal: signal() }), MESSAGING_TEXTS.sendFailed);
+
+/** The days a rental's accepted bookings hold, from today on. */
+export const bookedDates = (listingId: string): Promise<ApiResult<Array<Schemas['BookedDatesView']>>> =>
+  settle(
+    api.GET('/api/messages/booked-dates/{listingId}', { params: { path: { listingId } }, signal: signal() }),
+    'Failed to load the dates taken',
+  );

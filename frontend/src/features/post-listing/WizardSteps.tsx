@@ -1,7 +1,8 @@
 import { useState, type Ref } from 'react';
 import { CATEGORIES } from '@contracts/categories';
 import { IMAGE_LIMITS } from '@contracts/images';
-import { CATEGORY_FIELDS, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
+import { CATEGORY_FIELDS, fieldApplies, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
+import { LIVESTOCK_MOVEMENT } from '../listings/livestock-movement';
 import { formatListingPrice } from '../../lib/listing-format';
 import { PlacePickerField, type PlacePickerHandle } from '../listings/PlacePickerField';
 import { ACCEPTED_TYPES, categoryChoices, DESCRIPTION_MAX, draftFields, parsePrice, priceUnits, STEPS } from './wizard-logic';
@@ -180,6 +181,9 @@ function AttributeInput({
     value,
     'aria-invalid': invalid || undefined,
   };
+  if (field.kind === 'list') {
+    return <textarea {...common} rows={3} onChange={(event) => onChange(event.currentTarget.value)} />;
+  }
   if (field.kind === 'choice' || field.kind === 'yes-no') {
     const options = field.kind === 'choice' ? Object.entries(field.options) : [['yes', 'Yes'] as const, ['no', 'No'] as const];
     return (
@@ -336,7 +340,10 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
           name="price_unit"
           id="wizard-unit"
           label="Price is"
-          choices={priceUnits(draft.type).map((unit) => ({ value: unit, label: PRICE_UNITS[unit as keyof typeof PRICE_UNITS] }))}
+          choices={priceUnits(draft.type, rent ? draft.subcategory : draft.category).map((unit) => ({
+            value: unit,
+            label: PRICE_UNITS[unit as keyof typeof PRICE_UNITS],
+          }))}
         />
         <DraftSelect
           state={state}
@@ -360,23 +367,27 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
         <fieldset key={slug} className="wizard__attributes" data-attributes={slug}>
           <legend className="field__label">{categoryName(slug)} details (optional)</legend>
           <div className="wizard__row">
-            {CATEGORY_FIELDS[slug].map((field) => (
-              <div key={field.key} className="field">
-                <label className="field__label" htmlFor={`attr-${slug}-${field.key}`}>
-                  {field.label}
-                  {'unit' in field && field.unit ? ` (${field.unit})` : ''}
-                </label>
-                <AttributeInput
-                  slug={slug}
-                  field={field}
-                  value={draft.attributes[field.key] ?? ''}
-                  invalid={Boolean(errors[`attributes.${field.key}`])}
-                  onChange={(value) => dispatch({ type: 'attributeChanged', key: field.key, value })}
-                />
-                <FieldError errors={errors} field={`attributes.${field.key}`} />
-              </div>
-            ))}
+            {CATEGORY_FIELDS[slug]
+              .filter((field) => fieldApplies(field, draft.attributes))
+              .map((field) => (
+                <div key={field.key} className="field">
+                  <label className="field__label" htmlFor={`attr-${slug}-${field.key}`}>
+                    {field.label}
+                    {'unit' in field && field.unit ? ` (${field.unit})` : ''}
+                  </label>
+                  <AttributeInput
+                    slug={slug}
+                    field={field}
+                    value={draft.attributes[field.key] ?? ''}
+                    invalid={Boolean(errors[`attributes.${field.key}`])}
+                    onChange={(value) => dispatch({ type: 'attributeChanged', key: field.key, value })}
+                  />
+                  {field.hint && <p className="wizard__hint">{field.hint}</p>}
+                  <FieldError errors={errors} field={`attributes.${field.key}`} />
+                </div>
+              ))}
           </div>
+          {slug === 'livestock' && <LivestockMovementNote />}
         </fieldset>
       ))}
     </section>
@@ -473,5 +484,25 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
         </div>
       )}
     </section>
+  );
+}
+
+/** What a buyer must check before moving animals, and whose word the details are (the listing page says the same). */
+function LivestockMovementNote() {
+  return (
+    <div className="wizard__note" data-livestock-movement>
+      <p>{LIVESTOCK_MOVEMENT.declaration}</p>
+      <p>{LIVESTOCK_MOVEMENT.beforeMoving}</p>
+      <ul>
+        {LIVESTOCK_MOVEMENT.guidance.map((page) => (
+          <li key={page.name}>
+            <a href={page.url} rel="noopener" target="_blank">
+              {page.name}
+            </a>{' '}
+            ({page.publisher})
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

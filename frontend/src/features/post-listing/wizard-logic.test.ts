@@ -1,11 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  draftFields,
   EMPTY_DRAFT,
   fileProblem,
   joinErrors,
   listingPayload,
   moved,
   parsePrice,
+  priceUnits,
   restoreDraft,
   validateDraft,
   withType,
@@ -43,6 +45,28 @@ describe('validateDraft', () => {
   it('accepts a complete draft and checks the category fields', () => {
     expect(validateDraft(valid)).toEqual({});
     expect(validateDraft({ ...valid, attributes: { year: '1700' } })['attributes.year']).toMatch(/^Year must be a whole number/);
+  });
+});
+
+describe('livestock and units', () => {
+  const cattle = { ...valid, category: 'livestock', price_unit: 'per-head', attributes: { species: 'cattle', head_count: '2' } };
+
+  it('shows cattle-only fields for cattle, not for sheep, and never sends them for sheep', () => {
+    expect(draftFields(cattle).map((field) => field.key)).toEqual(expect.arrayContaining(['ear_tags', 'tb_status', 'pre_movement_test']));
+    const sheep = { ...cattle, attributes: { species: 'sheep', ear_tags: 'UK 284205 700016' } };
+    expect(draftFields(sheep).map((field) => field.key)).not.toContain('ear_tags');
+    expect(listingPayload(sheep).attributes).toEqual({ species: 'sheep' });
+  });
+
+  it('checks ear tags against the head count as the API does, in its words', () => {
+    const three = { ...cattle, attributes: { ...cattle.attributes, ear_tags: 'UK 284205 600015\nUK 284205 700016\nUK 284205 100017' } };
+    expect(validateDraft(three)['attributes.ear_tags']).toBe('Ear tags: at most one per head (3 tags for 2 head)');
+  });
+
+  it('offers the units of the kind of listing: grazing per acre per season, machinery per day', () => {
+    expect(priceUnits('rent', 'land')).toContain('per-acre-season');
+    expect(priceUnits('rent', 'equipment')).not.toContain('per-acre-season');
+    expect(priceUnits('sale', 'equipment')).toEqual(['total']);
   });
 });
 

@@ -2,10 +2,12 @@ import { CATEGORIES, type CategorySlug } from '@contracts/categories';
 import { IMAGE_LIMITS, IMAGE_MESSAGES } from '@contracts/images';
 import {
   categoryFieldError,
+  fieldApplies,
   fieldsFor,
   LISTING_RULES,
   LISTING_TEXTS,
   PRICE_MAX_POUNDS,
+  priceUnitsFor,
   RENT_PRICE_UNITS,
   RENT_SUBCATEGORIES,
   SALE_CATEGORIES,
@@ -78,8 +80,14 @@ export function categoryChoices(type: ListingDraft['type']): Array<{ value: stri
   return slugs.map((slug) => ({ value: slug, label: CATEGORIES.find((c) => c.slug === slug)?.name ?? slug }));
 }
 
-export function priceUnits(type: ListingDraft['type']): readonly string[] {
-  return type === 'rent' ? RENT_PRICE_UNITS : SALE_PRICE_UNITS;
+/** The units the draft may be priced in: its category's (a rental: what is rented), or every unit of its type before one is chosen. */
+export function priceUnits(type: ListingDraft['type'], category = ''): readonly string[] {
+  if (type !== 'sale' && type !== 'rent') return SALE_PRICE_UNITS;
+  return CATEGORIES.some((c) => c.slug === category)
+    ? priceUnitsFor(type, category as CategorySlug)
+    : type === 'rent'
+      ? RENT_PRICE_UNITS
+      : SALE_PRICE_UNITS;
 }
 
 /** Switching type: For Sale clears a Rentals category; For Rent forces Rentals and clears the subcategory. */
@@ -99,13 +107,22 @@ export function withType(draft: ListingDraft, type: 'sale' | 'rent'): ListingDra
       };
 }
 
-/** The category fields the chosen category (or rented thing) has. */
+/** The category fields the chosen category (or rented thing) has, those of another species left out. */
 export function draftFields(draft: ListingDraft): readonly CategoryField[] {
+  return categoryFields(draft).filter((field) => fieldApplies(field, draft.attributes));
+}
+
+function categoryFields(draft: ListingDraft): readonly CategoryField[] {
   if (draft.type === 'rent') {
     const sub = (RENT_SUBCATEGORIES as readonly string[]).includes(draft.subcategory) ? (draft.subcategory as RentSubcategory) : undefined;
     return sub ? fieldsFor('rentals', sub) : fieldsFor('rentals');
   }
   return CATEGORIES.some((c) => c.slug === draft.category) ? fieldsFor(draft.category as CategorySlug) : [];
+}
+
+/** The draft's category field values as the API takes them (numbers, yes/no as true/false). */
+function draftValues(draft: ListingDraft): Record<string, unknown> {
+  return Object.fromEntries(categoryFields(draft).map((field) => [field.key, attributeValue(field, draft.attributes[field.key])]));
 }
 
 /** The price typed ("38,500", "£1,200") as a number of pounds, or undefined. */
@@ -140,8 +157,9 @@ export function validateDraft(draft: ListingDraft): Partial<Record<DraftField, s
   else if (!draft.place_id) errors.location = LISTING_TEXTS.unknownPlace;
   const description = textFieldError(LISTING_RULES.description, trimText(draft.description));
   if (description) errors.description = description;
+  const values = draftValues(draft);
   for (const field of draftFields(draft)) {
-    const error = categoryFieldError(field, attributeValue(field, draft.attributes[field.key]));
+    const error = categoryFieldError(field, values[field.key], values);
     if (error) errors[`attributes.${field.key}`] = error;
   }
   if (draft.images.length === 0) errors.images = LISTING_TEXTS.imageRequired;
@@ -158,7 +176,7 @@ function attributeValue(field: CategoryField, text: string | undefined): unknown
   if (text === undefined || text === '') return undefined;
   if (field.kind === 'integer' || field.kind === 'decimal') return Number(text);
   if (field.kind === 'yes-no') return text === 'yes' ? true : text === 'no' ? false : text;
-  return text.trim();
+  return field.kind === 'list' ? text : text.trim();
 }
 
 /** The body of POST/PUT /api/listings (SPEC §3 "Submitted listing payload" with our additions). */

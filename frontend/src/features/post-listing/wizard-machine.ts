@@ -8,6 +8,7 @@ import {
   joinErrors,
   listingPayload,
   moved,
+  priceUnits,
   stepOf,
   STEPS,
   validateDraft,
@@ -149,7 +150,12 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
       const value = event.name === 'description' ? event.value.slice(0, DESCRIPTION_MAX) : event.value;
       const draft = { ...state.draft, [event.name]: value };
       // Another category has other details: those given for the last one go.
-      if (event.name === 'category' || event.name === 'subcategory') draft.attributes = {};
+      if (event.name === 'category' || event.name === 'subcategory') {
+        draft.attributes = {};
+        // Each kind of listing has its own units (grazing per acre, machinery per day): keep one it has.
+        const units = priceUnits(draft.type, value);
+        if (!units.includes(draft.price_unit)) draft.price_unit = units[0] ?? 'total';
+      }
       return edited({ ...state, draft }, fieldOfApi(event.name));
     }
     case 'attributeChanged': {

@@ -96,6 +96,11 @@ export class FeaturedListings {
   listings!: ListingCard[];
 }
 
+export class MakesInUse {
+  @ApiProperty({ type: [String], example: ['Massey Ferguson', 'John Deere'], description: 'As sellers wrote them, most listed first' })
+  makes!: string[];
+}
+
 export class ListingSeller {
   @ApiProperty({ format: 'uuid' })
   id!: string;

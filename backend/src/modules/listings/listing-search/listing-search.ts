@@ -10,7 +10,7 @@ import type { ListingPage } from '../dto/listing.response.js';
 import { ListingCards } from '../listing-cards.js';
 import { SearchPlanner, TOTAL_CAP } from './planner.js';
 import { SearchAnswers } from './search-answers.js';
-import { type SearchPosition, type SearchQuery, searchQueryParams } from './search-query.js';
+import { attributeMatches, type SearchPosition, type SearchQuery, searchQueryParams } from './search-query.js';
 import { pageRows, searchRows } from './search-rows.js';
 import { type Fragment, type ListingQuery, ListingSearchSql, type SearchPlan, WALK } from './search-sql.js';
 import { Spelling } from './spelling.js';
@@ -111,6 +111,7 @@ export class ListingSearch {
       featuredOnly: asked.featuredOnly,
       postedWithinDays: asked.postedWithin ? DATE_RANGES[asked.postedWithin] : undefined,
       attributeRanges: asked.attributeRanges,
+      attributeMatches: attributeMatches(asked),
       sort: asked.sort,
       cursor: position.cursor,
       limit: position.limit,

@@ -5,6 +5,7 @@ import { collectMessages, repeatedParameters, VALIDATOR_OPTIONS } from '../../..
 import type { CategorySlug } from '../../../contracts/categories.js';
 import {
   type DateRange,
+  type CategoryField,
   fieldsFor,
   type ListingType,
   type ListingSort,
@@ -13,7 +14,9 @@ import {
   type RentSubcategory,
 } from '../../../contracts/listings.js';
 import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
+import { addDays } from '../../../contracts/field-formats.js';
 import { ListingSearchRequest } from '../dto/listing.request.js';
+import type { AttributeMatch } from './search-sql.js';
 
 /** The version of SearchQuery's stored form (searchQueryToJson); a stored query of another version is refused. */
 export const SEARCH_QUERY_VERSION = 1;
@@ -41,8 +44,13 @@ export interface SearchQuery {
   postedWithin?: Exclude<DateRange, 'all'>;
   /** The category's own range fields, in the category's order (`hours_max=3000` is { key: 'hours', max: 3000 }). */
   attributeRanges: AttributeRange[];
+  /** The category's filtered choices, yes-nos and valid-on dates (`tb_status=otf`, `pre_movement_test_valid_on=2027-01-10`); absent when none. */
+  attributeFilters?: AttributeFilter[];
   sort: ListingSort;
 }
+
+/** A choice or yes-no field equal to a value, or a date field whose validity (CategoryField validFor) covers a day. */
+export type AttributeFilter = { key: string; equals: string | boolean } | { key: string; validOn: string };
 
 export interface AttributeRange {
   key: string;
@@ -101,6 +109,7 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       featuredOnly: request.featured,
       postedWithin: date && date !== 'all' ? date : undefined,
       attributeRanges: attributeRanges(category, subcategory, raw),
+      attributeFilters: attributeFilters(category, subcategory, raw),
       sort: (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest'),
     };
     return { query: withoutAbsent(query), position: withoutAbsent({ cursor: request.cursor, limit: request.limit ?? PAGE_SIZE }) };
@@ -137,6 +146,10 @@ export function searchQueryParams(query: SearchQuery, position?: SearchPosition)
   for (const range of query.attributeRanges) {
     put(`${range.key}_min`, range.min);
     put(`${range.key}_max`, range.max);
+  }
+  for (const filter of query.attributeFilters ?? []) {
+    if ('validOn' in filter) put(`${filter.key}_valid_on`, filter.validOn);
+    else put(filter.key, typeof filter.equals === 'boolean' ? (filter.equals ? 'yes' : 'no') : filter.equals);
   }
   put('sort', query.sort);
   put('cursor', position?.cursor);
@@ -210,4 +223,61 @@ function attributeRanges(category: CategorySlug | undefined, subcategory: RentSu
   }
   if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
   return ranges;
+}
+
+/**
+ * The category's filters other than ranges: `<key>=<choice>` or `<key>=yes|no` for a field declared
+ * with `filter`, `<key>_valid_on=<date>` for a date that stays valid some days. Absent when none.
+ */
+function attributeFilters(
+  category: CategorySlug | undefined,
+  subcategory: RentSubcategory | undefined,
+  raw: Record<string, unknown>,
+): AttributeFilter[] | undefined {
+  if (!category) return undefined;
+  const filters: AttributeFilter[] = [];
+  const errors: Record<string, string> = {};
+  for (const field of fieldsFor(category, subcategory)) {
+    const name = field.kind === 'date' ? `${field.key}_valid_on` : field.key;
+    const value = raw[name];
+    if (value === undefined || value === '' || !filterable(field)) continue;
+    if (typeof value !== 'string') errors[name] = `${name} must be text`;
+    else if (field.kind === 'choice') {
+      if (value in field.options) filters.push({ key: field.key, equals: value });
+      else errors[name] = `${name} must be one of: ${Object.keys(field.options).join(', ')}`;
+    } else if (field.kind === 'text') {
+      // A make from GET /api/listings/makes: matched as the sellers wrote it.
+      if (value.trim().length <= field.maxLength) filters.push({ key: field.key, equals: value.trim() });
+      else errors[name] = `${name} must be at most ${field.maxLength} characters`;
+    } else if (field.kind === 'yes-no') {
+      if (value === 'yes' || value === 'no') filters.push({ key: field.key, equals: value === 'yes' });
+      else errors[name] = `${name} must be yes or no`;
+    } else if (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))) filters.push({ key: field.key, validOn: value });
+    else errors[name] = `${name} must be a date (YYYY-MM-DD)`;
+  }
+  if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
+  return filters.length > 0 ? filters : undefined;
+}
+
+/** Whether search filters on a field by value: a text, choice or yes-no declared `filter`, a date that stays valid. */
+function filterable(field: CategoryField): boolean {
+  return (
+    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'yes-no') && Boolean(field.filter)) ||
+    (field.kind === 'date' && Boolean(field.validFor))
+  );
+}
+
+/**
+ * The filters as the database matches them: a valid-on day becomes the test dates it covers (a
+ * test within the `days` before the day, the day itself included).
+ */
+export function attributeMatches(query: SearchQuery): AttributeMatch[] | undefined {
+  if (!query.attributeFilters || !query.category) return undefined;
+  const fields = fieldsFor(query.category, query.subcategory);
+  return query.attributeFilters.map((filter) => {
+    if (!('validOn' in filter)) return filter;
+    const field = fields.find((candidate) => candidate.key === filter.key);
+    const days = field?.kind === 'date' ? (field.validFor?.days ?? 0) : 0;
+    return { key: filter.key, dateFrom: addDays(filter.validOn, -days), dateTo: filter.validOn };
+  });
 }

@@ -41,6 +41,8 @@ export interface ListingQuery {
   postedWithinDays?: number;
   /** Per-category ranges on `attributes`, e.g. { key: 'hours', max: 3000 }. Keys come from the declared fields. */
   attributeRanges?: Array<{ key: string; min?: number; max?: number }>;
+  /** Per-category matches on `attributes` (search-query's attributeMatches). */
+  attributeMatches?: AttributeMatch[];
   sellerId?: string;
   /** Only these listings (a user's saved ones). */
   ids?: string[];
@@ -49,6 +51,9 @@ export interface ListingQuery {
   cursor?: string;
   limit: number;
 }
+
+/** A text, choice or yes-no equal to a value, or a date within a range. */
+export type AttributeMatch = { key: string; equals: string | boolean } | { key: string; dateFrom: string; dateTo: string };
 
 /**
  * How one search's rows are found, chosen by SearchPlanner before any page is read; every SQL of
@@ -134,7 +139,8 @@ export function narrowed(query: ListingQuery): boolean {
   return (
     filters.some((value) => value !== undefined) ||
     Boolean(query.verifiedSellersOnly || query.featuredOnly || query.withImagesOnly) ||
-    (query.attributeRanges ?? []).length > 0
+    (query.attributeRanges ?? []).length > 0 ||
+    (query.attributeMatches ?? []).length > 0
   );
 }
 
@@ -211,6 +217,12 @@ export class ListingSearchSql {
     for (const range of query.attributeRanges ?? []) {
       if (range.min !== undefined) this.baseFilters.push(fragment(`(l.attributes->>?)::numeric >= ?`, range.key, range.min));
       if (range.max !== undefined) this.baseFilters.push(fragment(`(l.attributes->>?)::numeric <= ?`, range.key, range.max));
+    }
+    for (const match of query.attributeMatches ?? []) {
+      // Text against text (a yes-no as 'true' / 'false'): the migrations keep statistics of each
+      // filtered field's values, so PostgreSQL knows how many match and walks the sort's index.
+      if ('equals' in match) this.baseFilters.push(fragment('l.attributes->>? = ?', match.key, String(match.equals)));
+      else this.baseFilters.push(fragment('l.attributes->>? between ? and ?', match.key, match.dateFrom, match.dateTo));
     }
     if (query.near) {
       const { latitude, longitude } = query.near;

@@ -13,6 +13,7 @@ import {
   MESSAGE_PAGE_SIZE_MAX,
   MESSAGING_TEXTS,
 } from '../../../contracts/messaging.js';
+import { BOOKING_QUANTITY_MAX } from '../../../contracts/booking-quote.js';
 import { hasControlCharacters } from '../../../contracts/text-rules.js';
 import { IsUuid } from '../../../common/uuid.js';
 
@@ -147,6 +148,23 @@ export class BookingRequestRequest {
     },
   })
   note?: string;
+
+  @ApiProperty({
+    required: false,
+    minimum: 0.01,
+    maximum: BOOKING_QUANTITY_MAX,
+    description: 'Acres or head, for a rental priced per acre or per head (two decimal places for acres)',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @ValidateBy({
+    name: 'bookingQuantity',
+    validator: {
+      validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value),
+      defaultMessage: () => 'quantity must be a number',
+    },
+  })
+  quantity?: number;
 }
 
 export class BookingDecisionRequest {

@@ -1,5 +1,48 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { BookingQuote } from '../../../contracts/booking-quote.js';
+import { PRICE_UNITS, type PriceUnit, VAT_OPTIONS, type VatOption } from '../../../contracts/listings.js';
 import { BOOKING_STATUSES, type BookingDetails, type BookingStatus, type ChatMessage } from '../../../contracts/messaging.js';
+
+export class BookingQuoteView implements BookingQuote {
+  @ApiProperty({ enum: Object.keys(PRICE_UNITS) })
+  unit!: PriceUnit;
+
+  @ApiProperty({ description: 'The listing’s price when the booking was asked for, in pence' })
+  unit_price_pence!: number;
+
+  @ApiProperty({ description: 'Days booked, both ends included' })
+  days!: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Acres or head, for a price per acre or per head' })
+  quantity!: number | null;
+
+  @ApiProperty({ type: String, nullable: true, enum: ['acres', 'head'] })
+  quantity_unit!: 'acres' | 'head' | null;
+
+  @ApiProperty({ example: '40 acres × 1 season × £25.00 per acre per season' })
+  basis!: string;
+
+  @ApiProperty({ enum: Object.keys(VAT_OPTIONS) })
+  vat!: VatOption;
+
+  @ApiProperty({ description: 'Pence, rounded to the nearest penny (halves up) once' })
+  subtotal_pence!: number;
+
+  @ApiProperty({ description: 'The VAT added (+ VAT) or contained (VAT included), in pence; 0 when no VAT' })
+  vat_pence!: number;
+
+  @ApiProperty({ description: 'What the requester pays, in pence' })
+  total_pence!: number;
+}
+
+/** The days a rental's accepted bookings hold. */
+export class BookedDatesView {
+  @ApiProperty({ format: 'date' })
+  from!: string;
+
+  @ApiProperty({ format: 'date' })
+  to!: string;
+}
 
 export class BookingView implements BookingDetails {
   @ApiProperty({ format: 'date' })
@@ -19,6 +62,9 @@ export class BookingView implements BookingDetails {
 
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   decided_at!: string | null;
+
+  @ApiProperty({ type: BookingQuoteView, nullable: true, required: false, description: 'The price when asked for, kept once accepted' })
+  quote?: BookingQuoteView | null;
 }
 
 /** A message (SPEC §3 "Message"); a booking request carries its dates and state. */

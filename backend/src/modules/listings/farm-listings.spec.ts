@@ -1,0 +1,136 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { addDays } from '../../contracts/field-formats.js';
+import { todayInUk } from '../../contracts/listings.js';
+import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { uploadPhotos } from '../../testing/images.js';
+import { insertListing, LISTING_BODIES, listingBody, postListing } from '../../testing/listings.js';
+import { useTestApp } from '../../testing/test-context.js';
+
+interface Detail {
+  id: string;
+  attributes: Record<string, unknown>;
+}
+
+/** Twelve cattle with their holding number, tags and TB details, as a seller posts them. */
+const CATTLE = {
+  ...LISTING_BODIES.livestock,
+  attributes: {
+    ...LISTING_BODIES.livestock.attributes,
+    species: 'cattle',
+    head_count: 3,
+    cph: '12 345 6789',
+    herd_mark: '284205',
+    ear_tags: 'UK 284205 600015\nuk284205700016, UK 284205 100017',
+    tb_status: 'otf',
+    pre_movement_test: todayInUk(),
+  },
+};
+
+describe('farm-grade listings', () => {
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', SEARCH_CACHE_MS: '0' });
+  let seller: Awaited<ReturnType<typeof signedInPerson>>;
+  /** Photos of the refused listings: never attached, so every refusal can name them. */
+  let photos: string[] | undefined;
+  beforeAll(async () => {
+    seller = await signedInPerson(t, db);
+  });
+
+  const visitor = () => new Browser(t);
+  const search = async (query: string) => {
+    const response = await visitor().call('GET', `/api/listings?${query}`);
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+    return response.json<{ data: { listings: Array<{ id: string }> } }>().data.listings.map((card) => card.id);
+  };
+
+  it('keeps the full holding number, ear tags and serial from everyone but the seller', async () => {
+    const cattle = await postListing<Detail>(seller.browser, CATTLE);
+    const plough = await postListing<Detail>(seller.browser, { attributes: { make: 'Kverneland', serial: 'KV-LB100-0045127' } });
+    expect(cattle.attributes).toMatchObject({ cph: '12/345/6789', ear_tags: 'UK 284205 600015\nUK 284205 700016\nUK 284205 100017' });
+
+    const other = await signedInPerson(t, db);
+    for (const who of [visitor(), other.browser]) {
+      const shown = (await who.call('GET', `/api/listings/${cattle.id}`)).json<{ data: Detail }>().data;
+      expect(shown.attributes).toMatchObject({ cph: '12/345/····', ear_tags: 'on file', tb_status: 'otf', herd_mark: '284205' });
+      const machine = await who.call('GET', `/api/listings/${plough.id}`);
+      expect(machine.json<{ data: Detail }>().data.attributes).toMatchObject({ make: 'Kverneland', serial: 'on file' });
+      for (const answer of [JSON.stringify(shown), machine.body]) {
+        expect(answer).not.toMatch(/6789|700016|0045127/);
+      }
+    }
+    expect((await seller.browser.call('GET', `/api/listings/${cattle.id}`)).json<{ data: Detail }>().data.attributes['cph']).toBe(
+      '12/345/6789',
+    );
+  });
+
+  it.each([
+    [
+      'attributes.ear_tags',
+      'Ear tags: each tag must be a UK cattle tag like UK 284205 700016 with its check digit right (“UK 284205 500016” is not)',
+      { ear_tags: 'UK 284205 500016' },
+    ],
+    [
+      'attributes.ear_tags',
+      'Ear tags: at most one per head (4 tags for 3 head)',
+      { ear_tags: 'UK 284205 600015, UK 284205 700016, UK 284205 100017, UK 123450 600001' },
+    ],
+    ['attributes.ear_tags', 'Ear tags applies to cattle only', { species: 'sheep' }],
+    ['attributes.cph', 'Holding number (CPH) must look like 12/345/6789 (county/parish/holding)', { cph: '12/345' }],
+    ['attributes.pre_movement_test', 'Pre-movement TB test must not be in the future', { pre_movement_test: addDays(todayInUk(), 2) }],
+    [
+      'attributes.tb_status',
+      'Herd TB status must be one of: Officially TB free, OTF withdrawn, OTF suspended, Not applicable',
+      { tb_status: 'clear' },
+    ],
+  ])('refuses a bad %s with "%s"', async (field, message, change) => {
+    photos ??= await uploadPhotos(seller.browser, 1, { ready: false });
+    const body = { ...CATTLE, attributes: { ...CATTLE.attributes, ...change }, images: photos };
+    const response = await seller.browser.call('POST', '/api/listings', await listingBody(seller.browser, body));
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
+  });
+
+  it('filters livestock by species, TB status, pedigree, health scheme, organic and a pre-movement test valid on a date', async () => {
+    const tested = (daysAgo: number) => addDays(todayInUk(), -daysAgo);
+    const stock = (attributes: Record<string, unknown>) =>
+      insertListing(db, { seller: seller.id, title: 'Angus heifers', category: 3, attributes: { species: 'cattle', ...attributes } });
+    const free = await stock({ tb_status: 'otf', pre_movement_test: tested(10), pedigree: true, bvd: 'accredited', organic: true });
+    const lapsed = await stock({ tb_status: 'otf', pre_movement_test: tested(70), pedigree: false });
+    const suspended = await stock({ tb_status: 'otf-suspended', pre_movement_test: tested(5) });
+    const ewes = await stock({ species: 'sheep', organic: true });
+
+    expect(await search('category=livestock&tb_status=otf')).toEqual(expect.arrayContaining([free, lapsed]));
+    expect(await search('category=livestock&tb_status=otf')).not.toContain(suspended);
+    expect(await search(`category=livestock&pre_movement_test_valid_on=${todayInUk()}`)).toEqual(expect.arrayContaining([free, suspended]));
+    expect(await search(`category=livestock&pre_movement_test_valid_on=${todayInUk()}`)).not.toContain(lapsed);
+    // Tested 10 days ago: still valid 50 days on, not 51.
+    expect(await search(`category=livestock&pre_movement_test_valid_on=${addDays(todayInUk(), 50)}`)).toContain(free);
+    expect(await search(`category=livestock&pre_movement_test_valid_on=${addDays(todayInUk(), 51)}`)).not.toContain(free);
+    expect(await search('category=livestock&pedigree=yes')).toEqual([free]);
+    expect(await search('category=livestock&pedigree=no')).toEqual([lapsed]);
+    expect(await search('category=livestock&bvd=accredited')).toEqual([free]);
+    expect(await search('category=livestock&species=sheep')).toEqual([ewes]);
+    expect((await search('category=livestock&organic=yes')).sort()).toEqual([free, ewes].sort());
+  });
+
+  it('refuses a filter value it does not know, by name', async () => {
+    for (const [query, field, message] of [
+      ['tb_status=clear', 'tb_status', 'tb_status must be one of: otf, otf-withdrawn, otf-suspended, not-applicable'],
+      ['organic=true', 'organic', 'organic must be yes or no'],
+      ['pre_movement_test_valid_on=tomorrow', 'pre_movement_test_valid_on', 'pre_movement_test_valid_on must be a date (YYYY-MM-DD)'],
+    ]) {
+      const response = await visitor().call('GET', `/api/listings?category=livestock&${query}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json<{ fields: Record<string, string> }>().fields[field as string]).toBe(message);
+    }
+  });
+
+  it('lists the makes of machinery in use, most listed first, and filters by one', async () => {
+    const machine = (make: string) => insertListing(db, { seller: seller.id, title: `${make} tractor`, category: 2, attributes: { make } });
+    const kubotas = [await machine('Kubota'), await machine('Kubota')];
+    await machine('Zetor');
+    const makes = (await visitor().call('GET', '/api/listings/makes')).json<{ data: { makes: string[] } }>().data.makes;
+    expect(makes.indexOf('Kubota')).toBeGreaterThanOrEqual(0);
+    expect(makes.indexOf('Kubota')).toBeLessThan(makes.indexOf('Zetor'));
+    expect((await search('category=equipment&make=Kubota')).sort()).toEqual(kubotas.sort());
+  });
+});
