@@ -466,6 +466,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/public/{id}/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Show a member’s phone number */
+        post: operations["ProfileController_revealPhone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/profile/{id}": {
         parameters: {
             query?: never;
@@ -1019,6 +1036,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published success stories */
+        get: operations["StoriesController_published"];
+        put?: never;
+        /** Tell your success story */
+        post: operations["StoriesController_tell"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stories/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your success stories, and whether you can tell one */
+        get: operations["StoriesController_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/newsletter/subscriptions": {
         parameters: {
             query?: never;
@@ -1201,6 +1253,23 @@ export interface paths {
         put?: never;
         /** Staff: reply to an inbox item */
         post: operations["StaffController_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/staff/inbox/{kind}/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: approve or decline an inbox item (a success story) */
+        post: operations["StaffController_decide"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1666,7 +1735,7 @@ export interface components {
         PrivacySettings: {
             /** @description Others can open the public profile */
             profile_visible: boolean;
-            /** @description Others see the e-mail address and phone number */
+            /** @description Signed-in members with a confirmed e-mail may ask to see the phone number */
             contact_visible: boolean;
             /** @description Others see the live listings on the public profile */
             listings_visible: boolean;
@@ -1729,12 +1798,14 @@ export interface components {
             /** Format: date-time */
             member_since: string;
             verified: boolean;
-            /** @description Only when the owner shows contact details */
-            email: string | null;
-            /** @description Only when the owner shows contact details */
-            phone: string | null;
+            /** @description The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address) */
+            phone_available: boolean;
             /** @description Whether the owner shows their listings */
             listings_visible: boolean;
+        };
+        PhoneRevealResponse: {
+            /** @example 07700 900123 */
+            phone: string;
         };
         CategoryResponse: {
             /** @example 1 */
@@ -2254,6 +2325,49 @@ export interface components {
             /** @example Saved searches would help me find hay in Devon. */
             message: string;
         };
+        PublishedStoryResponse: {
+            /** Format: uuid */
+            id: string;
+            story: string;
+            /** @description As the author chose: full name, first name, or "A Fieldmarket member" */
+            author_name: string;
+            /** @description What the deal was, e.g. "Sold: Massey Ferguson 5713" */
+            deal: string;
+            /** Format: date-time */
+            published_at: string;
+        };
+        PublishedStoriesResponse: {
+            /** @description Newest first */
+            stories: components["schemas"]["PublishedStoryResponse"][];
+        };
+        OwnStoryResponse: {
+            /** Format: uuid */
+            id: string;
+            story: string;
+            /** @enum {string} */
+            naming: "full-name" | "first-name" | "anonymous";
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined";
+            /** @description Why our team declined it */
+            decline_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        OwnStoriesResponse: {
+            /** @description Whether the member has done a deal here, so may tell a story */
+            eligible: boolean;
+            /** @description Newest first */
+            stories: components["schemas"]["OwnStoryResponse"][];
+        };
+        StoryRequest: {
+            /** @example Let our 12 acres of grazing to a young farmer from the next village within a week. */
+            story: string;
+            /**
+             * @description How the author is named under the story
+             * @enum {string}
+             */
+            naming: "full-name" | "first-name" | "anonymous";
+        };
         NewsletterMessageResponse: {
             message: string;
         };
@@ -2299,7 +2413,7 @@ export interface components {
         };
         InboxItemResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback";
+            kind: "contact" | "report" | "feedback" | "story";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -2333,7 +2447,7 @@ export interface components {
         };
         WaitingCountResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback";
+            kind: "contact" | "report" | "feedback" | "story";
             /** @description Not archived */
             open: number;
             unread: number;
@@ -2401,9 +2515,15 @@ export interface components {
             suspended_at: string | null;
             suspension_reason: string | null;
         };
+        InboxDecisionResponse: {
+            /** @enum {string} */
+            state: "pending" | "approved" | "declined";
+            /** @description Given with a decline; sent to the author */
+            reason: string | null;
+        };
         InboxItemDetailResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback";
+            kind: "contact" | "report" | "feedback" | "story";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -2435,6 +2555,8 @@ export interface components {
             listing: components["schemas"]["ListingModerationResponse"] | null;
             /** @description The reported person as they are now */
             account: components["schemas"]["AccountModerationResponse"] | null;
+            /** @description For an item staff approve or decline (a success story) */
+            decision: components["schemas"]["InboxDecisionResponse"] | null;
         };
         ReadRequest: {
             read: boolean;
@@ -2452,6 +2574,12 @@ export interface components {
         ReplyRequest: {
             /** @example Thank you for writing. We have looked into it and ... */
             message: string;
+        };
+        DecisionRequest: {
+            /** @enum {string} */
+            decision: "approve" | "decline";
+            /** @example It names another member without their consent */
+            reason?: string;
         };
         StaffMemberResponse: {
             /** Format: uuid */
@@ -4488,6 +4616,88 @@ export interface operations {
                 };
             };
             /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ProfileController_revealPhone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number, after "Show number"; counted per member per day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PhoneRevealResponse"];
+                    };
+                };
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such member, or they do not show a phone number. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many numbers seen today. Or: Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7492,6 +7702,178 @@ export interface operations {
             };
         };
     };
+    StoriesController_published: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PublishedStoriesResponse"];
+                    };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StoriesController_tell: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoryRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored for our team to read; published once approved */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnStoriesResponse"];
+                    };
+                };
+            };
+            /** @description The story or the naming is invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No deal done here yet. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A story is already waiting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many stories today. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StoriesController_mine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnStoriesResponse"];
+                    };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     NewsletterController_subscribe: {
         parameters: {
             query?: never;
@@ -7822,7 +8204,7 @@ export interface operations {
     StaffController_inbox: {
         parameters: {
             query?: {
-                kind?: "contact" | "report" | "feedback";
+                kind?: "contact" | "report" | "feedback" | "story";
                 /** @description open (default): not archived */
                 status?: "unread" | "read" | "open" | "archived" | "all";
                 /** @description A report's reason or feedback's category */
@@ -8433,6 +8815,105 @@ export interface operations {
                 };
             };
             /** @description The reply is invalid, or there is no address to reply to. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StaffController_decide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The decision is invalid, a decline has no reason, or items of this kind are not decided. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;

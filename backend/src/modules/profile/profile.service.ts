@@ -1,6 +1,6 @@
 import { connectionFor } from '../../infra/database/prepared-queries.js';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
 import { ACCOUNT_TEXTS } from '../../contracts/account.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
@@ -13,6 +13,7 @@ import { User } from '../users/user.entity.js';
 import { AccountDeletion } from './account-deletion.js';
 import type {
   PasswordChangeRequest,
+  PhoneRevealResponse,
   PrivacySettings,
   ProfileResponse,
   ProfileUpdateRequest,
@@ -22,11 +23,15 @@ import { isUuid } from '../../common/uuid.js';
 
 /** Password checks per account until one succeeds (profile password change, account deletion). */
 const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
+/** Phone numbers one member may see in a day (issue 23 §4): enough to call a few sellers, too few to harvest. */
+export const PHONE_REVEALS_PER_VIEWER = { limit: 10, windowSeconds: 24 * 60 * 60 };
 /** A Google account proves it is its owner by signing in with Google again, this recently. */
 export const REAUTHENTICATION_MINUTES = 5;
 
 @Injectable()
 export class ProfileService {
+  private readonly logger = new Logger('PhoneReveal');
+
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(UserDataRegistry) private readonly userData: UserDataRegistry,
@@ -134,7 +139,6 @@ export class ProfileService {
           .findOne(User, { id, deletedAt: null }, { connectionType: connectionFor(id === viewerId ? 'primary' : 'replica') })
       : null;
     if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
-    const contact = user.contactVisible || user.id === viewerId;
     return {
       id: user.id,
       full_name: user.fullName,
@@ -143,10 +147,28 @@ export class ProfileService {
       bio: user.bio ?? null,
       member_since: user.createdAt.toISOString(),
       verified: Boolean(user.emailVerifiedAt),
-      email: contact ? user.email : null,
-      phone: contact ? (user.phone ?? null) : null,
+      phone_available: phoneShownOf(user) !== undefined,
       listings_visible: user.listingsVisible,
     };
+  }
+
+  /**
+   * The phone number of `ownerId` for a signed-in member who pressed "Show number": counted per viewer
+   * per day so numbers cannot be harvested, and logged (who saw whose number) for abuse reports.
+   */
+  async revealPhone(ownerId: string, viewer: User): Promise<PhoneRevealResponse> {
+    const owner = isUuid(ownerId) ? await this.em.findOne(User, { id: ownerId, deletedAt: null }) : null;
+    const phone = owner && (owner.profileVisible || owner.id === viewer.id) ? phoneShownOf(owner) : undefined;
+    if (!owner || phone === undefined) throw new NotFoundException('This member does not show a phone number');
+    if (owner.id !== viewer.id) {
+      await this.limits.consume(
+        { key: `phone-reveal:viewer:${viewer.id}`, ...PHONE_REVEALS_PER_VIEWER },
+        (wait) =>
+          `You have seen ${PHONE_REVEALS_PER_VIEWER.limit} phone numbers today. Please wait ${waitText(wait)}, or send a message instead.`,
+      );
+      this.logger.log(`phone number of ${owner.id} shown to ${viewer.id}`);
+    }
+    return { phone };
   }
 
   private async checkPassword(user: User, password: string, field: string): Promise<void> {
@@ -167,4 +189,9 @@ function privacyOf(user: User): PrivacySettings {
     email_notifications: user.emailNotifications,
     push_notifications: user.pushNotifications,
   };
+}
+
+/** The number others may ask to see: set, and the owner's "Show phone number" switch on. */
+function phoneShownOf(user: User): string | undefined {
+  return user.phone && user.contactVisible ? user.phone : undefined;
 }

@@ -9,7 +9,7 @@ export class PrivacySettings {
   @IsBoolean({ message: 'profile_visible must be true or false' })
   profile_visible!: boolean;
 
-  @ApiProperty({ description: 'Others see the e-mail address and phone number' })
+  @ApiProperty({ description: 'Signed-in members with a confirmed e-mail may ask to see the phone number' })
   @IsBoolean({ message: 'contact_visible must be true or false' })
   contact_visible!: boolean;
 
@@ -135,12 +135,17 @@ export class PublicProfileResponse {
   @ApiProperty()
   verified!: boolean;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Only when the owner shows contact details' })
-  email!: string | null;
-
-  @ApiProperty({ type: String, nullable: true, description: 'Only when the owner shows contact details' })
-  phone!: string | null;
+  @ApiProperty({
+    description: 'The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address)',
+  })
+  phone_available!: boolean;
 
   @ApiProperty({ description: 'Whether the owner shows their listings' })
   listings_visible!: boolean;
+}
+
+/** A seller's phone number, shown on request to a signed-in member (issue 23 §4). */
+export class PhoneRevealResponse {
+  @ApiProperty({ example: '07700 900123' })
+  phone!: string;
 }
