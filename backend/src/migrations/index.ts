@@ -20,6 +20,7 @@ import { Migration20261126041000_over_eighteen } from './Migration20261126041000
 import { Migration20261126042000_notification_about_user } from './Migration20261126042000_notification_about_user.js';
 import { Migration20261126042100_booking_request_dates } from './Migration20261126042100_booking_request_dates.js';
 import { Migration20261126115000_success_stories } from './Migration20261126115000_success_stories.js';
+import { Migration20261126115100_seller_trust } from './Migration20261126115100_seller_trust.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126042000_notification_about_user', class: Migration20261126042000_notification_about_user },
   { name: 'Migration20261126042100_booking_request_dates', class: Migration20261126042100_booking_request_dates },
   { name: 'Migration20261126115000_success_stories', class: Migration20261126115000_success_stories },
+  { name: 'Migration20261126115100_seller_trust', class: Migration20261126115100_seller_trust },
 ];

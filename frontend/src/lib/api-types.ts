@@ -1071,6 +1071,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/seller": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your seller details (private or trade) */
+        get: operations["SellersController_details"];
+        /** Save your seller details */
+        put: operations["SellersController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/seller/business-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask our team to verify your business details */
+        post: operations["SellersController_requestCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/newsletter/subscriptions": {
         parameters: {
             query?: never;
@@ -1797,11 +1832,37 @@ export interface components {
             bio: string | null;
             /** Format: date-time */
             member_since: string;
+            /** @description "Business verified": our team checked the trade seller's details (not an e-mail check) */
             verified: boolean;
             /** @description The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address) */
             phone_available: boolean;
             /** @description Whether the owner shows their listings */
             listings_visible: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
+            /** @description A trade seller's business name */
+            business_name: string | null;
+            /** @description A trade seller's Companies House number */
+            company_number: string | null;
+            /**
+             * Format: date-time
+             * @description "Business verified": when our team checked the details
+             */
+            business_verified_at: string | null;
+            /** @description Listings marked sold or let */
+            listings_sold: number;
+            /** @description Median minutes to a first reply over the last year; null under 3 replies */
+            typical_reply_minutes: number | null;
+            /**
+             * @description Coarse, never the exact time
+             * @enum {string}
+             */
+            last_active: "today" | "this-week" | "this-month" | "earlier";
+            /** @description A holding (CPH) number is declared: "CPH declared", never "verified" */
+            cph_declared: boolean;
         };
         PhoneRevealResponse: {
             /** @example 07700 900123 */
@@ -1895,7 +1956,13 @@ export interface components {
             /** Format: uuid */
             seller_id: string;
             seller_name: string;
+            /** @description "Business verified": our team checked the trade seller's business details */
             seller_verified: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;
@@ -1949,6 +2016,11 @@ export interface components {
         SellerDeclaration: {
             /** @description Whether the seller has declared they are 18 or over (asked before the first listing) */
             over_18_confirmed: boolean;
+            /**
+             * @description Private or trade; null until chosen (asked with the first listing)
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
         };
         ListingSeller: {
             /** Format: uuid */
@@ -1957,7 +2029,17 @@ export interface components {
             avatar_url: string | null;
             /** Format: date-time */
             member_since: string;
+            /** @description "Business verified" (not an e-mail check) */
             verified: boolean;
+            /** @enum {string|null} */
+            seller_type: "private" | "trade" | null;
+            /** @description A trade seller's business name */
+            business_name: string | null;
+            /**
+             * Format: date-time
+             * @description When our team verified the business
+             */
+            business_verified_at: string | null;
         };
         ListingDetail: {
             /** Format: uuid */
@@ -1986,7 +2068,13 @@ export interface components {
             /** Format: uuid */
             seller_id: string;
             seller_name: string;
+            /** @description "Business verified": our team checked the trade seller's business details */
             seller_verified: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;
@@ -2048,6 +2136,13 @@ export interface components {
             images: string[];
             /** @description "I confirm I am 18 or over": needed with a person's first listing, then recorded on the account */
             confirm_over_18?: boolean;
+            /**
+             * @description Private or trade: needed with a person's first listing, then kept on the account
+             * @enum {string}
+             */
+            seller_type?: "private" | "trade";
+            /** @example Levels Dairy Ltd */
+            business_name?: string;
             /** @description The category’s own fields (CATEGORY_FIELDS) */
             attributes?: {
                 [key: string]: unknown;
@@ -2368,6 +2463,42 @@ export interface components {
              */
             naming: "full-name" | "first-name" | "anonymous";
         };
+        BusinessCheckResponse: {
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined";
+            /** @description Why our team declined */
+            decline_reason: string | null;
+            /** Format: date-time */
+            requested_at: string;
+        };
+        SellerDetailsResponse: {
+            /**
+             * @description null until chosen (before the first listing)
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
+            business_name: string | null;
+            company_number: string | null;
+            /** @description With GB */
+            vat_number: string | null;
+            /**
+             * Format: date-time
+             * @description When our team verified the business details
+             */
+            business_verified_at: string | null;
+            /** @description The latest request for a business check */
+            business_check: components["schemas"]["BusinessCheckResponse"] | null;
+        };
+        SellerDetailsRequest: {
+            /** @enum {string} */
+            seller_type: "private" | "trade";
+            /** @example Levels Dairy Ltd */
+            business_name?: string;
+            /** @example 01234567 */
+            company_number?: string;
+            /** @example GB 999 9999 73 */
+            vat_number?: string;
+        };
         NewsletterMessageResponse: {
             message: string;
         };
@@ -2413,7 +2544,7 @@ export interface components {
         };
         InboxItemResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback" | "story";
+            kind: "contact" | "report" | "feedback" | "story" | "business";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -2447,7 +2578,7 @@ export interface components {
         };
         WaitingCountResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback" | "story";
+            kind: "contact" | "report" | "feedback" | "story" | "business";
             /** @description Not archived */
             open: number;
             unread: number;
@@ -2523,7 +2654,7 @@ export interface components {
         };
         InboxItemDetailResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback" | "story";
+            kind: "contact" | "report" | "feedback" | "story" | "business";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -4976,6 +5107,7 @@ export interface operations {
                 location?: string;
                 /** @description Miles around the location (default 25) */
                 radius?: number;
+                /** @description Only sellers whose business details our team verified ("Business verified") */
                 verified?: boolean;
                 featured?: boolean;
                 date?: "all" | "today" | "week" | "month" | "quarter";
@@ -7874,6 +8006,205 @@ export interface operations {
             };
         };
     };
+    SellersController_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SellerDetailsResponse"];
+                    };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SellersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SellerDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SellerDetailsResponse"];
+                    };
+                };
+            };
+            /** @description A field is invalid (a trader needs a business name; company and VAT numbers are checked). Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SellersController_requestCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request waits in the staff inbox */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SellerDetailsResponse"];
+                    };
+                };
+            };
+            /** @description Not a trade seller with a business name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Already verified, or a request is waiting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     NewsletterController_subscribe: {
         parameters: {
             query?: never;
@@ -8204,7 +8535,7 @@ export interface operations {
     StaffController_inbox: {
         parameters: {
             query?: {
-                kind?: "contact" | "report" | "feedback" | "story";
+                kind?: "contact" | "report" | "feedback" | "story" | "business";
                 /** @description open (default): not archived */
                 status?: "unread" | "read" | "open" | "archived" | "all";
                 /** @description A report's reason or feedback's category */

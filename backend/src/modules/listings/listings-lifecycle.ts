@@ -42,6 +42,7 @@ export class ListingsLifecycle implements OnModuleInit {
     });
     this.userData.addStatistics(async (userId) => ({
       activeListings: await this.em.fork().count(Listing, { seller: userId, status: 'live' }),
+      listingsSold: await this.em.fork().count(Listing, { seller: userId, status: { $in: ['sold', 'let'] } }),
     }));
     this.userData.addPart({
       name: 'listings',

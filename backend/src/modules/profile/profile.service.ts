@@ -20,6 +20,7 @@ import type {
   PublicProfileResponse,
 } from './dto/profile.dto.js';
 import { isUuid } from '../../common/uuid.js';
+import { lastActiveOf } from '../../contracts/trust.js';
 
 /** Password checks per account until one succeeds (profile password change, account deletion). */
 const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
@@ -139,6 +140,7 @@ export class ProfileService {
           .findOne(User, { id, deletedAt: null }, { connectionType: connectionFor(id === viewerId ? 'primary' : 'replica') })
       : null;
     if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
+    const statistics = await this.userData.statisticsFor(user.id);
     return {
       id: user.id,
       full_name: user.fullName,
@@ -146,9 +148,17 @@ export class ProfileService {
       location: user.location ?? null,
       bio: user.bio ?? null,
       member_since: user.createdAt.toISOString(),
-      verified: Boolean(user.emailVerifiedAt),
+      verified: Boolean(user.businessVerifiedAt),
       phone_available: phoneShownOf(user) !== undefined,
       listings_visible: user.listingsVisible,
+      seller_type: user.sellerType ?? null,
+      business_name: user.sellerType === 'trade' ? (user.businessName ?? null) : null,
+      company_number: user.sellerType === 'trade' ? (user.companyNumber ?? null) : null,
+      business_verified_at: user.businessVerifiedAt?.toISOString() ?? null,
+      listings_sold: statistics.listingsSold,
+      typical_reply_minutes: statistics.typicalReplyMinutes,
+      last_active: lastActiveOf(user.lastActiveAt),
+      cph_declared: cphDeclaredOf(user),
     };
   }
 
@@ -189,6 +199,14 @@ function privacyOf(user: User): PrivacySettings {
     email_notifications: user.emailNotifications,
     push_notifications: user.pushNotifications,
   };
+}
+
+/**
+ * CPH_DECLARED_HOOK: whether the seller declared a holding (CPH) number, from the farm-grade issue's
+ * listing fields; false until that work is merged. Shown as "CPH declared", never as verified.
+ */
+function cphDeclaredOf(_user: User): boolean {
+  return false;
 }
 
 /** The number others may ask to see: set, and the owner's "Show phone number" switch on. */

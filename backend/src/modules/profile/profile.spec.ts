@@ -113,7 +113,8 @@ describe('the profile', () => {
         full_name: 'Olive Owner',
         location: 'Frome',
         phone_available: true,
-        verified: true,
+        // "Business verified" (issue 23 §2): a confirmed e-mail is a requirement, not a badge.
+        verified: false,
       });
       for (const key of ['privacy_settings', 'two_factor_enabled', 'provider', 'email', 'phone'])
         expect(Object.keys(shown)).not.toContain(key);

@@ -6,6 +6,7 @@ import MyListings from '../listings/MyListings';
 import SavedListings from '../listings/SavedListings';
 import { AccountPanel } from './AccountPanel';
 import { PrivacyPanel } from './PrivacyPanel';
+import { SellerPanel } from '../trust/SellerPanel';
 import { ProfileDetails } from './ProfileDetails';
 import { SecurityPanel } from './SecurityPanel';
 import type { Notice, Notify } from './notice';
@@ -137,7 +138,12 @@ function ProfilePage() {
       </div>
 
       <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
-        {tab === 'details' && <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />}
+        {tab === 'details' && (
+          <>
+            <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
+            <SellerPanel notify={notify} />
+          </>
+        )}
         {tab === 'listings' && <MyListings />}
         {tab === 'saved' && <SavedListings />}
         {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
