@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RESPONSE_HOURS } from '../../contracts/staff.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import {
+  applyDecision,
+  decisionOf,
   type InboxDecisionKind,
   type InboxItem,
   type InboxItemDetail,
@@ -52,7 +54,7 @@ export class BusinessCheckInbox extends InboxSourceBase<BusinessVerification> {
         { label: 'Companies House number', value: check.companyNumber ?? 'not given' },
         { label: 'VAT number', value: check.vatNumber ? `GB${check.vatNumber}` : 'not given' },
       ],
-      decision: { state: check.status, reason: check.declineReason ?? null },
+      decision: decisionOf(check),
     };
   }
 
@@ -61,10 +63,7 @@ export class BusinessCheckInbox extends InboxSourceBase<BusinessVerification> {
     const [check] = await this.load(tx, { id }, { limit: 1 });
     if (!check) return false;
     const now = new Date();
-    check.status = decision === 'approve' ? 'approved' : 'declined';
-    check.declineReason = decision === 'decline' ? reason : null;
-    check.decidedAt = now;
-    check.readAt ??= now;
+    applyDecision(check, decision, reason, now);
     const seller = await tx.findOne(User, { id: check.seller });
     const same =
       seller?.sellerType === 'trade' &&

@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RESPONSE_HOURS } from '../../contracts/staff.js';
 import { STORY_NAMING_LABELS, storyAuthorName } from '../../contracts/stories.js';
 import {
+  applyDecision,
+  decisionOf,
   type InboxDecisionKind,
   type InboxItem,
   type InboxItemDetail,
@@ -46,17 +48,14 @@ export class StoryInbox extends InboxSourceBase<SuccessStory> {
         { label: 'Deal', value: story.dealLabel },
         { label: 'Named as', value: `${STORY_NAMING_LABELS[story.naming]}: ${storyAuthorName(item.from?.name ?? '', story.naming)}` },
       ],
-      decision: { state: story.status, reason: story.declineReason ?? null },
+      decision: decisionOf(story),
     };
   }
 
   async decide(tx: EntityManager, id: string, decision: InboxDecisionKind, reason: string | undefined): Promise<boolean> {
     const [story] = await this.load(tx, { id }, { limit: 1 });
     if (!story) return false;
-    story.status = decision === 'approve' ? 'approved' : 'declined';
-    story.declineReason = decision === 'decline' ? reason : null;
-    story.decidedAt = new Date();
-    story.readAt ??= new Date();
+    applyDecision(story, decision, reason);
     await tx.flush();
     return true;
   }

@@ -18,7 +18,13 @@ import {
 import { StaffRefusal, useStaffGate } from './StaffGate';
 import './staff.css';
 
-const KIND_LABELS: Record<string, string> = { contact: 'Contact', report: 'Reports', feedback: 'Feedback', story: 'Stories' };
+const KIND_LABELS: Record<string, string> = {
+  contact: 'Contact',
+  report: 'Reports',
+  feedback: 'Feedback',
+  story: 'Stories',
+  business: 'Business checks',
+};
 const DECISION_LABELS = { pending: 'waiting for a decision', approved: 'approved', declined: 'declined' } as const;
 const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 

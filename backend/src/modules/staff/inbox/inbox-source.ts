@@ -84,6 +84,25 @@ export interface InboxSource {
 
 export type InboxDecisionKind = 'approve' | 'decline';
 
+/** The columns of an item staff approve or decline (a success story, a business check). */
+export interface DecidedRow {
+  status: 'pending' | 'approved' | 'declined';
+  decidedAt?: Date | null;
+  declineReason?: string | null;
+  readAt?: Date | null;
+}
+
+/** Records a decision on `row`: its state, when, the reason of a decline; deciding also reads it. */
+export function applyDecision(row: DecidedRow, decision: InboxDecisionKind, reason: string | undefined, now = new Date()): void {
+  row.status = decision === 'approve' ? 'approved' : 'declined';
+  row.declineReason = decision === 'decline' ? reason : null;
+  row.decidedAt = now;
+  row.readAt ??= now;
+}
+
+/** Where a decided row stands, as the inbox detail shows it. */
+export const decisionOf = (row: DecidedRow): InboxDecision => ({ state: row.status, reason: row.declineReason ?? null });
+
 /** Every registered source, by kind. */
 @Injectable()
 export class InboxSources {
