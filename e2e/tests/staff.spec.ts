@@ -250,9 +250,9 @@ test.describe('staff', () => {
 
     const story = `Bought the ${word} trailer after a proper look on Saturday; exactly as described and the seller helped load it.`;
     await buyer.goto('/success-stories');
-    const share = buyer.getByRole('form').filter({ has: buyer.getByLabel('Your story') });
-    await buyer.getByLabel('Your story').fill(story);
-    await buyer.getByRole('radio', { name: 'My first name only' }).check();
+    const share = buyer.getByRole('form', { name: 'Share your story' });
+    await share.getByLabel('Your story').fill(story);
+    await share.getByRole('radio', { name: 'My first name only' }).check();
     await share.getByRole('button', { name: 'Send my story' }).click();
     await expect(buyer.getByText('Waiting for our team')).toBeVisible();
     await page.goto('/');

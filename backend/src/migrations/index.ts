@@ -21,6 +21,7 @@ import { Migration20261126042000_notification_about_user } from './Migration2026
 import { Migration20261126042100_booking_request_dates } from './Migration20261126042100_booking_request_dates.js';
 import { Migration20261126115000_success_stories } from './Migration20261126115000_success_stories.js';
 import { Migration20261126115100_seller_trust } from './Migration20261126115100_seller_trust.js';
+import { Migration20261126115200_image_withheld } from './Migration20261126115200_image_withheld.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126042100_booking_request_dates', class: Migration20261126042100_booking_request_dates },
   { name: 'Migration20261126115000_success_stories', class: Migration20261126115000_success_stories },
   { name: 'Migration20261126115100_seller_trust', class: Migration20261126115100_seller_trust },
+  { name: 'Migration20261126115200_image_withheld', class: Migration20261126115200_image_withheld },
 ];
