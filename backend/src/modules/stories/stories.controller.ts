@@ -12,7 +12,7 @@ export class StoriesController {
   constructor(@Inject(StoriesService) private readonly stories: StoriesService) {}
 
   @Get()
-  @Header('cache-control', 'public, max-age=60')
+  @Header('cache-control', 'no-cache')
   @ApiEnvelope(200, PublishedStoriesResponse)
   published(): Promise<PublishedStoriesResponse> {
     return this.stories.published(PUBLISHED_STORIES_MAX);
