@@ -561,6 +561,7 @@ test.describe('camera-sized photos', () => {
     for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.locator('[data-review]')).toContainText('2 of 8');
     await page.getByLabel('I confirm I am 18 or over').check();
+    await page.getByRole('radio', { name: 'A private seller' }).check();
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     const response = await published;
@@ -688,6 +689,7 @@ test('a seller whose address is not confirmed is told so when publishing', async
   });
   await page.goto('/post-listing');
   await page.getByLabel('I confirm I am 18 or over').check();
+  await page.getByRole('radio', { name: 'A private seller' }).check();
   await page.getByRole('button', { name: 'Publish Listing' }).click();
   await expect(page.locator('[data-wizard-errors]')).toContainText('Please verify your email address first.');
 });
