@@ -682,6 +682,7 @@ async function journeys() {
         place_id: '2636177',
         attributes: { make: 'Krone', model: 'Comprima', year: 2018 },
         confirm_over_18: true,
+        seller_type: 'private',
         images,
       }),
       201,
@@ -1234,6 +1235,7 @@ async function replicaReads() {
       place_id: '2636177',
       attributes: { make: 'Kverneland', model: 'LB 100', year: 2012 },
       confirm_over_18: true,
+      seller_type: 'private',
       images,
     });
     const word = `Replicaplough${randomBytes(3).toString('hex')}`;

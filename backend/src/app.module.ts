@@ -14,6 +14,8 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
 import { FeedbackModule } from './modules/feedback/feedback.module.js';
+import { StoriesModule } from './modules/stories/stories.module.js';
+import { SellersModule } from './modules/sellers/sellers.module.js';
 import { ImagesModule } from './modules/images/images.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ListingsModule } from './modules/listings/listings.module.js';
@@ -50,6 +52,8 @@ const DOMAIN_MODULES = [
   SavedSearchesModule,
   ContactModule,
   FeedbackModule,
+  StoriesModule,
+  SellersModule,
   NewsletterModule,
   ReportsModule,
   StaffModule,

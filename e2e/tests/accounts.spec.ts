@@ -229,7 +229,7 @@ test.describe('accounts', () => {
 
     // The switch applies at once and is what the server keeps: a reload shows it as left.
     await page.goto('/profile#privacy');
-    const contact = page.getByRole('switch', { name: 'Show contact details' });
+    const contact = page.getByRole('switch', { name: 'Show phone number' });
     const was = (await contact.getAttribute('aria-checked')) === 'true';
     const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/profile/privacy' && r.request().method() === 'PUT');
     await contact.click();
@@ -237,7 +237,7 @@ test.describe('accounts', () => {
     await expect(page.getByTestId('profile-banner')).toContainText('Privacy settings updated successfully!');
     await expect(contact).toHaveAttribute('aria-checked', String(!was));
     await page.reload();
-    await expect(page.getByRole('switch', { name: 'Show contact details' })).toHaveAttribute('aria-checked', String(!was));
+    await expect(page.getByRole('switch', { name: 'Show phone number' })).toHaveAttribute('aria-checked', String(!was));
 
     // Export Data: a JSON file named with the product and the day, holding the profile as it now is.
     await page.getByRole('tab', { name: 'Account' }).click();

@@ -171,8 +171,7 @@ test.describe('the other content pages', () => {
     for (const href of ['/feedback', '/contact', '/post-listing', '/about'])
       await expect(page.locator(`main a[href="${href}"]`).first()).toBeVisible();
 
-    await page.goto('/success-stories');
-    await expect(page.getByTestId('stories-empty')).toContainText('No success stories yet');
+    // /success-stories before and after a story is approved: staff.spec (the stories change with approvals).
 
     await page.goto('/local-seo');
     await expect(page.getByTestId('regions').getByRole('listitem')).toHaveCount(15);

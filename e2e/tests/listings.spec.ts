@@ -331,7 +331,7 @@ test.describe('post listing wizard', () => {
     await expect(page.getByLabel('I confirm I am 18 or over')).toBeVisible();
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect(page.locator('[data-wizard-errors]')).toHaveText(
-      'Listing type is required, Title is required, Category is required, Price is required, Location is required, Description is required, At least one image is required, Please confirm you are 18 or over to post a listing.',
+      'Listing type is required, Title is required, Category is required, Price is required, Location is required, Description is required, At least one image is required, Please confirm you are 18 or over to post a listing., Please choose whether you sell as a private seller or as a trader.',
     );
 
     // Step 2: details. For Rent forces Rentals and asks what is rented.
@@ -353,7 +353,7 @@ test.describe('post listing wizard', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect(page.locator('[data-wizard-errors]')).toHaveText(
-      'Description must be at least 50 characters, At least one image is required, Please confirm you are 18 or over to post a listing.',
+      'Description must be at least 50 characters, At least one image is required, Please confirm you are 18 or over to post a listing., Please choose whether you sell as a private seller or as a trader.',
     );
 
     // The draft survives a reload.
@@ -373,6 +373,7 @@ test.describe('post listing wizard', () => {
       .fill('A four furrow reversible plough, always shedded, new points this year and ready to go.');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel('I confirm I am 18 or over').check();
+    await page.getByRole('radio', { name: 'A private seller' }).check();
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     expect((await published).status()).toBe(201);
@@ -442,13 +443,16 @@ test.describe('post listing wizard', () => {
     await page.getByText('For Sale').click();
     await page.getByLabel('Title').fill('Galvanised water trough');
     await expect(banner).toHaveText(
-      'Category is required, Price is required, Location is required, Description is required, Please confirm you are 18 or over to post a listing.',
+      'Category is required, Price is required, Location is required, Description is required, Please confirm you are 18 or over to post a listing., Please choose whether you sell as a private seller or as a trader.',
     );
     await page.getByLabel('Category').selectOption('equipment');
     await finishDetails(page, '95', 'Six foot galvanised trough with ball valve, no leaks, collection only from the yard.');
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(banner).toHaveText('Please confirm you are 18 or over to post a listing.');
+    await expect(banner).toHaveText(
+      'Please confirm you are 18 or over to post a listing., Please choose whether you sell as a private seller or as a trader.',
+    );
     await page.getByLabel('I confirm I am 18 or over').check();
+    await page.getByRole('radio', { name: 'A private seller' }).check();
     // Every field fixed: nothing left to say on Review before publishing.
     await expect(banner).toBeHidden();
     await expect(page.locator('[data-field-error]:not(:empty)')).toHaveCount(0);
@@ -461,6 +465,7 @@ test.describe('post listing wizard', () => {
     for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
     await expect(page.getByLabel('I confirm I am 18 or over')).toBeHidden();
+    await expect(page.getByRole('radio', { name: 'A private seller' })).toBeHidden();
     await page.goto('/post-listing');
     await expect(page.getByRole('heading', { name: 'Review & Submit' })).toBeVisible();
     await page.getByRole('button', { name: 'Publish Listing' }).click();
@@ -627,6 +632,7 @@ test.describe('camera-sized photos', () => {
     for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.locator('[data-review]')).toContainText('2 of 8');
     await page.getByLabel('I confirm I am 18 or over').check();
+    await page.getByRole('radio', { name: 'A private seller' }).check();
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     const response = await published;
@@ -754,6 +760,7 @@ test('a seller whose address is not confirmed is told so when publishing', async
   });
   await page.goto('/post-listing');
   await page.getByLabel('I confirm I am 18 or over').check();
+  await page.getByRole('radio', { name: 'A private seller' }).check();
   await page.getByRole('button', { name: 'Publish Listing' }).click();
   await expect(page.locator('[data-wizard-errors]')).toContainText('Please verify your email address first.');
 });

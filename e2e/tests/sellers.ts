@@ -104,6 +104,7 @@ export async function postListing(request: APIRequestContext, listing: Record<st
       description: DESCRIPTION,
       attributes: {},
       confirm_over_18: true,
+      seller_type: 'private',
       ...listing,
       images,
     },

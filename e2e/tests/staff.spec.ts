@@ -50,6 +50,28 @@ async function newPerson(browser: Browser, address: string): Promise<Page> {
   return context.newPage();
 }
 
+/** A member of staff as one becomes staff: signed up, granted by the command, signed in again, two-factor on. */
+async function staffPerson(browser: Browser, address: string): Promise<Page> {
+  const staff = await newPerson(browser, address);
+  const { email } = await signUpVerified(staff.request, 'Stella Staff');
+  await grantStaff(email);
+  await signInAgain(staff.request, email);
+  await turnOnTwoFactor(staff.request);
+  return staff;
+}
+
+/** Opens the inbox item of a kind (its label in the Kind filter) that says `text`, and approves it. */
+async function approveInInbox(staff: Page, kind: string, text: string, done: string): Promise<void> {
+  await staff.goto('/staff');
+  await staff.getByRole('form', { name: 'Filters' }).getByLabel('Kind').selectOption({ label: kind });
+  await staff.getByTestId('inbox-item').filter({ hasText: text }).first().click();
+  const detail = staff.getByTestId('inbox-detail');
+  await expect(detail.getByTestId('decision-state')).toHaveText('waiting for a decision');
+  await detail.getByRole('button', { name: 'Approve' }).click();
+  await expect(staff.getByTestId('toast').filter({ hasText: done })).toBeVisible();
+  await expect(detail.getByTestId('decision-state')).toHaveText('approved');
+}
+
 test.describe('staff', () => {
   test('a user reports a listing; staff (granted by the command, 2FA on) hides it from the inbox and it leaves browse', async ({
     page,
@@ -196,5 +218,124 @@ test.describe('staff', () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(job.getByTestId('job-attempts')).toHaveText('2', { timeout: 1_000 });
     }).toPass();
+  });
+
+  test('a deal through to a success story: hidden on the home page until staff approve it, then shown as its author chose', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const word = uniqueWord();
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'What our community says' })).toHaveCount(0);
+    await expect(page.getByTestId('home-stories')).toBeHidden();
+
+    // A real deal: the buyer asks, the seller answers, the seller marks it sold.
+    const seller = await newPerson(browser, '10.250.9.11');
+    await signUpVerified(seller.request, 'Owen Seller');
+    const { id } = await postListing(seller.request, {
+      title: `Ifor Williams ${word} trailer`,
+      category: 'equipment',
+      price: 2500,
+      location: 'Taunton',
+      place_id: (await placeNamed(seller.request, 'Taunton')).id,
+    });
+    const buyer = await newPerson(browser, '10.250.9.12');
+    await signUpVerified(buyer.request, 'Bethan Buyer');
+    const started = await buyer.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    await buyer.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Could I see it on Saturday?' } });
+    await seller.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Saturday at ten suits.' } });
+    expect((await seller.request.patch(`/api/listings/${id}/status`, { headers: SITE, data: { status: 'sold' } })).ok()).toBe(true);
+
+    const story = `Bought the ${word} trailer after a proper look on Saturday; exactly as described and the seller helped load it.`;
+    await buyer.goto('/success-stories');
+    const share = buyer.getByRole('form', { name: 'Share your story' });
+    await share.getByLabel('Your story').fill(story);
+    await share.getByRole('radio', { name: 'My first name only' }).check();
+    await share.getByRole('button', { name: 'Send my story' }).click();
+    await expect(buyer.getByText('Waiting for our team')).toBeVisible();
+    await page.goto('/');
+    await expect(page.getByTestId('home-stories')).toBeHidden();
+    await page.goto('/success-stories');
+    await expect(page.getByTestId('stories-empty')).toContainText('No success stories yet');
+
+    const staff = await staffPerson(browser, '10.250.9.13');
+    await approveInInbox(staff, 'Stories', word, 'Approved');
+
+    await page.goto('/');
+    const shown = page.getByTestId('home-stories');
+    await expect(shown).toContainText(story);
+    await expect(shown).toContainText('Bethan');
+    await expect(shown).not.toContainText('Bethan Buyer');
+    await page.goto('/success-stories');
+    await expect(page.getByTestId('stories-list')).toContainText(story);
+  });
+
+  test('a trader asks for a business check; staff approve it and the listing shows "Business verified" with the trader notice', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const word = uniqueWord();
+    const trader = await newPerson(browser, '10.250.9.14');
+    await signUpVerified(trader.request, 'Tomos Trader');
+    const { id } = await postListing(trader.request, {
+      title: `Kverneland ${word} plough`,
+      category: 'equipment',
+      price: 4200,
+      location: 'Taunton',
+      place_id: (await placeNamed(trader.request, 'Taunton')).id,
+      seller_type: 'trade',
+      business_name: `${word} Machinery Ltd`,
+    });
+    await trader.goto('/profile');
+    const panel = trader.getByTestId('seller-panel');
+    await panel.getByLabel('VAT number (optional)').fill('GB 999 9999 74');
+    await panel.getByRole('button', { name: 'Save seller details' }).click();
+    await expect(panel).toContainText('VAT number is not valid: please check the digits');
+    await panel.getByLabel('VAT number (optional)').fill('GB 999 9999 73');
+    await panel.getByRole('button', { name: 'Save seller details' }).click();
+    await panel.getByRole('button', { name: 'Ask our team to verify my business' }).click();
+    await expect(panel.getByTestId('business-check')).toContainText('Waiting for our team');
+
+    await page.goto(`/listing/${id}`);
+    const card = page.getByTestId('seller-card');
+    await expect(card).toContainText(`Trade seller: ${word} Machinery Ltd`);
+    await expect(card).not.toContainText('Business verified');
+    await expect(card).toContainText('you have consumer rights');
+
+    const staff = await staffPerson(browser, '10.250.9.15');
+    await approveInInbox(staff, 'Business checks', `${word} Machinery Ltd`, 'Approved');
+    await page.goto(`/listing/${id}`);
+    await expect(page.getByTestId('seller-card')).toContainText(/✓ Business verified \d{1,2} \w{3} \d{4}/);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(SCREENSHOTS, 'trust-listing-phone.png'), fullPage: true });
+  });
+
+  test('"Show number": never in the page, signed-out visitors are sent to sign in, a signed-in member sees it', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const seller = await newPerson(browser, '10.250.9.16');
+    const { id, email } = await signUpVerified(seller.request, 'Phoebe Phone');
+    expect(
+      (await seller.request.put('/api/profile', { headers: SITE, data: { full_name: 'Phoebe Phone', phone: '07700 900456' } })).ok(),
+    ).toBe(true);
+
+    const html = await (await page.request.get(`/profile/${id}`)).text();
+    expect(html).not.toContain('900456');
+    expect(html).not.toContain(email);
+    await page.goto(`/profile/${id}`);
+    await page.getByRole('button', { name: 'Show number' }).click();
+    await expect(page).toHaveURL(/\/signin\?redirect=/);
+
+    await signUpVerified(page.request, 'Mared Member');
+    await page.goto(`/profile/${id}`);
+    await page.getByRole('button', { name: 'Show number' }).click();
+    await expect(page.getByRole('link', { name: '07700 900456' })).toHaveAttribute('href', 'tel:07700900456');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(SCREENSHOTS, 'trust-profile-phone.png'), fullPage: true });
   });
 });

@@ -1,4 +1,5 @@
 import type { TextRule } from './text-rules.js';
+import { ukPhoneError } from './trust.js';
 
 /** Sign-up (SPEC §5 "Sign-up"): name, e-mail, optional location; the password has its own rule. */
 export const SIGN_UP_RULES = {
@@ -14,7 +15,7 @@ export const SIGN_IN_RULES = {
 /** Account Information on the profile (SPEC §2 "Profile"); empty optional fields are shown as "Not set". */
 export const PROFILE_RULES = {
   full_name: { label: 'Full name', maxLength: 100, singleLine: true },
-  phone: { label: 'Phone', maxLength: 30, singleLine: true, optional: true },
+  phone: { label: 'Phone', maxLength: 30, singleLine: true, optional: true, format: ukPhoneError },
   location: { label: 'Location', maxLength: 100, singleLine: true, optional: true },
   bio: { label: 'Bio', maxLength: 500, optional: true },
 } as const satisfies Record<string, TextRule>;

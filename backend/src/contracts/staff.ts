@@ -30,7 +30,7 @@ export const STAFF_RULES = {
 } as const satisfies Record<string, TextRule>;
 
 /** The kinds of item in the staff inbox; each is one source (a module) behind the inbox port. */
-export const INBOX_KINDS = ['contact', 'report', 'feedback'] as const;
+export const INBOX_KINDS = ['contact', 'report', 'feedback', 'story', 'business'] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
 export const INBOX_STATUSES = ['unread', 'read', 'open', 'archived', 'all'] as const;
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
@@ -39,7 +39,7 @@ export type InboxStatus = (typeof INBOX_STATUSES)[number];
  * How soon staff answer (SPEC §9 "Stated response times"): support e-mail 24 h, listing review
  * 24 h, feedback 48 h and urgent feedback (bug reports) 24 h.
  */
-export const RESPONSE_HOURS = { contact: 24, report: 24, feedback: 48, urgentFeedback: 24 } as const;
+export const RESPONSE_HOURS = { contact: 24, report: 24, feedback: 48, urgentFeedback: 24, story: 72, business: 72 } as const;
 
 export const STAFF_TEXTS = {
   staffOnly: 'This page is for Fieldmarket staff only.',
@@ -55,4 +55,6 @@ export const STAFF_TEXTS = {
   tooManyReports: 'You have sent a lot of reports in the last hour. Please wait a while before sending more.',
   itemNotFound: 'That inbox item does not exist (it may have been deleted).',
   notStaffMember: 'Items can only be assigned to a member of staff.',
+  notDecided: 'Items of this kind are not approved or declined.',
+  declineNeedsReason: 'Write the reason first: the author is told it.',
 } as const;

@@ -14,6 +14,8 @@ export interface TextRule {
   singleLine?: boolean;
   /** Compared and kept in lower case (e-mail addresses of accounts). */
   lowercase?: boolean;
+  /** A check of the field's form beyond length and characters (a UK phone number, a VAT number): its message, or undefined. */
+  format?: (value: string) => string | undefined;
 }
 
 /**
@@ -77,7 +79,7 @@ export function textFieldError(rule: TextRule, value: unknown): string | undefin
   if (value.length > rule.maxLength) return `${label} must be at most ${rule.maxLength} characters`;
   if (rule.email && !EMAIL_PATTERN.test(value)) return 'Please enter a valid email address';
   if (rule.minLength !== undefined && value.length < rule.minLength) return `${label} must be at least ${rule.minLength} characters`;
-  return undefined;
+  return rule.format?.(value);
 }
 
 /** Trims strings (and lower-cases them for a `lowercase` rule); other values pass through for the type check. */

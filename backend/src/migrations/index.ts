@@ -23,6 +23,9 @@ import { Migration20261126112000_farm_fields } from './Migration20261126112000_f
 import { Migration20261126113000_postcode_lookup } from './Migration20261126113000_postcode_lookup.js';
 import { Migration20261126113100_wanted_ads } from './Migration20261126113100_wanted_ads.js';
 import { Migration20261126114000_saved_searches } from './Migration20261126114000_saved_searches.js';
+import { Migration20261126115000_success_stories } from './Migration20261126115000_success_stories.js';
+import { Migration20261126115100_seller_trust } from './Migration20261126115100_seller_trust.js';
+import { Migration20261126115200_image_withheld } from './Migration20261126115200_image_withheld.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -50,4 +53,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126113000_postcode_lookup', class: Migration20261126113000_postcode_lookup },
   { name: 'Migration20261126113100_wanted_ads', class: Migration20261126113100_wanted_ads },
   { name: 'Migration20261126114000_saved_searches', class: Migration20261126114000_saved_searches },
+  { name: 'Migration20261126115000_success_stories', class: Migration20261126115000_success_stories },
+  { name: 'Migration20261126115100_seller_trust', class: Migration20261126115100_seller_trust },
+  { name: 'Migration20261126115200_image_withheld', class: Migration20261126115200_image_withheld },
 ];

@@ -145,6 +145,7 @@ export async function listingBody(browser: Browser, change: Record<string, unkno
     location: 'Taunton',
     place_id: PLACES.taunton.id,
     confirm_over_18: true,
+    seller_type: 'private',
     ...change,
     images: 'images' in change ? change['images'] : await uploadPhotos(browser, photos, { ready: false }),
   };

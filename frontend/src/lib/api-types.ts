@@ -466,6 +466,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/public/{id}/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Show a member’s phone number */
+        post: operations["ProfileController_revealPhone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/profile/{id}": {
         parameters: {
             query?: never;
@@ -1158,6 +1175,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published success stories */
+        get: operations["StoriesController_published"];
+        put?: never;
+        /** Tell your success story */
+        post: operations["StoriesController_tell"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stories/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your success stories, and whether you can tell one */
+        get: operations["StoriesController_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/seller": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your seller details (private or trade) */
+        get: operations["SellersController_details"];
+        /** Save your seller details */
+        put: operations["SellersController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/seller/business-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask our team to verify your business details */
+        post: operations["SellersController_requestCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/newsletter/subscriptions": {
         parameters: {
             query?: never;
@@ -1340,6 +1427,23 @@ export interface paths {
         put?: never;
         /** Staff: reply to an inbox item */
         post: operations["StaffController_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/staff/inbox/{kind}/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: approve or decline an inbox item (a success story) */
+        post: operations["StaffController_decide"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1805,7 +1909,7 @@ export interface components {
         PrivacySettings: {
             /** @description Others can open the public profile */
             profile_visible: boolean;
-            /** @description Others see the e-mail address and phone number */
+            /** @description Signed-in members with a confirmed e-mail may ask to see the phone number */
             contact_visible: boolean;
             /** @description Others see the live listings on the public profile */
             listings_visible: boolean;
@@ -1867,13 +1971,41 @@ export interface components {
             bio: string | null;
             /** Format: date-time */
             member_since: string;
+            /** @description "Business verified": our team checked the trade seller's details (not an e-mail check) */
             verified: boolean;
-            /** @description Only when the owner shows contact details */
-            email: string | null;
-            /** @description Only when the owner shows contact details */
-            phone: string | null;
+            /** @description The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address) */
+            phone_available: boolean;
             /** @description Whether the owner shows their listings */
             listings_visible: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
+            /** @description A trade seller's business name */
+            business_name: string | null;
+            /** @description A trade seller's Companies House number */
+            company_number: string | null;
+            /**
+             * Format: date-time
+             * @description "Business verified": when our team checked the details
+             */
+            business_verified_at: string | null;
+            /** @description Listings marked sold or let */
+            listings_sold: number;
+            /** @description Median minutes to a first reply over the last year; null under 3 replies */
+            typical_reply_minutes: number | null;
+            /**
+             * @description Coarse, never the exact time
+             * @enum {string}
+             */
+            last_active: "today" | "this-week" | "this-month" | "earlier";
+            /** @description A holding (CPH) number is declared: "CPH declared", never "verified" */
+            cph_declared: boolean;
+        };
+        PhoneRevealResponse: {
+            /** @example 07700 900123 */
+            phone: string;
         };
         CategoryResponse: {
             /** @example 1 */
@@ -1966,7 +2098,13 @@ export interface components {
             /** Format: uuid */
             seller_id: string;
             seller_name: string;
+            /** @description "Business verified": our team checked the trade seller's business details */
             seller_verified: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;
@@ -2030,6 +2168,11 @@ export interface components {
         SellerDeclaration: {
             /** @description Whether the seller has declared they are 18 or over (asked before the first listing) */
             over_18_confirmed: boolean;
+            /**
+             * @description Private or trade; null until chosen (asked with the first listing)
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
         };
         ListingSeller: {
             /** Format: uuid */
@@ -2038,7 +2181,17 @@ export interface components {
             avatar_url: string | null;
             /** Format: date-time */
             member_since: string;
+            /** @description "Business verified" (not an e-mail check) */
             verified: boolean;
+            /** @enum {string|null} */
+            seller_type: "private" | "trade" | null;
+            /** @description A trade seller's business name */
+            business_name: string | null;
+            /**
+             * Format: date-time
+             * @description When our team verified the business
+             */
+            business_verified_at: string | null;
         };
         ListingDetail: {
             /** Format: uuid */
@@ -2070,7 +2223,13 @@ export interface components {
             /** Format: uuid */
             seller_id: string;
             seller_name: string;
+            /** @description "Business verified": our team checked the trade seller's business details */
             seller_verified: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;
@@ -2209,6 +2368,13 @@ export interface components {
             images: string[];
             /** @description "I confirm I am 18 or over": needed with a person's first listing, then recorded on the account */
             confirm_over_18?: boolean;
+            /**
+             * @description Private or trade: needed with a person's first listing, then kept on the account
+             * @enum {string}
+             */
+            seller_type?: "private" | "trade";
+            /** @example Levels Dairy Ltd */
+            business_name?: string;
             /** @description The category’s own fields (CATEGORY_FIELDS) */
             attributes?: {
                 [key: string]: unknown;
@@ -2573,6 +2739,85 @@ export interface components {
             /** @example Saved searches would help me find hay in Devon. */
             message: string;
         };
+        PublishedStoryResponse: {
+            /** Format: uuid */
+            id: string;
+            story: string;
+            /** @description As the author chose: full name, first name, or "A Fieldmarket member" */
+            author_name: string;
+            /** @description What the deal was, e.g. "Sold: Massey Ferguson 5713" */
+            deal: string;
+            /** Format: date-time */
+            published_at: string;
+        };
+        PublishedStoriesResponse: {
+            /** @description Newest first */
+            stories: components["schemas"]["PublishedStoryResponse"][];
+        };
+        OwnStoryResponse: {
+            /** Format: uuid */
+            id: string;
+            story: string;
+            /** @enum {string} */
+            naming: "full-name" | "first-name" | "anonymous";
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined";
+            /** @description Why our team declined it */
+            decline_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        OwnStoriesResponse: {
+            /** @description Whether the member has done a deal here, so may tell a story */
+            eligible: boolean;
+            /** @description Newest first */
+            stories: components["schemas"]["OwnStoryResponse"][];
+        };
+        StoryRequest: {
+            /** @example Let our 12 acres of grazing to a young farmer from the next village within a week. */
+            story: string;
+            /**
+             * @description How the author is named under the story
+             * @enum {string}
+             */
+            naming: "full-name" | "first-name" | "anonymous";
+        };
+        BusinessCheckResponse: {
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined";
+            /** @description Why our team declined */
+            decline_reason: string | null;
+            /** Format: date-time */
+            requested_at: string;
+        };
+        SellerDetailsResponse: {
+            /**
+             * @description null until chosen (before the first listing)
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
+            business_name: string | null;
+            company_number: string | null;
+            /** @description With GB */
+            vat_number: string | null;
+            /**
+             * Format: date-time
+             * @description When our team verified the business details
+             */
+            business_verified_at: string | null;
+            /** @description The latest request for a business check */
+            business_check: components["schemas"]["BusinessCheckResponse"] | null;
+        };
+        SellerDetailsRequest: {
+            /** @enum {string} */
+            seller_type: "private" | "trade";
+            /** @example Levels Dairy Ltd */
+            business_name?: string;
+            /** @example 01234567 */
+            company_number?: string;
+            /** @example GB 999 9999 73 */
+            vat_number?: string;
+        };
         NewsletterMessageResponse: {
             message: string;
         };
@@ -2618,7 +2863,7 @@ export interface components {
         };
         InboxItemResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback";
+            kind: "contact" | "report" | "feedback" | "story" | "business";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -2652,7 +2897,7 @@ export interface components {
         };
         WaitingCountResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback";
+            kind: "contact" | "report" | "feedback" | "story" | "business";
             /** @description Not archived */
             open: number;
             unread: number;
@@ -2720,9 +2965,15 @@ export interface components {
             suspended_at: string | null;
             suspension_reason: string | null;
         };
+        InboxDecisionResponse: {
+            /** @enum {string} */
+            state: "pending" | "approved" | "declined";
+            /** @description Given with a decline; sent to the author */
+            reason: string | null;
+        };
         InboxItemDetailResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback";
+            kind: "contact" | "report" | "feedback" | "story" | "business";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -2754,6 +3005,8 @@ export interface components {
             listing: components["schemas"]["ListingModerationResponse"] | null;
             /** @description The reported person as they are now */
             account: components["schemas"]["AccountModerationResponse"] | null;
+            /** @description For an item staff approve or decline (a success story) */
+            decision: components["schemas"]["InboxDecisionResponse"] | null;
         };
         ReadRequest: {
             read: boolean;
@@ -2771,6 +3024,12 @@ export interface components {
         ReplyRequest: {
             /** @example Thank you for writing. We have looked into it and ... */
             message: string;
+        };
+        DecisionRequest: {
+            /** @enum {string} */
+            decision: "approve" | "decline";
+            /** @example It names another member without their consent */
+            reason?: string;
         };
         StaffMemberResponse: {
             /** Format: uuid */
@@ -4819,6 +5078,88 @@ export interface operations {
             };
         };
     };
+    ProfileController_revealPhone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number, after "Show number"; counted per member per day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PhoneRevealResponse"];
+                    };
+                };
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such member, or they do not show a phone number. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many numbers seen today. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     UsersController_profile: {
         parameters: {
             query?: never;
@@ -5085,6 +5426,7 @@ export interface operations {
                 location?: string;
                 /** @description Miles around the location (default 25) */
                 radius?: number;
+                /** @description Only sellers whose business details our team verified ("Business verified") */
                 verified?: boolean;
                 featured?: boolean;
                 date?: "all" | "today" | "week" | "month" | "quarter";
@@ -8573,6 +8915,377 @@ export interface operations {
             };
         };
     };
+    StoriesController_published: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PublishedStoriesResponse"];
+                    };
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StoriesController_tell: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoryRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored for our team to read; published once approved */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnStoriesResponse"];
+                    };
+                };
+            };
+            /** @description The story or the naming is invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No deal done here yet. Or: The e-mail address is not confirmed: "Please verify your email address first. We sent you a link when you signed up; you can send it again from your profile.". Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A story is already waiting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many stories today. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StoriesController_mine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnStoriesResponse"];
+                    };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SellersController_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SellerDetailsResponse"];
+                    };
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SellersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SellerDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SellerDetailsResponse"];
+                    };
+                };
+            };
+            /** @description A field is invalid (a trader needs a business name; company and VAT numbers are checked). Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SellersController_requestCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request waits in the staff inbox */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SellerDetailsResponse"];
+                    };
+                };
+            };
+            /** @description Not a trade seller with a business name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Already verified, or a request is waiting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     NewsletterController_subscribe: {
         parameters: {
             query?: never;
@@ -8903,7 +9616,7 @@ export interface operations {
     StaffController_inbox: {
         parameters: {
             query?: {
-                kind?: "contact" | "report" | "feedback";
+                kind?: "contact" | "report" | "feedback" | "story" | "business";
                 /** @description open (default): not archived */
                 status?: "unread" | "read" | "open" | "archived" | "all";
                 /** @description A report's reason or feedback's category */
@@ -9514,6 +10227,105 @@ export interface operations {
                 };
             };
             /** @description The reply is invalid, or there is no address to reply to. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such item. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StaffController_decide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The decision is invalid, a decline has no reason, or items of this kind are not decided. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
             400: {
                 headers: {
                     [name: string]: unknown;

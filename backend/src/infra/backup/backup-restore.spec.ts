@@ -99,6 +99,7 @@ describe('./fieldmarket backup and restore', () => {
       place_id: PLACES.taunton.id,
       attributes: { make: 'Welger', model: 'RP 220', year: 2009 },
       confirm_over_18: true,
+      seller_type: 'private',
       images: photoIds,
     });
     expect(posted.statusCode).toBe(201);

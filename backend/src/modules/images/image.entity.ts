@@ -30,6 +30,10 @@ export class Image {
   @Property({ type: 'uuid', fieldName: 'listing_id', nullable: true })
   listingId: string | null = null;
 
+  /** Set while staff hide its listing (issue 23 §5): /media answers 404 for its variants at once. */
+  @Property({ type: 'datetime', nullable: true })
+  withheldAt: Date | null = null;
+
   /** Its place among the listing's images; 0 is the main photo. */
   @Property({ type: 'integer' })
   position: number = 0;

@@ -39,6 +39,9 @@ export class UploadController {
   }
 }
 
+/** How long browsers and proxies keep a variant before they must ask again (and get a 404 once it is withheld). */
+export const MEDIA_CACHE_CONTROL = 'public, max-age=3600, must-revalidate';
+
 /** Published variants: files, outside /api (see common/api-prefix.ts). Originals are never reachable. */
 @ApiExcludeController()
 @Controller('media/images')
@@ -51,7 +54,9 @@ export class MediaController {
     if (!found) throw new NotFoundException('No such image.');
     await reply
       .header('content-type', found.contentType)
-      .header('cache-control', 'public, max-age=31536000, immutable')
+      // A variant never changes, but it must stop being shown soon after staff hide its listing (issue 23 §5):
+      // caches keep it an hour at most, and ask again after that.
+      .header('cache-control', MEDIA_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
       .send(found.stream);
   }

@@ -102,6 +102,11 @@ export class ImagesService {
   }
 
   /** The images of each listing, in position order, with one query. Listings without images are absent. */
+  async withhold(em: EntityManager, listingIds: string[], withheld: boolean): Promise<void> {
+    if (listingIds.length === 0) return;
+    await em.nativeUpdate(Image, { listingId: { $in: listingIds } }, { withheldAt: withheld ? new Date() : null });
+  }
+
   async imagesOf(listingIds: string[]): Promise<Map<string, ImageView[]>> {
     if (listingIds.length === 0) return new Map();
     const rows = await this.em

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { OBJECT_STORAGE } from '../../infra/storage/storage.module.js';
 import type { ObjectStorage } from '../../infra/storage/object-storage.js';
-import { variantKey } from './image.entity.js';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Image, variantKey } from './image.entity.js';
 import { isUuid } from '../../common/uuid.js';
 
 const VARIANT_FILE = /^([1-9][0-9]{0,4})\.(webp|avif)$/;
@@ -14,11 +15,17 @@ const CONTENT_TYPES = { webp: 'image/webp', avif: 'image/avif' } as const;
  */
 @Injectable()
 export class MediaFiles {
-  constructor(@Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage) {}
+  constructor(
+    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    @Inject(EntityManager) private readonly em: EntityManager,
+  ) {}
 
+  /** The variant, unless its image is gone or withheld (its listing hidden by staff): then null, a 404. */
   async open(id: string, file: string): Promise<{ stream: Readable; contentType: string } | null> {
     const match = VARIANT_FILE.exec(file);
     if (!isUuid(id) || !match) return null;
+    const image = await this.em.fork().findOne(Image, { id }, { fields: ['withheldAt'] });
+    if (!image || image.withheldAt) return null;
     const format = match[2] as keyof typeof CONTENT_TYPES;
     try {
       const stream = await this.storage.get(variantKey(id, Number(match[1]), format));

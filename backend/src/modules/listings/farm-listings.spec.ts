@@ -46,6 +46,10 @@ describe('farm-grade listings', () => {
     const cattle = await postListing<Detail>(seller.browser, CATTLE);
     const plough = await postListing<Detail>(seller.browser, { attributes: { make: 'Kverneland', serial: 'KV-LB100-0045127' } });
     expect(cattle.attributes).toMatchObject({ cph: '12/345/6789', ear_tags: 'UK 284205 600015\nUK 284205 700016\nUK 284205 100017' });
+    // The profile says a holding number was declared (never "verified"), without showing it.
+    const profile = await visitor().call('GET', `/api/profile/public/${seller.id}`);
+    expect(profile.json<{ data: { cph_declared: boolean } }>().data.cph_declared).toBe(true);
+    expect(profile.body).not.toContain('6789');
 
     const other = await signedInPerson(t, db);
     for (const who of [visitor(), other.browser]) {

@@ -45,6 +45,7 @@ export class ListingCards {
       seller_id: row.seller_id,
       seller_name: row.seller_name,
       seller_verified: row.seller_verified,
+      seller_type: row.seller_type,
       images: this.images.fromColumn(row.images ?? []),
       featured: row.featured,
       views: row.views,

@@ -16,6 +16,8 @@ export abstract class ListingImages {
    */
   abstract column(listingId: string): string;
   abstract fromColumn(value: unknown): ImageView[];
+  /** Stops (or resumes) serving the listings' images, in `em`'s transaction: staff hid (or restored) them. */
+  abstract withhold(em: EntityManager, listingIds: string[], withheld: boolean): Promise<void>;
   /** Removes the listing's images, in `em`'s transaction when given; their files go once it commits. */
   abstract deleteFor(listingId: string, em?: EntityManager): Promise<void>;
 }

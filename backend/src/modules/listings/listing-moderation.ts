@@ -1,4 +1,5 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { ListingImages } from './listing-images.js';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
@@ -33,6 +34,7 @@ export class ListingModeration {
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(MailService) private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ListingImages) private readonly images: ListingImages,
   ) {}
 
   async summary(id: string): Promise<ListingModerationSummary | null> {
@@ -56,6 +58,7 @@ export class ListingModeration {
     listing.featured = false;
     this.events.publish(tx, 'listing.status-changed', { listingId: id, from, to: 'removed' });
     this.events.publish(tx, 'listing.removed-by-staff', { listingId: id });
+    await this.images.withhold(tx, [id], true);
     return summaryOf(listing);
   }
 
@@ -68,6 +71,7 @@ export class ListingModeration {
     listing.statusBeforeRemoval = undefined;
     listing.removalReason = undefined;
     this.events.publish(tx, 'listing.status-changed', { listingId: id, from: 'removed', to: listing.status });
+    await this.images.withhold(tx, [id], false);
     return summaryOf(listing);
   }
 
@@ -88,6 +92,11 @@ export class ListingModeration {
       listing.featured = false;
       this.events.publish(tx, 'listing.status-changed', { listingId: listing.id, from: listing.statusBeforeRemoval, to: 'removed' });
     }
+    await this.images.withhold(
+      tx,
+      listings.map((listing) => listing.id),
+      true,
+    );
     return listings.length;
   }
 
@@ -100,6 +109,11 @@ export class ListingModeration {
       listing.removedWithSeller = false;
       this.events.publish(tx, 'listing.status-changed', { listingId: listing.id, from: 'removed', to: listing.status });
     }
+    await this.images.withhold(
+      tx,
+      listings.map((listing) => listing.id),
+      false,
+    );
     return listings.length;
   }
 

@@ -42,6 +42,8 @@ export class ListingsLifecycle implements OnModuleInit {
     });
     this.userData.addStatistics(async (userId) => ({
       activeListings: await this.em.fork().count(Listing, { seller: userId, status: 'live' }),
+      listingsSold: await this.em.fork().count(Listing, { seller: userId, status: { $in: ['sold', 'let'] } }),
+      cphDeclared: (await this.em.fork().count(Listing, { seller: userId, status: 'live', attributes: { cph: { $ne: null } } })) > 0,
     }));
     this.userData.addPart({
       name: 'listings',

@@ -53,6 +53,8 @@ import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews, type Viewer } from './listing-views.js';
 import { PreparedQueries } from '../../infra/database/prepared-queries.js';
 import { connectionFor, ReplicaReads, type ReadFrom } from '../../infra/database/replica-reads.js';
+import { SELLER_TEXTS } from '../../contracts/trust.js';
+import { setSellerDetails } from '../users/seller-details.js';
 import { isUuid } from '../../common/uuid.js';
 
 /** Listings one seller may post in a day. */
@@ -214,7 +216,7 @@ export class ListingsService {
 
   /** Whether the seller has declared they are 18 or over; the wizard asks before their first listing. */
   sellerDeclaration(seller: User): SellerDeclaration {
-    return { over_18_confirmed: seller.overEighteenConfirmedAt != null };
+    return { over_18_confirmed: seller.overEighteenConfirmedAt != null, seller_type: seller.sellerType ?? null };
   }
 
   async create(seller: User, request: ListingRequest): Promise<PostedListing> {
@@ -224,6 +226,11 @@ export class ListingsService {
     if (!declared && request.confirm_over_18 !== true) {
       throw new FieldValidationException({ confirm_over_18: LISTING_TEXTS.overEighteenRequired });
     }
+    // Private or trade is asked with the first listing too (issue 23 §2): buyers' rights depend on it.
+    const typed = seller.sellerType != null;
+    if (!typed && !request.seller_type) throw new FieldValidationException({ seller_type: SELLER_TEXTS.chooseType });
+    if (!typed && request.seller_type === 'trade' && !request.business_name)
+      throw new FieldValidationException({ business_name: SELLER_TEXTS.businessNameRequired });
     await this.limits.consume(
       { key: `listing:create:user:${seller.id}`, limit: POSTS_PER_DAY, windowSeconds: 24 * 3600 },
       () => `You have posted ${POSTS_PER_DAY} listings today, the most allowed in one day. Please try again tomorrow.`,
@@ -242,6 +249,11 @@ export class ListingsService {
       await this.images.attach(tx, seller.id, listing.id, request.images);
       await rememberTitleWords(tx, listing.title);
       if (!declared) await this.standing.confirmOverEighteen(tx, seller.id);
+      if (!typed)
+        setSellerDetails(await tx.findOneOrFail(User, { id: seller.id }), {
+          seller_type: request.seller_type!,
+          business_name: request.business_name,
+        });
       this.events.publish(tx, 'listing.published', { listingId: listing.id });
       return listing.id;
     });
@@ -469,7 +481,8 @@ export class ListingsService {
       category_slug: category.slug as CategorySlug,
       seller_id: seller.id,
       seller_name: seller.deletedAt ? 'Unknown User' : seller.fullName,
-      seller_verified: Boolean(seller.emailVerifiedAt),
+      seller_verified: Boolean(seller.businessVerifiedAt),
+      seller_type: seller.sellerType ?? null,
       images: images.get(listing.id) ?? [],
       featured: listing.featured,
       views: listing.views,
@@ -488,7 +501,10 @@ export class ListingsService {
         name: seller.deletedAt ? 'Unknown User' : seller.fullName,
         avatar_url: seller.avatarUrl ?? null,
         member_since: seller.createdAt.toISOString(),
-        verified: Boolean(seller.emailVerifiedAt),
+        verified: Boolean(seller.businessVerifiedAt),
+        seller_type: seller.sellerType ?? null,
+        business_name: seller.sellerType === 'trade' ? (seller.businessName ?? null) : null,
+        business_verified_at: seller.businessVerifiedAt?.toISOString() ?? null,
       },
       latitude: listing.latitude,
       longitude: listing.longitude,

@@ -78,7 +78,7 @@ describe('listings: posting and managing', () => {
     const declaration = async () => (await browser.call('GET', '/api/listings/seller-declaration')).json();
     const declaredAt = async () =>
       (await db.query<{ at: Date | null }>('select over_eighteen_confirmed_at as at from app_user where id = $1', [id]))[0]?.at;
-    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: false } });
+    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: false, seller_type: null } });
     for (const confirm of [undefined, false]) {
       const refused = await browser.call('POST', '/api/listings', await listingBody(browser, { confirm_over_18: confirm }, 2));
       expect([refused.statusCode, refused.json()]).toEqual([
@@ -97,7 +97,7 @@ describe('listings: posting and managing', () => {
     await post(browser, { confirm_over_18: true });
     const at = await declaredAt();
     expect(at?.getTime()).toBeGreaterThanOrEqual(before - 1000);
-    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: true } });
+    expect(await declaration()).toEqual({ success: true, data: { over_18_confirmed: true, seller_type: 'private' } });
     // Asked once: the next listing needs no declaration, and the first one's time is kept.
     await post(browser, { confirm_over_18: undefined, title: 'A second listing, no declaration needed' });
     expect(await declaredAt()).toEqual(at);

@@ -32,8 +32,32 @@ export class MessagingLifecycle implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.userData.addStatistics(async (userId) => ({ messages: await this.em.fork().count(Message, { sender: userId }) }));
+    this.userData.addStatistics(async (userId) => ({
+      messages: await this.em.fork().count(Message, { sender: userId }),
+      typicalReplyMinutes: await this.typicalReplyMinutes(userId),
+    }));
     this.userData.addPart({ name: 'conversations', exportFor: (userId) => this.exportFor(userId) });
+  }
+
+  /**
+   * How long the user typically takes to answer someone who wrote about their listing: the median, over
+   * the last year's conversations they answered, from the first message to their first reply (null under 3).
+   */
+  private async typicalReplyMinutes(userId: string): Promise<number | null> {
+    const [row] = await this.em
+      .fork()
+      .getConnection()
+      .execute<Array<{ median_s: number | null; answered: string }>>(
+        `select percentile_cont(0.5) within group (order by extract(epoch from r.replied - a.asked)) as median_s, count(*) as answered
+         from (select c.id, min(m.created_at) as asked
+                 from conversation c join message m on m.conversation_id = c.id and m.sender_id = c.starter_id
+                where c.owner_id = ? and c.created_at > now() - interval '1 year'
+                group by c.id) a
+         join lateral (select min(m.created_at) as replied from message m
+                        where m.conversation_id = a.id and m.sender_id = ? and m.created_at > a.asked) r on r.replied is not null`,
+        [userId, userId],
+      );
+    return row && Number(row.answered) >= 3 && row.median_s !== null ? Math.round(Number(row.median_s) / 60) : null;
   }
 
   /** Every conversation the user takes part in, with its messages (theirs and the other party's). */

@@ -3,6 +3,7 @@ import { ormEntities } from '../../infra/database/entities.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { UserBlock } from './block.entity.js';
 import { Conversation } from './conversation.entity.js';
+import { Deals } from './deals.js';
 import { MessagingSummaries } from './message-summaries.js';
 import { Message } from './message.entity.js';
 import { MessagingLifecycle } from './messaging-lifecycle.js';
@@ -13,7 +14,7 @@ import { MessagingService } from './messaging.service.js';
 @Module({
   imports: [ormEntities([Conversation, Message, UserBlock]), ListingsModule],
   controllers: [MessagingController],
-  providers: [MessagingService, MessagingLifecycle, MessagingSummaries],
-  exports: [MessagingService, MessagingSummaries],
+  providers: [MessagingService, MessagingLifecycle, MessagingSummaries, Deals],
+  exports: [MessagingService, MessagingSummaries, Deals],
 })
 export class MessagingModule {}

@@ -32,6 +32,10 @@ function scrub(user: User): void {
   user.passwordHash = undefined;
   user.googleSubject = undefined;
   user.phone = undefined;
+  user.businessName = null;
+  user.companyNumber = null;
+  user.vatNumber = null;
+  user.businessVerifiedAt = null;
   user.location = undefined;
   user.bio = undefined;
   user.avatarUrl = undefined;

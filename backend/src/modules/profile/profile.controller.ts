@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
-import { type AuthenticatedRequest, CurrentSession, CurrentUser, SignedIn } from '../auth/access.js';
+import { type AuthenticatedRequest, CurrentSession, CurrentUser, SignedIn, SignInText, VerifiedEmail } from '../auth/access.js';
 import { MessageResponse } from '../auth/dto/auth.response.js';
 import type { Session } from '../auth/session.entity.js';
 import { Sessions } from '../auth/sessions.service.js';
@@ -10,6 +10,7 @@ import type { User } from '../users/user.entity.js';
 import {
   AccountDeletionRequest,
   PasswordChangeRequest,
+  PhoneRevealResponse,
   PrivacySettings,
   PrivacyUpdateRequest,
   ProfileResponse,
@@ -17,6 +18,8 @@ import {
   PublicProfileResponse,
 } from './dto/profile.dto.js';
 import { ProfileService } from './profile.service.js';
+
+const PHONE_SIGN_IN_TEXT = 'Please sign in to see the phone number.';
 
 /** The signed-in user's own profile (SPEC §7 "Profile and auth"). */
 @ApiTags('profile')
@@ -94,6 +97,18 @@ export class ProfileController {
   @ApiErrorEnvelope(404, 'No such profile, or its owner keeps it private')
   publicProfile(@Param('id') id: string, @Req() request: AuthenticatedRequest): Promise<PublicProfileResponse> {
     return this.profiles.publicProfile(id, request.auth?.user.id);
+  }
+
+  @Post('public/:id/phone')
+  @VerifiedEmail()
+  @SignInText(PHONE_SIGN_IN_TEXT)
+  @HttpCode(200)
+  @Header('cache-control', 'no-store')
+  @ApiEnvelope(200, PhoneRevealResponse, { description: 'The number, after "Show number"; counted per member per day' })
+  @ApiErrorEnvelope(404, 'No such member, or they do not show a phone number')
+  @ApiErrorEnvelope(429, 'Too many numbers seen today')
+  revealPhone(@Param('id') id: string, @CurrentUser() viewer: User): Promise<PhoneRevealResponse> {
+    return this.profiles.revealPhone(id, viewer);
   }
 }
 

@@ -1,6 +1,6 @@
 import { connectionFor, ReplicaReads } from '../../infra/database/replica-reads.js';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
 import { ACCOUNT_TEXTS } from '../../contracts/account.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
@@ -13,20 +13,26 @@ import { User } from '../users/user.entity.js';
 import { AccountDeletion } from './account-deletion.js';
 import type {
   PasswordChangeRequest,
+  PhoneRevealResponse,
   PrivacySettings,
   ProfileResponse,
   ProfileUpdateRequest,
   PublicProfileResponse,
 } from './dto/profile.dto.js';
 import { isUuid } from '../../common/uuid.js';
+import { lastActiveOf } from '../../contracts/trust.js';
 
 /** Password checks per account until one succeeds (profile password change, account deletion). */
 const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
+/** Phone numbers one member may see in a day (issue 23 §4): enough to call a few sellers, too few to harvest. */
+export const PHONE_REVEALS_PER_VIEWER = { limit: 10, windowSeconds: 24 * 60 * 60 };
 /** A Google account proves it is its owner by signing in with Google again, this recently. */
 export const REAUTHENTICATION_MINUTES = 5;
 
 @Injectable()
 export class ProfileService {
+  private readonly logger = new Logger('PhoneReveal');
+
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(UserDataRegistry) private readonly userData: UserDataRegistry,
@@ -135,7 +141,7 @@ export class ProfileService {
         )
       : null;
     if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
-    const contact = user.contactVisible || user.id === viewerId;
+    const statistics = await this.userData.statisticsFor(user.id);
     return {
       id: user.id,
       full_name: user.fullName,
@@ -143,11 +149,37 @@ export class ProfileService {
       location: user.location ?? null,
       bio: user.bio ?? null,
       member_since: user.createdAt.toISOString(),
-      verified: Boolean(user.emailVerifiedAt),
-      email: contact ? user.email : null,
-      phone: contact ? (user.phone ?? null) : null,
+      verified: Boolean(user.businessVerifiedAt),
+      phone_available: phoneShownOf(user) !== undefined,
       listings_visible: user.listingsVisible,
+      seller_type: user.sellerType ?? null,
+      business_name: user.sellerType === 'trade' ? (user.businessName ?? null) : null,
+      company_number: user.sellerType === 'trade' ? (user.companyNumber ?? null) : null,
+      business_verified_at: user.businessVerifiedAt?.toISOString() ?? null,
+      listings_sold: statistics.listingsSold,
+      typical_reply_minutes: statistics.typicalReplyMinutes,
+      last_active: lastActiveOf(user.lastActiveAt),
+      cph_declared: statistics.cphDeclared,
     };
+  }
+
+  /**
+   * The phone number of `ownerId` for a signed-in member who pressed "Show number": counted per viewer
+   * per day so numbers cannot be harvested, and logged (who saw whose number) for abuse reports.
+   */
+  async revealPhone(ownerId: string, viewer: User): Promise<PhoneRevealResponse> {
+    const owner = isUuid(ownerId) ? await this.em.findOne(User, { id: ownerId, deletedAt: null }) : null;
+    const phone = owner && (owner.profileVisible || owner.id === viewer.id) ? phoneShownOf(owner) : undefined;
+    if (!owner || phone === undefined) throw new NotFoundException('This member does not show a phone number');
+    if (owner.id !== viewer.id) {
+      await this.limits.consume(
+        { key: `phone-reveal:viewer:${viewer.id}`, ...PHONE_REVEALS_PER_VIEWER },
+        (wait) =>
+          `You have seen ${PHONE_REVEALS_PER_VIEWER.limit} phone numbers today. Please wait ${waitText(wait)}, or send a message instead.`,
+      );
+      this.logger.log(`phone number of ${owner.id} shown to ${viewer.id}`);
+    }
+    return { phone };
   }
 
   private async checkPassword(user: User, password: string, field: string): Promise<void> {
@@ -168,4 +200,9 @@ function privacyOf(user: User): PrivacySettings {
     email_notifications: user.emailNotifications,
     push_notifications: user.pushNotifications,
   };
+}
+
+/** The number others may ask to see: set, and the owner's "Show phone number" switch on. */
+function phoneShownOf(user: User): string | undefined {
+  return user.phone && user.contactVisible ? user.phone : undefined;
 }

@@ -112,11 +112,12 @@ describe('the profile', () => {
       expect(shown).toMatchObject({
         full_name: 'Olive Owner',
         location: 'Frome',
-        email: owner.person.email,
-        phone: '07700 900123',
-        verified: true,
+        phone_available: true,
+        // "Business verified" (issue 23 §2): a confirmed e-mail is a requirement, not a badge.
+        verified: false,
       });
-      expect(Object.keys(shown)).not.toEqual(expect.arrayContaining(['privacy_settings', 'two_factor_enabled', 'provider']));
+      for (const key of ['privacy_settings', 'two_factor_enabled', 'provider', 'email', 'phone'])
+        expect(Object.keys(shown)).not.toContain(key);
 
       const privacy = {
         profile_visible: true,
@@ -126,7 +127,7 @@ describe('the profile', () => {
         push_notifications: true,
       };
       await owner.browser.call('PUT', '/api/profile/privacy', { privacy_settings: privacy });
-      expect((await visitor.call('GET', `/api/users/profile/${owner.id}`)).json()).toMatchObject({ data: { email: null, phone: null } });
+      expect((await visitor.call('GET', `/api/users/profile/${owner.id}`)).json()).toMatchObject({ data: { phone_available: false } });
 
       await owner.browser.call('PUT', '/api/profile/privacy', { privacy_settings: { ...privacy, profile_visible: false } });
       const hidden = await visitor.call('GET', `/api/profile/public/${owner.id}`);

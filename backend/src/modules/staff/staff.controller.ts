@@ -6,6 +6,7 @@ import type { User } from '../users/user.entity.js';
 import {
   ArchiveRequest,
   AssignRequest,
+  DecisionRequest,
   FeatureRequest,
   InboxQuery,
   OptionalReasonRequest,
@@ -101,6 +102,19 @@ export class StaffController {
     @Body() body: ReplyRequest,
   ): Promise<InboxReplyResponse> {
     return this.staff.reply(me, kind, id, body.message);
+  }
+
+  @Post('inbox/:kind/:id/decision')
+  @HttpCode(204)
+  @ApiErrorEnvelope(400, 'The decision is invalid, a decline has no reason, or items of this kind are not decided')
+  @ApiErrorEnvelope(404, 'No such item')
+  async decide(
+    @CurrentUser() me: User,
+    @Param('kind') kind: string,
+    @Param('id') id: string,
+    @Body() body: DecisionRequest,
+  ): Promise<void> {
+    await this.staff.decide(me, kind, id, body.decision, body.reason);
   }
 
   @Delete('inbox/:kind/:id')

@@ -19,7 +19,8 @@ import type {
   StaffMemberResponse,
 } from './dto/staff.response.js';
 import { InboxReply } from './inbox-reply.entity.js';
-import { type InboxItem, type InboxSource, InboxSources } from './inbox/inbox-source.js';
+import { type InboxDecisionKind, type InboxItem, type InboxSource, InboxSources } from './inbox/inbox-source.js';
+import { FieldValidationException } from '../../common/errors.js';
 import { StaffAction } from './staff-action.entity.js';
 
 const PAGE = 50;
@@ -101,7 +102,19 @@ export class StaffService {
       audit: audit.map(auditResponse),
       listing: listing && listingResponse(listing),
       account: account && accountResponse(account),
+      decision: item.decision ?? null,
     };
+  }
+
+  /** Approves or declines an item that is decided (a success story): audited; a decline needs its reason, which the author is sent. */
+  async decide(me: User, kind: string, id: string, decision: InboxDecisionKind, reason: string | undefined): Promise<void> {
+    const source = this.source(kind);
+    if (!source.decide) throw new BadRequestException(STAFF_TEXTS.notDecided);
+    if (decision === 'decline' && !reason) throw new FieldValidationException({ reason: STAFF_TEXTS.declineNeedsReason });
+    await this.em.transactional(async (tx) => {
+      this.found(await source.decide!(tx, id, decision, reason));
+      await this.record(tx, me, `${kind}.${decision}`, kind, id, reason);
+    });
   }
 
   async setRead(me: User, kind: string, id: string, read: boolean): Promise<void> {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
-import { insertListing } from '../../testing/listings.js';
+import { insertListing, postListing } from '../../testing/listings.js';
 import { signIn, staffCommand, staffMember, turnOnTwoFactor, twoFactorPerson } from '../../testing/staff.js';
 import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
@@ -579,6 +579,23 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect(
         (await staff.browser.call('POST', '/api/staff/listings/00000000-0000-4000-8000-000000000000/hide', { reason })).statusCode,
       ).toBe(404);
+    });
+
+    it('stops serving a hidden listing’s photos at once (404), serves them again on restore, and withholds a suspended seller’s', async () => {
+      const seller = await signedInPerson(t, db);
+      const { id: listingId } = await postListing(seller.browser, { title: 'Withheld Fendt photo tractor' });
+      await waitForJobs(db);
+      const [image] = data<{ images: Array<{ url: string | null }> }>(await visitor().call('GET', `/api/listings/${listingId}`)).images;
+      const photo = async () => (await visitor().send('GET', image!.url!)).statusCode;
+      expect(await photo()).toBe(200);
+
+      await staff.browser.call('POST', `/api/staff/listings/${listingId}/hide`, { reason: 'Photos show a stolen tractor' });
+      expect(await photo()).toBe(404);
+      await staff.browser.call('POST', `/api/staff/listings/${listingId}/restore`, {});
+      expect(await photo()).toBe(200);
+
+      await staff.browser.call('POST', `/api/staff/users/${seller.id}/suspend`, { reason: 'Selling stolen machinery' });
+      expect(await photo()).toBe(404);
     });
 
     it('features and unfeatures a live listing for the home page', async () => {

@@ -15,6 +15,12 @@ export interface UserDataPart {
 export interface ProfileStatistics {
   activeListings: number;
   messages: number;
+  /** Listings marked sold or let. */
+  listingsSold: number;
+  /** The median time to a first reply to someone who wrote about one of the user's listings; null under 3 replies. */
+  typicalReplyMinutes: number | null;
+  /** Whether one of the user's live listings declares a holding (CPH) number: "CPH declared", never verified. */
+  cphDeclared: boolean;
 }
 
 export type StatisticsPart = (userId: string) => Promise<Partial<ProfileStatistics>>;
@@ -39,10 +45,13 @@ export class UserDataRegistry {
   }
 
   async statisticsFor(userId: string): Promise<ProfileStatistics> {
-    const totals: ProfileStatistics = { activeListings: 0, messages: 0 };
+    const totals: ProfileStatistics = { activeListings: 0, messages: 0, listingsSold: 0, typicalReplyMinutes: null, cphDeclared: false };
     for (const part of await Promise.all(this.statistics.map((read) => read(userId)))) {
       totals.activeListings += part.activeListings ?? 0;
       totals.messages += part.messages ?? 0;
+      totals.listingsSold += part.listingsSold ?? 0;
+      totals.typicalReplyMinutes ??= part.typicalReplyMinutes ?? null;
+      totals.cphDeclared ||= part.cphDeclared ?? false;
     }
     return totals;
   }

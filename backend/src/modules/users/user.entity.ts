@@ -1,6 +1,7 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { randomUUID } from 'node:crypto';
+import { SELLER_TYPES, type SellerType } from '../../contracts/trust.js';
 
 export type SignInProvider = 'password' | 'google';
 export type UserRole = 'user' | 'staff';
@@ -127,4 +128,23 @@ export class User {
   /** Why staff suspended it (for staff; the person is told they are suspended, not the note). */
   @Property({ type: 'text', nullable: true })
   suspensionReason?: string;
+
+  // Seller details (issue 23 §2): private or trade, chosen before the first listing.
+  @Enum({ items: () => SELLER_TYPES, nullable: true })
+  sellerType?: SellerType | null;
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  businessName?: string | null;
+
+  /** Companies House number, compact (e.g. SC123456). */
+  @Property({ type: 'string', length: 8, nullable: true })
+  companyNumber?: string | null;
+
+  /** VAT number, compact, without GB (9 or 12 digits). */
+  @Property({ type: 'string', length: 12, nullable: true })
+  vatNumber?: string | null;
+
+  /** When staff checked the trade details ("Business verified"); cleared when the details change. */
+  @Property({ type: 'datetime', nullable: true })
+  businessVerifiedAt?: Date | null;
 }

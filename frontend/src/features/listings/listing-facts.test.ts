@@ -6,7 +6,16 @@ import type { ListingDetail } from './listings-api';
 const detail = (overrides: Partial<ListingDetail> = {}): ListingDetail => ({
   ...sampleCard(),
   attributes: { make: 'Massey Ferguson', year: 2019, hours: 2400 },
-  seller: { id: 's', name: 'Jane', avatar_url: null, member_since: '2024-01-01T00:00:00Z', verified: true },
+  seller: {
+    id: 's',
+    name: 'Jane',
+    avatar_url: null,
+    member_since: '2024-01-01T00:00:00Z',
+    verified: true,
+    seller_type: 'trade',
+    business_name: 'Jane’s Farm Ltd',
+    business_verified_at: '2026-11-01T10:00:00Z',
+  },
   latitude: 51,
   longitude: -3,
   place_id: '1',

@@ -17,6 +17,7 @@ export const sampleCard = (overrides: Partial<ListingCardData> = {}): ListingCar
   seller_id: 'f1d2',
   seller_name: 'Jane "Farmer"',
   seller_verified: true,
+  seller_type: 'trade',
   images: [],
   featured: false,
   views: 3,

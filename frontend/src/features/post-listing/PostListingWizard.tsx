@@ -67,7 +67,14 @@ export default function PostListingWizard({ editId, initialType }: Props) {
         api.GET('/api/listings/seller-declaration', { headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
       );
       nextKey.current += draft.images.length;
-      dispatch({ type: 'loaded', draft, askDeclaration: seller.ok && !seller.data.over_18_confirmed, restored: Boolean(stored), firstKey });
+      dispatch({
+        type: 'loaded',
+        draft,
+        askDeclaration: seller.ok && !seller.data.over_18_confirmed,
+        askSellerType: seller.ok && !seller.data.seller_type,
+        restored: Boolean(stored),
+        firstKey,
+      });
     })();
   }, [editId, initialType, storageKey]);
 

@@ -1,4 +1,5 @@
 import { useState, type Ref } from 'react';
+import { SELLER_TEXTS } from '@contracts/trust';
 import { CATEGORIES } from '@contracts/categories';
 import { IMAGE_LIMITS } from '@contracts/images';
 import { CATEGORY_FIELDS, fieldApplies, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
@@ -482,6 +483,40 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
           </p>
           <FieldError errors={errors} field="confirm_over_18" />
         </div>
+      )}
+      {state.askSellerType && (
+        <fieldset className="field wizard__declaration" data-seller-type>
+          <legend>{SELLER_TEXTS.typeLabel}</legend>
+          {(['private', 'trade'] as const).map((choice) => (
+            <label key={choice} className="wizard__check">
+              <input
+                type="radio"
+                name="seller_type"
+                value={choice}
+                checked={state.sellerType === choice}
+                onChange={() => dispatch({ type: 'sellerTypeChanged', value: choice })}
+              />{' '}
+              {SELLER_TEXTS[choice]}
+            </label>
+          ))}
+          <p className="wizard__hint">
+            Buyers have more rights when they buy from a trader, so we show this on your listings. We ask once.
+          </p>
+          <FieldError errors={errors} field="seller_type" />
+          {state.sellerType === 'trade' && (
+            <label className="field">
+              <span>Business name</span>
+              <input
+                name="business_name"
+                className="field__input"
+                maxLength={100}
+                value={state.businessName}
+                onChange={(event) => dispatch({ type: 'businessNameChanged', value: event.currentTarget.value })}
+              />
+              <FieldError errors={errors} field="business_name" />
+            </label>
+          )}
+        </fieldset>
       )}
     </section>
   );

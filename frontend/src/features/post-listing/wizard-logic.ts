@@ -70,7 +70,7 @@ export type DraftField =
 export function stepOf(field: string): number {
   if (field === 'images') return 0;
   if (field === 'description') return 2;
-  if (field === 'confirm_over_18') return 3;
+  if (field === 'confirm_over_18' || field === 'seller_type' || field === 'business_name') return 3;
   return 1;
 }
 

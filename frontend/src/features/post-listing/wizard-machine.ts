@@ -1,4 +1,5 @@
 import { ACCOUNT_TEXTS } from '@contracts/account';
+import { SELLER_TEXTS } from '@contracts/trust';
 import { IMAGE_LIMITS, IMAGE_MESSAGES } from '@contracts/images';
 import { LISTING_TEXTS } from '@contracts/listings';
 import {
@@ -41,6 +42,10 @@ export interface WizardState {
   /** The over-18 declaration is asked (before a person's first listing), and whether it is ticked. */
   askDeclaration: boolean;
   declared: boolean;
+  /** Private or trade is asked (before a person's first listing, issue 23 §2), and the answer with a trader's business name. */
+  askSellerType: boolean;
+  sellerType: 'private' | 'trade' | '';
+  businessName: string;
   /** The errors on show beside the fields, by field ('title', 'attributes.acres', 'images', …). */
   errors: Record<string, string>;
   /** Fields whose error the server found: it stands until that field is edited. */
@@ -65,7 +70,17 @@ export interface ChosenFile {
 }
 
 export type WizardEvent =
-  | { type: 'loaded'; draft: ListingDraft; askDeclaration: boolean; restored: boolean; previews?: Record<string, string>; firstKey: number }
+  | { type: 'sellerTypeChanged'; value: 'private' | 'trade' }
+  | { type: 'businessNameChanged'; value: string }
+  | {
+      type: 'loaded';
+      draft: ListingDraft;
+      askDeclaration: boolean;
+      askSellerType?: boolean;
+      restored: boolean;
+      previews?: Record<string, string>;
+      firstKey: number;
+    }
   | { type: 'unavailable'; message: string }
   | { type: 'typeChosen'; value: 'sale' | 'rent' }
   | { type: 'fieldChanged'; name: TextField; value: string }
@@ -94,6 +109,9 @@ export const INITIAL_STATE: WizardState = {
   photos: [],
   askDeclaration: false,
   declared: false,
+  askSellerType: false,
+  sellerType: '',
+  businessName: '',
   errors: {},
   serverFields: [],
   editedFields: [],
@@ -108,12 +126,20 @@ export function currentErrors(state: WizardState): Record<string, string> {
   for (const [field, message] of Object.entries(validateDraft(state.draft))) if (message) errors[field] = message;
   if (state.photos.some((photo) => !photo.id && !photo.error)) errors['images'] = UPLOADS_PENDING;
   if (state.askDeclaration && !state.declared) errors['confirm_over_18'] = LISTING_TEXTS.overEighteenRequired;
+  if (state.askSellerType && !state.sellerType) errors['seller_type'] = SELLER_TEXTS.chooseType;
+  if (state.askSellerType && state.sellerType === 'trade' && !state.businessName.trim())
+    errors['business_name'] = SELLER_TEXTS.businessNameRequired;
   return errors;
 }
 
 /** The request body publishing sends. */
 export function publishBody(state: WizardState): ListingRequest {
-  return { ...listingPayload(state.draft), ...(state.askDeclaration && state.declared ? { confirm_over_18: true } : {}) };
+  return {
+    ...listingPayload(state.draft),
+    ...(state.askDeclaration && state.declared ? { confirm_over_18: true } : {}),
+    ...(state.askSellerType && state.sellerType ? { seller_type: state.sellerType } : {}),
+    ...(state.askSellerType && state.sellerType === 'trade' ? { business_name: state.businessName.trim() } : {}),
+  };
 }
 
 /** The photos still uploading: the island starts an upload for each it has not started yet. */
@@ -139,6 +165,7 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
         draft: { ...event.draft, step },
         photos,
         askDeclaration: event.askDeclaration,
+        askSellerType: event.askSellerType ?? false,
         draftNote: event.restored ? 'restored' : '',
       };
     }
@@ -168,6 +195,10 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
       return edited({ ...state, draft: { ...state.draft, location: event.location, place_id: event.placeId } }, 'location');
     case 'declarationChanged':
       return edited({ ...state, declared: event.checked }, 'confirm_over_18');
+    case 'sellerTypeChanged':
+      return edited({ ...state, sellerType: event.value }, 'seller_type');
+    case 'businessNameChanged':
+      return edited({ ...state, businessName: event.value }, 'business_name');
     case 'filesChosen': {
       const problems: string[] = [];
       const photos = [...state.photos];
@@ -217,7 +248,11 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
       if (event.status === 403) return showErrors(back, {}, ACCOUNT_TEXTS.verifyEmailFirst);
       if (event.fields) {
         const fields = Object.fromEntries(Object.entries(event.fields).map(([name, message]) => [fieldOfApi(name), message]));
-        const asked = fields['confirm_over_18'] ? { ...back, askDeclaration: true } : back;
+        const asked = {
+          ...back,
+          ...(fields['confirm_over_18'] ? { askDeclaration: true } : {}),
+          ...(fields['seller_type'] || fields['business_name'] ? { askSellerType: true } : {}),
+        };
         const shown = showErrors(asked, fields, event.summary, true);
         const first = Object.keys(fields)[0];
         return first ? { ...shown, draft: { ...shown.draft, step: stepOf(first) } } : shown;
@@ -226,7 +261,7 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
     }
     case 'published':
       // Published with the declaration: it is kept, and not asked again.
-      return { ...state, phase: 'published', publishedId: event.id, wantedBy: event.wantedBy, askDeclaration: false };
+      return { ...state, phase: 'published', publishedId: event.id, wantedBy: event.wantedBy, askDeclaration: false, askSellerType: false };
     case 'postAnother':
       return { ...INITIAL_STATE, phase: 'editing', draft: { ...EMPTY_DRAFT } };
   }

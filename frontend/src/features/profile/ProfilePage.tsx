@@ -7,6 +7,7 @@ import SavedListings from '../listings/SavedListings';
 import SavedSearches from '../saved-searches/SavedSearches';
 import { AccountPanel } from './AccountPanel';
 import { PrivacyPanel } from './PrivacyPanel';
+import { SellerPanel } from '../trust/SellerPanel';
 import { ProfileDetails } from './ProfileDetails';
 import { SecurityPanel } from './SecurityPanel';
 import type { Notice, Notify } from './notice';
@@ -139,7 +140,12 @@ function ProfilePage() {
       </div>
 
       <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
-        {tab === 'details' && <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />}
+        {tab === 'details' && (
+          <>
+            <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
+            <SellerPanel notify={notify} />
+          </>
+        )}
         {tab === 'listings' && <MyListings />}
         {tab === 'saved' && <SavedListings />}
         {tab === 'saved-searches' && <SavedSearches />}

@@ -34,7 +34,11 @@ export function memberSinceYear(iso: string | null | undefined): string {
 
 export const PRIVACY_SWITCHES: ReadonlyArray<{ key: keyof PrivacySettings; label: string; description: string }> = [
   { key: 'profile_visible', label: 'Public profile', description: 'Other people can open your profile page.' },
-  { key: 'contact_visible', label: 'Show contact details', description: 'Your e-mail address and phone number appear on your profile.' },
+  {
+    key: 'contact_visible',
+    label: 'Show phone number',
+    description: 'Signed-in members can press “Show number” on your profile. Your e-mail address is never shown.',
+  },
   { key: 'listings_visible', label: 'Show my listings', description: 'Your live listings appear on your profile.' },
   { key: 'email_notifications', label: 'E-mail notifications', description: 'E-mails about unread messages and saved searches.' },
   { key: 'push_notifications', label: 'Browser notifications', description: 'Live notifications while Fieldmarket is open.' },

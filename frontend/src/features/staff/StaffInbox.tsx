@@ -18,7 +18,14 @@ import {
 import { StaffRefusal, useStaffGate } from './StaffGate';
 import './staff.css';
 
-const KIND_LABELS: Record<string, string> = { contact: 'Contact', report: 'Reports', feedback: 'Feedback' };
+const KIND_LABELS: Record<string, string> = {
+  contact: 'Contact',
+  report: 'Reports',
+  feedback: 'Feedback',
+  story: 'Stories',
+  business: 'Business checks',
+};
+const DECISION_LABELS = { pending: 'waiting for a decision', approved: 'approved', declined: 'declined' } as const;
 const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The staff inbox: what waits against the response times, filters, the list, and one item with its actions. */
@@ -275,7 +282,38 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
         </button>
       </div>
 
-      {(item.listing || item.account) && (
+      {item.decision && (
+        <section className="staff-item__moderation" aria-label="Decision">
+          <h3>
+            Decision: <span data-testid="decision-state">{DECISION_LABELS[item.decision.state]}</span>
+          </h3>
+          {item.decision.reason && <p>Reason given: {item.decision.reason}</p>}
+          <label className="form-field">
+            <span>Reason (needed to decline; the author is told it)</span>
+            <textarea rows={2} value={reason} onChange={(event) => setReason(event.target.value)} />
+          </label>
+          <div className="btn-row">
+            <button
+              type="button"
+              className="btn btn--small"
+              disabled={item.decision.state === 'approved'}
+              onClick={() => void act('Approved', () => staffApi.decide(item, 'approve', reason.trim()))}
+            >
+              Approve
+            </button>
+            <button
+              type="button"
+              className="btn btn--small btn--danger"
+              disabled={item.decision.state === 'declined'}
+              onClick={() => void act('Declined', () => staffApi.decide(item, 'decline', reason.trim()))}
+            >
+              Decline
+            </button>
+          </div>
+        </section>
+      )}
+
+      {!item.decision && (item.listing || item.account) && (
         <section className="staff-item__moderation" aria-label="Moderation">
           <h3>Moderation</h3>
           <label className="form-field">

@@ -89,6 +89,14 @@ export const staffApi = {
   remove: (item: Kind) => done(api.DELETE('/api/staff/inbox/{kind}/{id}', { params: path(item), signal: signal() })),
   reply: (item: Kind, message: string) =>
     settle(() => api.POST('/api/staff/inbox/{kind}/{id}/replies', { params: path(item), body: { message }, signal: signal() })),
+  decide: (item: Kind, decision: 'approve' | 'decline', reason: string) =>
+    done(
+      api.POST('/api/staff/inbox/{kind}/{id}/decision', {
+        params: path(item),
+        body: { decision, ...(reason ? { reason } : {}) },
+        signal: signal(),
+      }),
+    ),
   hide: (id: string, reason: string): Promise<Outcome<ListingModeration>> =>
     settle(() => api.POST('/api/staff/listings/{id}/hide', { params: { path: { id } }, body: { reason }, signal: signal() })),
   restore: (id: string): Promise<Outcome<ListingModeration>> =>

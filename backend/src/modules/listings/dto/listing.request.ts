@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { CheckedByOwnParser, TextField } from '../../../common/validation.js';
 import { CATEGORIES } from '../../../contracts/categories.js';
+import { SELLER_TEXTS, SELLER_TYPES, type SellerType, TRADE_RULES } from '../../../contracts/trust.js';
 import {
   DATE_RANGES,
   LISTING_RULES,
@@ -127,6 +128,18 @@ export class ListingRequest {
   @IsBoolean({ message: 'confirm_over_18 must be true or false' })
   confirm_over_18?: boolean;
 
+  @ApiProperty({
+    required: false,
+    enum: SELLER_TYPES,
+    description: "Private or trade: needed with a person's first listing, then kept on the account",
+  })
+  @IsOptional()
+  @IsIn(SELLER_TYPES, { message: SELLER_TEXTS.chooseType })
+  seller_type?: SellerType;
+
+  @TextField(TRADE_RULES.business_name, { example: 'Levels Dairy Ltd' })
+  business_name?: string;
+
   @ApiProperty({ required: false, type: Object, additionalProperties: true, description: 'The category’s own fields (CATEGORY_FIELDS)' })
   @IsOptional()
   @IsObject({ message: 'attributes must be an object' })
@@ -221,7 +234,7 @@ export class ListingSearchRequest {
   @IsInt({ message: 'radius must be a whole number of miles' })
   radius?: number;
 
-  @ApiProperty({ required: false })
+  @ApiProperty({ required: false, description: 'Only sellers whose business details our team verified ("Business verified")' })
   @IsOptional()
   @Transform(toBoolean)
   @IsBoolean({ message: 'verified must be true or false' })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LISTING_TYPES, type ListingType } from '../../../contracts/listings.js';
+import { SELLER_TYPES, type SellerType } from '../../../contracts/trust.js';
 import { ImageView } from '../../images/dto/image.response.js';
 
 /** A listing as cards show it (SPEC §3 "Listing (browse shape)"). */
@@ -46,8 +47,11 @@ export class ListingCard {
   @ApiProperty()
   seller_name!: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: '"Business verified": our team checked the trade seller\'s business details' })
   seller_verified!: boolean;
+
+  @ApiProperty({ enum: SELLER_TYPES, nullable: true, type: String, description: 'Private or trade seller; null if never chosen' })
+  seller_type!: SellerType | null;
 
   @ApiProperty({ type: [ImageView], description: 'In order; the first is the main photo' })
   images!: ImageView[];
@@ -114,8 +118,17 @@ export class ListingSeller {
   @ApiProperty({ format: 'date-time' })
   member_since!: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: '"Business verified" (not an e-mail check)' })
   verified!: boolean;
+
+  @ApiProperty({ enum: SELLER_TYPES, nullable: true, type: String })
+  seller_type!: SellerType | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "A trade seller's business name" })
+  business_name!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When our team verified the business' })
+  business_verified_at!: string | null;
 }
 
 export class ListingDetail extends ListingCard {
@@ -189,6 +202,14 @@ export class SaveResult {
 export class SellerDeclaration {
   @ApiProperty({ description: 'Whether the seller has declared they are 18 or over (asked before the first listing)' })
   over_18_confirmed!: boolean;
+
+  @ApiProperty({
+    enum: SELLER_TYPES,
+    nullable: true,
+    type: String,
+    description: 'Private or trade; null until chosen (asked with the first listing)',
+  })
+  seller_type!: SellerType | null;
 }
 
 export class PlaceResponse {

@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import type { SellerType } from '../../../contracts/trust.js';
 import {
   boundsAround,
   cellsWhollyWithin,
@@ -116,6 +117,7 @@ export interface ListingRow {
   seller_id: string;
   seller_name: string;
   seller_verified: boolean;
+  seller_type: SellerType | null;
   distance_m: string | null;
   rank: string | null;
   proximity: number | null;
@@ -206,7 +208,7 @@ export class ListingSearchSql {
     if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
     if (query.minPricePence !== undefined) this.baseFilters.push(fragment('l.price_pence >= ?', query.minPricePence));
     if (query.maxPricePence !== undefined) this.baseFilters.push(fragment('l.price_pence <= ?', query.maxPricePence));
-    if (query.verifiedSellersOnly) this.baseFilters.push(fragment('u.email_verified_at is not null'));
+    if (query.verifiedSellersOnly) this.baseFilters.push(fragment('u.business_verified_at is not null'));
     if (query.featuredOnly) this.baseFilters.push(fragment('l.featured'));
     // The one place listings read the images module's table: "has a ready photo" as an EXISTS keeps
     // the home grid's fallback one indexed query (the ListingImages port answers per listing).
@@ -775,4 +777,4 @@ function prefixSelect(
 const SELECT = `l.id, l.title, left(l.description, 160) as excerpt, l.price_pence, l.price_unit, l.vat, l.type,
   l.rent_subcategory, l.location_text, l.featured, l.views, l.saves_count, l.published_at, l.expires_at, l.status,
   c.slug as category_slug, c.name as category_name, u.id as seller_id, u.full_name as seller_name,
-  (u.email_verified_at is not null) as seller_verified`;
+  (u.business_verified_at is not null) as seller_verified, u.seller_type`;

@@ -3,13 +3,14 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { PasswordField, TextField } from '../../../common/validation.js';
 import { PROFILE_RULES } from '../../../contracts/account.js';
+import { LAST_ACTIVE, type LastActive, SELLER_TYPES, type SellerType } from '../../../contracts/trust.js';
 
 export class PrivacySettings {
   @ApiProperty({ description: 'Others can open the public profile' })
   @IsBoolean({ message: 'profile_visible must be true or false' })
   profile_visible!: boolean;
 
-  @ApiProperty({ description: 'Others see the e-mail address and phone number' })
+  @ApiProperty({ description: 'Signed-in members with a confirmed e-mail may ask to see the phone number' })
   @IsBoolean({ message: 'contact_visible must be true or false' })
   contact_visible!: boolean;
 
@@ -132,15 +133,44 @@ export class PublicProfileResponse {
   @ApiProperty({ format: 'date-time' })
   member_since!: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: '"Business verified": our team checked the trade seller\'s details (not an e-mail check)' })
   verified!: boolean;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Only when the owner shows contact details' })
-  email!: string | null;
-
-  @ApiProperty({ type: String, nullable: true, description: 'Only when the owner shows contact details' })
-  phone!: string | null;
+  @ApiProperty({
+    description: 'The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address)',
+  })
+  phone_available!: boolean;
 
   @ApiProperty({ description: 'Whether the owner shows their listings' })
   listings_visible!: boolean;
+
+  @ApiProperty({ enum: SELLER_TYPES, nullable: true, type: String, description: 'Private or trade seller; null if never chosen' })
+  seller_type!: SellerType | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "A trade seller's business name" })
+  business_name!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "A trade seller's Companies House number" })
+  company_number!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: '"Business verified": when our team checked the details' })
+  business_verified_at!: string | null;
+
+  @ApiProperty({ description: 'Listings marked sold or let' })
+  listings_sold!: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Median minutes to a first reply over the last year; null under 3 replies' })
+  typical_reply_minutes!: number | null;
+
+  @ApiProperty({ enum: LAST_ACTIVE, description: 'Coarse, never the exact time' })
+  last_active!: LastActive;
+
+  @ApiProperty({ description: 'A holding (CPH) number is declared: "CPH declared", never "verified"' })
+  cph_declared!: boolean;
+}
+
+/** A seller's phone number, shown on request to a signed-in member (issue 23 §4). */
+export class PhoneRevealResponse {
+  @ApiProperty({ example: '07700 900123' })
+  phone!: string;
 }

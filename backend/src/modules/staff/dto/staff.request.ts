@@ -49,6 +49,15 @@ export class ReadRequest {
   read!: boolean;
 }
 
+export class DecisionRequest {
+  @ApiProperty({ enum: ['approve', 'decline'] })
+  @IsIn(['approve', 'decline'], { message: 'decision must be approve or decline' })
+  decision!: 'approve' | 'decline';
+
+  @TextField({ ...STAFF_RULES.reason, optional: true }, { example: 'It names another member without their consent' })
+  reason?: string;
+}
+
 export class ArchiveRequest {
   @ApiProperty()
   @IsBoolean({ message: 'archived must be true or false' })

@@ -182,6 +182,14 @@ export class AccountModerationResponse {
   suspension_reason!: string | null;
 }
 
+export class InboxDecisionResponse {
+  @ApiProperty({ enum: ['pending', 'approved', 'declined'] })
+  state!: 'pending' | 'approved' | 'declined';
+
+  @ApiProperty({ type: String, nullable: true, description: 'Given with a decline; sent to the author' })
+  reason!: string | null;
+}
+
 export class InboxItemDetailResponse extends InboxItemResponse {
   @ApiProperty()
   body!: string;
@@ -200,6 +208,9 @@ export class InboxItemDetailResponse extends InboxItemResponse {
 
   @ApiProperty({ type: AccountModerationResponse, nullable: true, description: 'The reported person as they are now' })
   account!: AccountModerationResponse | null;
+
+  @ApiProperty({ type: InboxDecisionResponse, nullable: true, description: 'For an item staff approve or decline (a success story)' })
+  decision!: InboxDecisionResponse | null;
 }
 
 export class WaitingCountResponse {

@@ -27,6 +27,14 @@ export interface InboxItem {
 export interface InboxItemDetail extends InboxItem {
   body: string;
   fields: Array<{ label: string; value: string }>;
+  /** For an item staff approve or decline (a success story): where it stands. */
+  decision?: InboxDecision;
+}
+
+/** Where an item staff approve or decline stands, and the reason given with a decline. */
+export interface InboxDecision {
+  state: 'pending' | 'approved' | 'declined';
+  reason: string | null;
 }
 
 export interface InboxFilter {
@@ -67,7 +75,33 @@ export interface InboxSource {
   assign(tx: EntityManager, id: string, staffId: string | null): Promise<boolean>;
   delete(tx: EntityManager, id: string): Promise<boolean>;
   waiting(): Promise<WaitingCount>;
+  /**
+   * Approves or declines the item in `tx` (sources whose items are decided: a success story); false when
+   * there is no such item. The reason of a decline goes to the item's author.
+   */
+  decide?(tx: EntityManager, id: string, decision: InboxDecisionKind, reason: string | undefined): Promise<boolean>;
 }
+
+export type InboxDecisionKind = 'approve' | 'decline';
+
+/** The columns of an item staff approve or decline (a success story, a business check). */
+export interface DecidedRow {
+  status: 'pending' | 'approved' | 'declined';
+  decidedAt?: Date | null;
+  declineReason?: string | null;
+  readAt?: Date | null;
+}
+
+/** Records a decision on `row`: its state, when, the reason of a decline; deciding also reads it. */
+export function applyDecision(row: DecidedRow, decision: InboxDecisionKind, reason: string | undefined, now = new Date()): void {
+  row.status = decision === 'approve' ? 'approved' : 'declined';
+  row.declineReason = decision === 'decline' ? reason : null;
+  row.decidedAt = now;
+  row.readAt ??= now;
+}
+
+/** Where a decided row stands, as the inbox detail shows it. */
+export const decisionOf = (row: DecidedRow): InboxDecision => ({ state: row.status, reason: row.declineReason ?? null });
 
 /** Every registered source, by kind. */
 @Injectable()
