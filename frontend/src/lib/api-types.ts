@@ -2298,7 +2298,13 @@ export interface components {
             /** Format: uuid */
             seller_id: string;
             seller_name: string;
+            /** @description "Business verified": our team checked the trade seller's business details */
             seller_verified: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;

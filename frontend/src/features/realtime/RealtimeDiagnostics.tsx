@@ -87,9 +87,7 @@ export default function RealtimeDiagnosticsPanel() {
         </div>
         <div>
           <dt>Polling fallback</dt>
-          <dd>
-            every {LIVE_CHANNEL.pollingIntervalMs / 1000} s while the socket is not connected (it keeps retrying)
-          </dd>
+          <dd>every {LIVE_CHANNEL.pollingIntervalMs / 1000} s while the socket is not connected (it keeps retrying)</dd>
         </div>
         <div>
           <dt>Your events kept for catching up</dt>
