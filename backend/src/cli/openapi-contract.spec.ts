@@ -55,7 +55,8 @@ describe('the API contract', () => {
     expect(search.find((p) => p.name === 'radius')?.schema).toMatchObject({ type: 'integer', minimum: 1 });
     const listing = contract.components.schemas['ListingRequest']!.properties;
     expect(listing['images']).toMatchObject({ minItems: 1, items: { format: 'uuid' } });
-    expect(listing['place_id']).toMatchObject({ pattern: '^\\d{1,12}$' });
+    // A place id from the list, or a UK postcode or outcode (looked up by the postcode geocoder).
+    expect(listing['place_id']).toMatchObject({ pattern: '^(\\d{1,12}|[A-Za-z]{1,2}\\d[A-Za-z\\d]? ?(\\d[A-Za-z]{2})?)$' });
     expect(listing['title']).toMatchObject({ minLength: 1, pattern: expect.stringContaining('\\u0000') });
     const places = op('GET /api/places').parameters ?? [];
     expect(places[0]).toMatchObject({ name: 'q', required: true, schema: { minLength: 1, maxLength: 60 } });

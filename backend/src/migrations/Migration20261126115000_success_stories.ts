@@ -12,7 +12,7 @@ export class Migration20261126115000_success_stories extends Migration {
     this.addSql(`create index "success_story_status_decided_at_id_index" on "success_story" ("status", "decided_at", "id");`);
     this.addSql(`create index "success_story_created_at_index" on "success_story" ("created_at");`);
     this.addSql(
-      `alter table "success_story" add constraint "success_story_author_id_foreign" foreign key ("author_id") references "app_user" ("id") on update cascade on delete cascade;`,
+      `alter table "success_story" add constraint "success_story_author_id_foreign" foreign key ("author_id") references "app_user" ("id") on delete cascade;`,
     );
   }
 

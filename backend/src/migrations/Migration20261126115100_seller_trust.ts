@@ -17,7 +17,7 @@ export class Migration20261126115100_seller_trust extends Migration {
     this.addSql(`create index "business_verification_seller_id_index" on "business_verification" ("seller_id");`);
     this.addSql(`create index "business_verification_created_at_index" on "business_verification" ("created_at");`);
     this.addSql(
-      `alter table "business_verification" add constraint "business_verification_seller_id_foreign" foreign key ("seller_id") references "app_user" ("id") on update cascade on delete cascade;`,
+      `alter table "business_verification" add constraint "business_verification_seller_id_foreign" foreign key ("seller_id") references "app_user" ("id") on delete cascade;`,
     );
   }
 

@@ -16,9 +16,15 @@ export function searchRows<T>(prepared: PreparedQueries, query: Fragment, planFi
   return planFixed ? prepared.all<T>(query.sql, query.params, from) : prepared.bound<T>(query.sql, query.params, from);
 }
 
-/** One page of the search under its plan; none without asking the database when planning counted no match. */
+/**
+ * One page of the search under its plan; none without asking the database when planning counted no
+ * match (a broken cursor is still refused: the answer must not depend on what the database holds).
+ */
 export async function pageRows(prepared: PreparedQueries, sql: ListingSearchSql, plan: SearchPlan, from: ReadFrom): Promise<RowsPage> {
-  if (plan.matches === 0) return { rows: [], nextCursor: null };
+  if (plan.matches === 0) {
+    sql.checkCursor(plan);
+    return { rows: [], nextCursor: null };
+  }
   const rows = await searchRows<ListingRow>(prepared, sql.page(plan), sql.pagePlanFixed(plan), from);
   return { rows, nextCursor: sql.nextCursor(rows, plan) };
 }

@@ -432,6 +432,11 @@ export class ListingSearchSql {
     return this.pickedPage(keys, columns, candidates, { prefix: fragment(''), keyset: true });
   }
 
+  /** Refuses (400) a cursor that is not one of this sort's, as paging with it would. */
+  checkCursor(plan: SearchPlan): void {
+    if (this.query.cursor) this.afterCursor(this.sortKeys(plan));
+  }
+
   /** The rows after the query's cursor in the order of `keys`, its values checked for their kinds first. */
   private afterCursor(keys: SortKey[]): Fragment {
     const casts = keys.map((key) => key.cast);
