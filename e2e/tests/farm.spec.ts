@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { photoPng } from './photos.js';
-import { finishDetails, placeNamed, postListing, signUpVerified, uniqueWord } from './sellers.js';
+import { declareFirstListing, finishDetails, placeNamed, postListing, signUpVerified, uniqueWord } from './sellers.js';
 
 let clients = 0;
 /** A signed-in member in a browser context of their own (an address of their own, for the sign-up limits). */
@@ -42,7 +42,7 @@ test('a cattle listing with TB and tag details is posted through the wizard and 
   await expect(page.locator('[data-livestock-movement]')).toContainText('seller’s own declaration');
   await finishDetails(page, '1450', 'Two quiet Angus heifers from a closed herd, halter trained, good feet, ready to go.');
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('I confirm I am 18 or over').check();
+  await declareFirstListing(page);
   const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Publish Listing' }).click();
   const { data } = (await (await published).json()) as { data: { id: string } };

@@ -6,7 +6,17 @@ import { baseURL, postcodesURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { productDatabase } from './database.js';
 import { photoPng } from './photos.js';
-import { finishDetails, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord, uploadPhotos } from './sellers.js';
+import {
+  declareFirstListing,
+  finishDetails,
+  photosReady,
+  placeNamed,
+  postListing,
+  signUpVerified,
+  SITE,
+  uniqueWord,
+  uploadPhotos,
+} from './sellers.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 const cards = (page: Page) => page.locator('[data-browse-results] .listing-card');
@@ -372,8 +382,7 @@ test.describe('post listing wizard', () => {
       .getByRole('textbox', { name: 'Description' })
       .fill('A four furrow reversible plough, always shedded, new points this year and ready to go.');
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('I confirm I am 18 or over').check();
-    await page.getByRole('radio', { name: 'A private seller' }).check();
+    await declareFirstListing(page);
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     expect((await published).status()).toBe(201);
@@ -418,7 +427,7 @@ test.describe('post listing wizard', () => {
     await page.getByLabel('Age (months)').fill('8');
     await finishDetails(page, '110', 'Twenty Texel ewe lambs born in March, wormed and vaccinated, ready to go to a new flock.');
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('I confirm I am 18 or over').check();
+    await declareFirstListing(page);
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect(page.locator('[data-wanted-by]')).toHaveText(
       '1 buyer wants this: their wanted ad matches your listing, and they have been told about it.',
@@ -451,8 +460,7 @@ test.describe('post listing wizard', () => {
     await expect(banner).toHaveText(
       'Please confirm you are 18 or over to post a listing., Please choose whether you sell as a private seller or as a trader.',
     );
-    await page.getByLabel('I confirm I am 18 or over').check();
-    await page.getByRole('radio', { name: 'A private seller' }).check();
+    await declareFirstListing(page);
     // Every field fixed: nothing left to say on Review before publishing.
     await expect(banner).toBeHidden();
     await expect(page.locator('[data-field-error]:not(:empty)')).toHaveCount(0);
@@ -631,8 +639,7 @@ test.describe('camera-sized photos', () => {
 
     for (let step = 0; step < 3; step += 1) await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.locator('[data-review]')).toContainText('2 of 8');
-    await page.getByLabel('I confirm I am 18 or over').check();
-    await page.getByRole('radio', { name: 'A private seller' }).check();
+    await declareFirstListing(page);
     const published = page.waitForResponse((r) => r.url().endsWith('/api/listings') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     const response = await published;
@@ -759,8 +766,7 @@ test('a seller whose address is not confirmed is told so when publishing', async
     step: 3,
   });
   await page.goto('/post-listing');
-  await page.getByLabel('I confirm I am 18 or over').check();
-  await page.getByRole('radio', { name: 'A private seller' }).check();
+  await declareFirstListing(page);
   await page.getByRole('button', { name: 'Publish Listing' }).click();
   await expect(page.locator('[data-wizard-errors]')).toContainText('Please verify your email address first.');
 });

@@ -125,6 +125,12 @@ export function uniqueWord(): string {
   return word;
 }
 
+/** The wizard's questions before a seller's first listing: they are 18 or over, and sell privately. */
+export async function declareFirstListing(page: Page): Promise<void> {
+  await page.getByLabel('I confirm I am 18 or over').check();
+  await page.getByRole('radio', { name: 'A private seller' }).check();
+}
+
 /** The wizard's price and place (Shrewsbury, picked from the list), then the Description step's text. */
 export async function finishDetails(page: Page, price: string, description: string): Promise<void> {
   await page.getByLabel('Price (£)').fill(price);
