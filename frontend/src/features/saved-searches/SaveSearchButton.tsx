@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { signInPathFor } from '../../lib/redirect';
 import { hasSignedInHint } from '../../lib/signed-in-hint';
+import { useHydrated } from '../../lib/use-hydrated';
 import { loadSession } from '../../stores/session';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
@@ -14,6 +15,9 @@ type State = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; name: stri
  */
 function SaveSearchButton() {
   const [state, setState] = useState<State>({ kind: 'idle' });
+  // The server-rendered button cannot act before the island hydrates (client:idle): until then it is
+  // shown disabled rather than taking a click that does nothing.
+  const hydrated = useHydrated();
 
   const save = async () => {
     setState({ kind: 'saving' });
@@ -48,7 +52,7 @@ function SaveSearchButton() {
       <button
         type="button"
         className="btn btn--outline btn--small"
-        disabled={state.kind === 'saving' || state.kind === 'saved'}
+        disabled={!hydrated || state.kind === 'saving' || state.kind === 'saved'}
         onClick={() => void start()}
       >
         {state.kind === 'saved' ? 'Search saved' : state.kind === 'saving' ? 'Saving…' : 'Save this search'}
