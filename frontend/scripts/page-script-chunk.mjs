@@ -4,7 +4,8 @@
  *   - `layout`: those of the layout's script (site-shell.ts), which every page loads;
  *   - `cards`: of those the other page scripts import (the home page's featured listings, the browse
  *     page, a category's follow button ...), the layer that shows listings: the API client, listing
- *     cards and helpers. What only the listing page's or the browse page's own features use
+ *     cards and helpers, and the contracts cards need (listing-display, not the category fields of
+ *     listings.ts, which only the pages that edit or filter by them load). What only the listing page's or the browse page's own features use
  *     (messages, reports, the browse filters' query) is left to Rolldown's own chunks, so the home
  *     page does not fetch them.
  * Grouped into chunks (astro.config.mjs), a visitor's page loads its scripts and a chunk or two
@@ -12,7 +13,7 @@
  * (the signed-in menu and bells) are in neither set, so they stay out of both.
  */
 const CARDS =
-  /[\\/](?:src[\\/]lib[\\/]|features[\\/]listings[\\/](?:listing-card|listings-api)\.|contracts[\\/](?:listings|categories|text-rules)\.|openapi-fetch[\\/])/;
+  /[\\/](?:src[\\/]lib[\\/]|features[\\/]listings[\\/](?:listing-card|listings-api)\.|contracts[\\/](?:listing-display|categories|text-rules)\.|openapi-fetch[\\/])/;
 
 export function pageScriptChunks() {
   const layout = new Set();

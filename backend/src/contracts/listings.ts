@@ -1,6 +1,11 @@
 import type { CategorySlug } from './categories.js';
 import { addDays, FIELD_FORMATS, type FieldFormatName, listItems } from './field-formats.js';
 import { hasControlCharacters, type TextRule } from './text-rules.js';
+import { type PriceUnit } from './listing-display.js';
+
+// What a listing card shows (units, VAT, the featured grid's size) lives in listing-display.ts, so the
+// pages that only show cards do not load the category fields and their checks.
+export { FEATURED_LIMIT, PRICE_UNITS, VAT_OPTIONS, type PriceUnit, type VatOption } from './listing-display.js';
 
 /** For sale, or for rent (SPEC §2 "Post listing"); or wanted: a buyer's ad for what they seek (issue 21 §5). */
 export const LISTING_TYPES = ['sale', 'rent', 'wanted'] as const;
@@ -10,25 +15,6 @@ export type ListingType = (typeof LISTING_TYPES)[number];
 export const SALE_CATEGORIES = ['land', 'equipment', 'seeds-plants', 'livestock', 'services'] as const satisfies readonly CategorySlug[];
 export const RENT_SUBCATEGORIES = ['land', 'equipment', 'services'] as const satisfies readonly CategorySlug[];
 export type RentSubcategory = (typeof RENT_SUBCATEGORIES)[number];
-
-/** What the price is for. Rentals are priced per period; farm rents per acre or per head as well. */
-export const PRICE_UNITS = {
-  total: 'total',
-  'per-head': 'per head',
-  'per-acre': 'per acre',
-  'per-tonne': 'per tonne',
-  'per-bag': 'per bag',
-  'per-hour': 'per hour',
-  'per-job': 'per job',
-  'per-day': 'per day',
-  'per-week': 'per week',
-  'per-month': 'per month',
-  'per-season': 'per season',
-  'per-acre-season': 'per acre per season',
-  'per-acre-year': 'per acre per year',
-  'per-head-week': 'per head per week',
-} as const;
-export type PriceUnit = keyof typeof PRICE_UNITS;
 
 /**
  * The units each kind of listing is priced in: grazing and land by the acre per season or year,
@@ -60,9 +46,6 @@ export function priceUnitsFor(type: ListingType, category: CategorySlug | undefi
 export const SALE_PRICE_UNITS: readonly PriceUnit[] = ['total', 'per-head', 'per-acre', 'per-tonne'];
 export const RENT_PRICE_UNITS: readonly PriceUnit[] = ['per-day', 'per-week', 'per-month', 'per-season'];
 
-export const VAT_OPTIONS = { included: 'VAT included', 'plus-vat': '+ VAT', 'no-vat': 'No VAT' } as const;
-export type VatOption = keyof typeof VAT_OPTIONS;
-
 /** A listing's life: live until sold or let, withdrawn by its seller, expired after 90 days, or removed by staff. */
 export const LISTING_STATUSES = ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
@@ -79,7 +62,6 @@ export type DateRange = keyof typeof DATE_RANGES;
 
 export const PAGE_SIZE = 20;
 export const PAGE_SIZE_MAX = 50;
-export const FEATURED_LIMIT = 6;
 export const RADIUS_MILES_MAX = 500;
 export const MAX_IMAGES = 8;
 export const PRICE_MAX_POUNDS = 100_000_000;

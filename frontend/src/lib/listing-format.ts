@@ -1,4 +1,4 @@
-import { PRICE_UNITS, VAT_OPTIONS } from '@contracts/listings';
+import { PRICE_UNITS, VAT_OPTIONS } from '@contracts/listing-display';
 import { formatPrice } from './format';
 
 /** The unit and VAT words after a price, from the contracts ("per acre", "+ VAT"); "total" says nothing. */

@@ -1,4 +1,4 @@
-import { FEATURED_LIMIT } from '@contracts/listings';
+import { FEATURED_LIMIT } from '@contracts/listing-display';
 import { categoryName, LISTING_CATEGORIES } from '../../lib/categories';
 import { escapeHtml, listingCardHtml, skeletonCardsHtml } from '../listings/listing-card';
 import { featuredListings, searchListings, type ListingPage } from '../listings/listings-api';
