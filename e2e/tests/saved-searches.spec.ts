@@ -1,7 +1,7 @@
 import { signInWithForm } from './account-steps.js';
 import { expect, test } from './fixtures.js';
 import { MAIL_POLL_INTERVALS, outboxMails } from './outbox.js';
-import { PASSWORD, placeNamed, postListing, signUpVerified, SITE, uniqueWord, uploadPhotos } from './sellers.js';
+import { PASSWORD, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord, uploadPhotos } from './sellers.js';
 
 interface AlertMail {
   to: string;
@@ -89,7 +89,9 @@ test.describe('saved searches', () => {
           .filter({ hasText: `"Round baler ${word}" (your saved search "${word} in Equipment") is now £11,000.` }),
       ).toBeVisible();
 
-      // The mail as a mail app shows it (its HTML), looked at in a screenshot.
+      // The mail as a mail app shows it (its HTML), looked at in a screenshot, once the listing's photo
+      // has been resized (the mail links a resized variant, which is not served before).
+      await photosReady(seller.request, id);
       // (Written into a page of the site's public origin: its photos are served same-origin only, Cross-Origin-Resource-Policy.)
       const shown = await page.context().newPage();
       await shown.goto(new URL('/about', mail?.listUnsubscribe).href);
