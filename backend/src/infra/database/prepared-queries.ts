@@ -79,12 +79,6 @@ export class PreparedQueries implements OnApplicationShutdown {
   private connect(from: ReadFrom): Promise<pg.Pool> {
     const known = this.pools.get(from);
     if (known) return known;
-    // Without a replica the ORM's read connection is the primary's: one pool serves both.
-    if (from === 'replica' && !this.replica.configured) {
-      const primary = this.connect('primary');
-      this.pools.set(from, primary);
-      return primary;
-    }
     const pool = (async () => {
       const orm = (await this.connection(from).getNativeClient()) as pg.Pool & { options: pg.PoolConfig };
       const options = [orm.options.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');

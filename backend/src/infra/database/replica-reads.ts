@@ -42,7 +42,7 @@ export class ReplicaReads {
 
   /** Runs `read` where a read meant for `from` goes now; once more on the primary if the replica cannot be reached. */
   async read<T>(from: ReadFrom, read: (from: ReadFrom) => Promise<T>): Promise<T> {
-    if (from === 'primary' || !this.configured) return read(from);
+    if (from === 'primary' || !this.configured) return read('primary');
     if (this.down && Date.now() < this.down.retryAt) return read('primary');
     try {
       const result = await read('replica');

@@ -26,6 +26,7 @@ const CALL_TIMEOUT_MS = 5_000;
 @Injectable()
 export class JobQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('Queue');
+  private readonly queues = new Map<QueueName, Queue>();
 
   constructor(
     @Inject(QueueConnection) private readonly connection: QueueConnection,
@@ -142,8 +143,11 @@ export class JobQueue implements OnApplicationShutdown {
     );
   }
 
+  /** The registered queue of that name, looked up once (every enqueue, count and schedule asks). */
   private queue(name: QueueName): Queue {
-    return this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+    let queue = this.queues.get(name);
+    if (!queue) this.queues.set(name, (queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false })));
+    return queue;
   }
 
   /** Closes every queue (each close is bounded, BackendQueue), then the connection they shared. */

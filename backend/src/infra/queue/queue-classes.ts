@@ -38,7 +38,8 @@ export function backendOf(connection: unknown): QueueBackendName {
   return connection instanceof pg.Pool ? 'postgres' : 'redis';
 }
 
-function describe(error: Error, backend: QueueBackendName): string {
+/** A queue backend's error for the log, with the backend and the setting that chose it. */
+export function describe(error: Error, backend: QueueBackendName): string {
   const variable = backend === 'redis' ? 'REDIS_URL' : 'DATABASE_URL';
   return `${error.message || error.name} (queues on ${backend}, ${variable})`;
 }

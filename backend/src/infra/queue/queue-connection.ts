@@ -3,7 +3,7 @@ import { runMigrations, type QueueOptions } from 'bullmq';
 import pg from 'pg';
 import type { AppConfig } from '../../config/env.js';
 import { ThrottledLog } from '../../common/throttled-log.js';
-import type { QueueBackendName } from './queue-classes.js';
+import { describe, type QueueBackendName } from './queue-classes.js';
 
 /**
  * The queue backend's connection, which @nestjs/bullmq's shared configuration hands every queue and
@@ -41,8 +41,7 @@ export class QueueConnection {
     if (!this.postgresPool) {
       // BullMQ's tables live in the "bullmq" schema; a pool we build ourselves must say so.
       this.postgresPool = new pg.Pool({ connectionString: this.databaseUrl, max: 10, options: '-c search_path="bullmq"' });
-      const onError = (error: Error) =>
-        this.errors.warn('pool', `queue pool: ${error.message || error.name} (queues on postgres, DATABASE_URL)`);
+      const onError = (error: Error) => this.errors.warn('pool', `queue pool: ${describe(error, 'postgres')}`);
       this.postgresPool.on('error', onError);
       // Checked-out clients (a worker's LISTEN) have no listener of the pool's: a dropped connection must not end the process.
       this.postgresPool.on('connect', (client) => client.on('error', onError));
