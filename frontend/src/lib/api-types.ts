@@ -8320,9 +8320,9 @@ export interface operations {
     };
     SavedSearchesController_suggestedName: {
         parameters: {
-            query: {
+            query?: {
                 /** @description The browse URL’s query string */
-                query: unknown;
+                query?: string;
             };
             header?: never;
             path?: never;

@@ -1,5 +1,5 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
-import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, Logger } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
@@ -85,6 +85,7 @@ const MAKES_TTL_MS = 10 * 60 * 1000;
 
 @Injectable()
 export class ListingsService {
+  private readonly logger = new Logger('Listings');
   private makes: { answer: MakesInUse; until: number } | undefined;
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
@@ -258,7 +259,14 @@ export class ListingsService {
       return listing.id;
     });
     // The wizard's success screen says how many buyers want this; their owners are told by a job (WantedMatches.tell).
-    const [detail, wantedBy] = await Promise.all([this.ownDetail(id, seller.id), this.wanted.wantedAdsFor(id)]);
+    // The listing is live by now: a failed count says none rather than a 500 the seller would post again after.
+    const [detail, wantedBy] = await Promise.all([
+      this.ownDetail(id, seller.id),
+      this.wanted.wantedAdsFor(id).catch((error: unknown) => {
+        this.logger.warn(`Wanted ads for listing ${id} not counted: ${error instanceof Error ? error.message : String(error)}`);
+        return [];
+      }),
+    ]);
     return { ...detail, wanted_by: wantedBy.length };
   }
 

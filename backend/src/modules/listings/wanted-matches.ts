@@ -98,7 +98,8 @@ export class WantedMatches {
       .execute<Array<{ email: string; full_name: string; email_notifications: boolean; wanted_title: string; listing_title: string }>>(
         `select u.email, u.full_name, u.email_notifications, w.title as wanted_title, l.title as listing_title
          from app_user u, listing w, listing l
-        where u.id = ? and u.deleted_at is null and w.id = ? and l.id = ? and l.status = 'live'`,
+        where u.id = ? and u.deleted_at is null and w.id = ? and w.seller_id = u.id and w.status = 'live'
+          and l.id = ? and l.status = 'live'`,
         [ownerId, wantedId, listingId],
       );
     if (!row || !row.email_notifications) return;

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { AcceptsOneClickUnsubscribe } from '../../common/one-click-body.js';
 import type { User } from '../users/user.entity.js';
@@ -10,6 +10,7 @@ import {
   SavedSearchSuggestion,
   SavedSearchUnsubscribeRequest,
   SavedSearchView,
+  SuggestedNameQuery,
   UpdateSavedSearchRequest,
 } from './dto/saved-search.dto.js';
 import { SavedSearchesService } from './saved-searches.service.js';
@@ -38,10 +39,9 @@ export class SavedSearchesController {
 
   @Get('suggested-name')
   @SignedIn()
-  @ApiQuery({ name: 'query', description: 'The browse URL’s query string' })
   @ApiEnvelope(200, SavedSearchSuggestion)
   @ApiErrorEnvelope(400, 'The query is invalid; `fields` says which parameter')
-  async suggestedName(@Query('query') query = ''): Promise<SavedSearchSuggestion> {
+  async suggestedName(@Query() { query = '' }: SuggestedNameQuery): Promise<SavedSearchSuggestion> {
     return { name: await this.searches.suggestion(query) };
   }
 

@@ -105,6 +105,19 @@ describe('saved searches', () => {
       expect(over.statusCode).toBe(409);
       expect(over.json()).toMatchObject({ error: SAVED_SEARCH_TEXTS.capReached });
     });
+
+    it('suggests a name for a browse query, and refuses a query given twice by name instead of failing', async () => {
+      const jane = await signedInPerson(t, db);
+      const suggested = await jane.browser.call(
+        'GET',
+        `/api/saved-searches/suggested-name?query=${encodeURIComponent('q=tractor&category=equipment')}`,
+      );
+      expect(suggested.statusCode).toBe(200);
+      expect(suggested.json<{ data: { name: string } }>().data.name).toMatch(/tractor/i);
+      const twice = await jane.browser.call('GET', '/api/saved-searches/suggested-name?query=q%3Da&query=q%3Db');
+      expect(twice.statusCode).toBe(400);
+      expect(twice.json()).toMatchObject({ fields: { query: 'query must be given once' } });
+    });
   });
 
   describe('matching', () => {

@@ -77,16 +77,19 @@ export class ListingSearch {
   /**
    * Which of these queries find this live listing: wanted ads' searches asked of one listing, by
    * browse's own SQL (each query's filters, with the listing's id as one more), in one round trip.
-   * Reads the primary: the listing was usually posted a moment ago.
+   * Reads the primary: the listing was usually posted a moment ago. A query that no longer resolves
+   * (its place gone, the postcode service down) finds nothing, rather than failing the others.
    */
   async finding(queries: ReadonlyArray<{ key: string; query: SearchQuery }>, listingId: string): Promise<string[]> {
-    if (queries.length === 0) return [];
+    const resolved = await Promise.all(queries.map(({ query }) => this.resolved(query, { limit: 1 }).catch(() => undefined)));
     const tests: Fragment[] = [];
-    for (const { key, query } of queries) {
-      const resolved = await this.resolved(query, { limit: 1 });
-      const page = new ListingSearchSql({ ...resolved, ids: [listingId], statuses: ['live'] }).page(WALK);
+    queries.forEach(({ key }, i) => {
+      const query = resolved[i];
+      if (!query) return;
+      const page = new ListingSearchSql({ ...query, ids: [listingId], statuses: ['live'] }).page(WALK);
       tests.push({ sql: `select ?::text as key where exists (${page.sql})`, params: [key, ...page.params] });
-    }
+    });
+    if (tests.length === 0) return [];
     const rows = await this.prepared.bound<{ key: string }>(
       tests.map((test) => test.sql).join(' union all '),
       tests.flatMap((test) => test.params),

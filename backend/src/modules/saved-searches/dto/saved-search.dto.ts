@@ -97,3 +97,12 @@ export class SavedSearchMessage {
   @ApiProperty()
   message!: string;
 }
+
+/** GET /api/saved-searches/suggested-name: the name a save of this browse query would get. */
+export class SuggestedNameQuery {
+  @ApiProperty({ required: false, description: 'The browse URL’s query string', example: 'q=tractor&category=equipment' })
+  @IsOptional()
+  @IsString({ message: 'query must be the browse page’s query string' })
+  @MaxLength(2000, { message: 'query must be at most 2,000 characters' })
+  query?: string;
+}
