@@ -273,6 +273,25 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { name: 'Account Information' })).toBeVisible();
   });
 
+  test('pages that need an account send a visitor to sign in from the server, and the tab they asked for survives', async ({
+    page,
+    request,
+  }) => {
+    // Before any script: the server answers the visitor's request with the redirect itself.
+    for (const path of ['/profile', '/messages?conversation=7', '/services', '/post-listing', '/staff']) {
+      const answer = await request.get(path, { maxRedirects: 0 });
+      expect(answer.status(), path).toBe(302);
+      expect(answer.headers()['location'], path).toBe(`/signin?redirect=${encodeURIComponent(path)}`);
+    }
+    const email = uniqueEmail('tab');
+    await signUpThroughApi(page.request, email, 'Meadow-Gate-2026');
+    await page.goto('/profile#saved-searches');
+    await expect(page).toHaveURL(/\/signin\?redirect=%2Fprofile#saved-searches$/);
+    await signInWithForm(page, email, 'Meadow-Gate-2026');
+    await expect(page).toHaveURL(/\/profile#saved-searches$/);
+    await expect(page.getByRole('tab', { name: 'Saved searches' })).toHaveAttribute('aria-selected', 'true');
+  });
+
   test('an off-site redirect is ignored after sign-in', async ({ page }) => {
     const email = uniqueEmail('redirect');
     await signUpThroughApi(page.request, email, 'Meadow-Gate-2026');

@@ -6,7 +6,7 @@ import { formAlert } from '../../lib/api-result';
 import { useHydrated } from '../../lib/use-hydrated';
 import { loadSession, setSignedIn, type SignedInUser } from '../../stores/session';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import { authProviders, googleSignInHref, signIn } from './auth-api';
+import { authProviders, googleOption, googleSignInHref, signIn, type GoogleOption } from './auth-api';
 import { validateSignIn, type Errors, type SignInField } from './auth-validation';
 import { FormMessage, PasswordField, TextField, useCheckedForm } from './form-parts';
 import { TwoFactorDialog } from './TwoFactorDialog';
@@ -15,7 +15,11 @@ import './auth.css';
 const FIELDS: readonly SignInField[] = ['email', 'password'];
 
 function destination(): string {
-  return afterSignInPath(window.location.search, AFTER_SIGN_IN_DEFAULT);
+  const path = afterSignInPath(window.location.search, AFTER_SIGN_IN_DEFAULT);
+  // A page that needs an account sends a visitor here with a 302, and the browser keeps the page's
+  // #fragment (a profile tab) on this URL: carry it back.
+  const fragment = new URLSearchParams(window.location.search).has('redirect') && !path.includes('#') ? window.location.hash : '';
+  return path + fragment;
 }
 
 /** Leaves the sign-in page for good: replacing it, so Back does not return to a form already done. */
@@ -27,13 +31,15 @@ function leave(): void {
  * /signin (SPEC §2): e-mail and password, Continue with Google when the server has it configured,
  * the two-factor step when the account asks for it. A signed-in visitor is sent on at once.
  */
-function SignInForm() {
+function SignInForm({ google: googleOnServer }: { google?: GoogleOption | undefined }) {
   const hydrated = useHydrated();
   const { formRef, errors, setErrors, check } = useCheckedForm(FIELDS, validateSignIn);
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // Unknown until /api/auth/providers answers (and when it cannot be reached): no Google button then.
-  const [google, setGoogle] = useState<'unknown' | 'available' | 'not-configured'>('unknown');
+  // The page says whether Google is available when the server rendered it, so the form does not move down
+  // when the button appears; asked here only when the page could not tell.
+  const [google, setGoogle] = useState<'unknown' | GoogleOption>(googleOnServer ?? 'unknown');
   const [twoFactor, setTwoFactor] = useState(false);
   const [redirect, setRedirect] = useState(AFTER_SIGN_IN_DEFAULT);
 
@@ -51,10 +57,11 @@ function SignInForm() {
       if (state.status === 'signed-in') leave();
       else if (state.status === 'visitor' && state.twoFactorPending) setTwoFactor(true);
     });
-    void authProviders().then((result) => {
-      if (result.ok) setGoogle(result.data.google ? 'available' : 'not-configured');
-    });
-  }, []);
+    if (!googleOnServer)
+      void authProviders().then((result) => {
+        if (result.ok) setGoogle(googleOption(result.data));
+      });
+  }, [googleOnServer]);
 
   const signedIn = (user: SignedInUser | undefined) => {
     if (user) setSignedIn(user);

@@ -1,4 +1,4 @@
-import { api } from '../../lib/api';
+import { api, type ApiClient } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 import { settle, timeoutSignal, type ApiResult } from '../../lib/api-result';
 
@@ -21,8 +21,16 @@ export function cancelTwoFactor(): Promise<ApiResult<Schemas['MessageResponse']>
   return settle(api.POST('/api/auth/two-factor/cancel', { signal: timeoutSignal() }), 'Failed to verify 2FA code');
 }
 
-export function authProviders(): Promise<ApiResult<Schemas['AuthProvidersResponse']>> {
-  return settle(api.GET('/api/auth/providers', { signal: timeoutSignal() }), 'Failed to load sign-in options');
+/** Which sign-in providers the server has; `client` is the page's server-side client when rendering. */
+export function authProviders(client: ApiClient = api): Promise<ApiResult<Schemas['AuthProvidersResponse']>> {
+  return settle(client.GET('/api/auth/providers', { signal: timeoutSignal() }), 'Failed to load sign-in options');
+}
+
+/** How the sign-in form offers Google: known on the server when the page is rendered. */
+export type GoogleOption = 'available' | 'not-configured';
+
+export function googleOption(providers: Schemas['AuthProvidersResponse']): GoogleOption {
+  return providers.google ? 'available' : 'not-configured';
 }
 
 export function verifyEmail(token: string): Promise<ApiResult<Schemas['MessageResponse']>> {
