@@ -24,10 +24,11 @@
 // --cpu-prof dir: the products run with node --cpu-prof, writing a profile per product into dir
 // when they stop (read it with bench/cpu-profile-summary.mjs).
 // --only text: run only the product scenarios whose name contains text (the baselines always run).
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { requireWrk, wrk } from './wrk.mjs';
 
 const args = process.argv.slice(2);
 const WITH_VALUE = ['--seconds', '--product', '--cpu-prof', '--only'];
@@ -46,13 +47,9 @@ const products = (option('--product').length > 0 ? option('--product') : ['produ
   return { label, dir: resolve(dir) };
 });
 const WARMUP_SECONDS = 3;
-const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 const BROWSER_HEADERS = ['Accept-Encoding: gzip, deflate, br', 'Accept: application/json'];
 
-if (spawnSync('wrk', ['-v']).error) {
-  console.error('bench/http.mjs needs wrk, which is not installed. On Debian: apt-get install -y wrk');
-  process.exit(1);
-}
+requireWrk('bench/http.mjs');
 if (useDatabaseUrl && !process.env.DATABASE_URL) {
   console.error('--database needs DATABASE_URL');
   process.exit(1);
@@ -64,14 +61,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-http-'));
 chmodSync(scratch, 0o755);
 /** Every process started, stopped at the end whatever happens. */
 const servers = [];
-
-/** CPU time (user + system, every thread) the process has used so far, in µs. */
-function cpuMicros(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 (utime) and 15 (stime) of proc(5), counted from the state field (3).
-  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6;
-}
 
 /** A server process, its output drained (and the last lines kept for error messages). */
 function startProcess(label, nodeArgs, options) {
@@ -147,62 +136,8 @@ async function startRaw(mode, port, env = {}) {
   return { ...server, origin };
 }
 
-const MICROS = { us: 1, ms: 1e3, s: 1e6 };
-const toMicros = (text) => {
-  const [, value, unit] = /^([\d.]+)(us|ms|s)$/.exec(text) ?? [];
-  return Number(value) * MICROS[unit];
-};
-
 /** Minimum ratio of a product scenario's expected answers per second to raw Fastify's hello. */
 const GOAL_RATIO = 0.5;
-
-/** wrk's script: the method, and a count (over every thread) of answers other than `expected`. */
-function wrkScript(method, expected) {
-  const unexpected = expected === '2xx' ? 'status < 200 or status > 299' : `status ~= ${expected}`;
-  return `wrk.method = "${method}"
-unexpected = 0
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function response(status, headers, body) if ${unexpected} then unexpected = unexpected + 1 end end
-function done(summary, latency, requests)
-  local total = 0
-  for _, thread in ipairs(threads) do total = total + thread:get("unexpected") end
-  io.write(string.format("unexpected answers: %d\\n", total))
-end
-`;
-}
-
-/** One wrk run against `url` while measuring the server's CPU time; only `expected` answers count. */
-function wrk(server, method, url, durationSeconds, expected = '2xx') {
-  const script = join(scratch, `${method}-${expected}.lua`);
-  writeFileSync(script, wrkScript(method, expected));
-  const cpuBefore = cpuMicros(server.pid);
-  const run = spawnSync(
-    'wrk',
-    ['-t1', '-c50', `-d${durationSeconds}s`, '--latency', '-s', script, ...BROWSER_HEADERS.flatMap((h) => ['-H', h]), url],
-    { encoding: 'utf8' },
-  );
-  const cpu = cpuMicros(server.pid) - cpuBefore;
-  const output = run.stdout;
-  const requests = Number(/(\d+) requests in/.exec(output)?.[1]);
-  const allRate = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
-  const unexpected = Number(/unexpected answers: (\d+)/.exec(output)?.[1]);
-  if (!requests || !allRate || Number.isNaN(unexpected))
-    throw new Error(`wrk printed no rate for ${method} ${url}:\n${output}${run.stderr}`);
-  const percentile = (p) => toMicros(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(output)?.[1] ?? '');
-  const failures = [
-    unexpected > 0 ? `${unexpected} answers other than ${expected}` : undefined,
-    /Socket errors: .*/.exec(output)?.[0],
-  ].filter(Boolean);
-  const counted = requests - unexpected;
-  return {
-    rate: (allRate * counted) / requests,
-    p50: percentile(50),
-    p99: percentile(99),
-    cpuPerRequest: cpu / Math.max(1, counted),
-    failures,
-  };
-}
 
 try {
   const started = [];
@@ -239,7 +174,15 @@ try {
   }
 
   const run = (scenario, duration) =>
-    wrk(scenario.server, scenario.method, `${scenario.server.origin}${scenario.path}`, duration, scenario.expected);
+    wrk({
+      pid: scenario.server.pid,
+      method: scenario.method,
+      url: `${scenario.server.origin}${scenario.path}`,
+      seconds: duration,
+      expected: scenario.expected,
+      scratch,
+      headers: BROWSER_HEADERS,
+    });
   for (const scenario of scenarios) run(scenario, WARMUP_SECONDS);
   for (const scenario of scenarios) scenario.runs = [];
   for (let round = 0; round < rounds; round++) {
