@@ -145,6 +145,25 @@ test.describe('the signed-in header with a long name', () => {
   });
 });
 
+test.describe("a visitor's header on phones", () => {
+  test('fits every common phone width, the menu button whole on screen', async ({ page }) => {
+    // 412px is a Pixel 7 and many Android phones: the button once went 2px past the edge there.
+    for (const width of [360, 390, 412, 430]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto('/');
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      await expect(toggle).toBeVisible();
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        `${width}px`,
+      ).toBeLessThanOrEqual(0);
+      const box = await boxOf(toggle);
+      expect(box.x + box.width, `${width}px`).toBeLessThanOrEqual(width);
+      await expect(page.getByTestId('site-logo').getByText('Fieldmarket', { exact: true })).toBeVisible();
+    }
+  });
+});
+
 test.describe('the search box in the header', () => {
   test('searches from the home page without JavaScript, and with it suggests a category to pick', async ({
     page,
