@@ -13,9 +13,9 @@
 //   6. the read replica: a seller's own edit at once while replay is paused; search throughput.
 // Everything is stopped at the end (also on Ctrl-C); the run folder is removed unless a check failed
 // or --keep. Exits 1 when any check fell short; the summary is the last line.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
 import { io } from 'socket.io-client';
+import { processLauncher, stopProcess, waitFor } from './child-processes.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -66,56 +67,10 @@ function findPostgresBin() {
 
 // ---------------------------------------------------------------------------------------------
 // Processes: every one started here is tracked and stopped by its PID at the end.
-/** @type {Set<ReturnType<typeof startProcess>>} */
-const running = new Set();
-
-function startProcess(label, command, commandArgs, env = {}) {
-  const child = spawn(command, commandArgs, { cwd: REPO, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const file = createWriteStream(join(runDir, `${label}.log`), { flags: 'a' });
-  let output = '';
-  const keep = (chunk) => {
-    if (!file.writableEnded) file.write(chunk);
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const proc = { label, child, pid: child.pid, output: () => output, ended: false };
-  proc.exited = new Promise((done) => {
-    child.once('exit', (code, signal) => {
-      proc.ended = true;
-      running.delete(proc);
-      done(code ?? signal);
-    });
-    child.once('error', (error) => {
-      proc.ended = true;
-      running.delete(proc);
-      keep(`${command}: ${error.message}\n`);
-      done('error');
-    });
-  });
-  child.once('close', () => file.end());
-  running.add(proc);
-  return proc;
-}
-
-async function stopProcess(proc, signal = 'SIGTERM', graceMs = 30_000) {
-  if (!proc || proc.ended) return proc?.exited;
-  proc.child.kill(signal);
-  const timer = setTimeout(() => proc.child.kill('SIGKILL'), graceMs);
-  const result = await proc.exited;
-  clearTimeout(timer);
-  return result;
-}
-
-async function waitFor(what, check, timeoutMs, proc) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (proc?.ended) throw new Error(`${what}: ${proc.label} exited (${await proc.exited})\n${proc.output().slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await sleep(100);
-  }
-}
+const launcher = processLauncher(runDir);
+const running = launcher.running;
+const startProcess = (label, command, commandArgs, env = {}) =>
+  launcher.startProcess(label, command, commandArgs, { cwd: REPO, env: { PATH: process.env.PATH, ...env } });
 
 const asRoot = process.getuid?.() === 0;
 /** Runs a PostgreSQL program as the postgres user (initdb and postgres refuse root). */

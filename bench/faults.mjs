@@ -18,13 +18,13 @@
 // where `acknowledgement_due`). Duplicates are recognised by content (the staff copy's reference, the
 // acknowledgement's reference and recipient), not by Message-ID, so "same Message-ID" is a real check.
 // Exits non-zero when any mail was lost, a duplicate carried another Message-ID, or a scenario failed.
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { processLauncher, stopProcess, waitFor } from './child-processes.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -69,8 +69,6 @@ const started = performance.now();
 
 // ---------------------------------------------------------------------------------------------
 // Everything started here is tracked, so it can be stopped by PID whatever happens.
-/** @type {Set<import('node:child_process').ChildProcess>} */
-const children = new Set();
 /** @type {Set<string>} */
 const databases = new Set();
 /** @type {Set<SmtpSink>} */
@@ -88,59 +86,8 @@ async function freePort() {
   return port;
 }
 
-/** Spawns a process, its output to a log file in the run folder; `exited` resolves with its exit code or signal. */
-function startProcess(label, command, args, env) {
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const file = createWriteStream(join(runDir, `${label}.log`), { flags: 'a' });
-  let output = '';
-  const keep = (chunk) => {
-    if (!file.writableEnded) file.write(chunk);
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  children.add(child);
-  const proc = { label, child, output: () => output, stopping: false, ended: false };
-  proc.exited = new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      proc.ended = true;
-      children.delete(child);
-      resolve(code ?? signal);
-    });
-    child.once('close', () => {
-      if (!file.writableEnded) file.end();
-    });
-    child.once('error', (error) => {
-      // Could not be started at all (no such command): there is no exit to wait for.
-      proc.ended = true;
-      children.delete(child);
-      keep(`${command}: ${error.message}\n`);
-      if (!file.writableEnded) file.end();
-      resolve('error');
-    });
-  });
-  return proc;
-}
-
-async function stopProcess(proc, signal = 'SIGTERM', graceMs = 25_000) {
-  if (proc.ended) return proc.exited;
-  proc.stopping = true;
-  proc.child.kill(signal);
-  const timer = setTimeout(() => proc.child.kill('SIGKILL'), graceMs);
-  const result = await proc.exited;
-  clearTimeout(timer);
-  return result;
-}
-
-async function waitFor(what, check, timeoutMs, proc) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (proc?.ended) throw new Error(`${what}: ${proc.label} exited (${await proc.exited})\n${proc.output()}`);
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s${proc ? `\n${proc.output()}` : ''}`);
-    await sleep(100);
-  }
-}
+const { running, startProcess: launch } = processLauncher(runDir);
+const startProcess = (label, command, args, env) => launch(label, command, args, { env });
 
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: a database per scenario on the admin URL's server.
@@ -588,7 +535,7 @@ async function runScenario(scenario) {
 let cleaning;
 function cleanup() {
   cleaning ??= (async () => {
-    for (const child of children) child.kill('SIGKILL');
+    for (const proc of running) proc.child.kill('SIGKILL');
     for (const sink of sinks) await sink.off().catch(() => undefined);
     for (const name of databases) {
       await dropDatabase(name).catch((error) => console.error(`could not drop database ${name}: ${error.message}`));

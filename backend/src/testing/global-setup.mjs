@@ -40,6 +40,6 @@ export default async function globalSetup() {
       console.warn(`\n[fieldmarket test] ${redisNote}\n`);
     }
   }
-  // The test command prints this in its summary.
-  if (process.env.FM_TEST_NOTES_DIR) await writeFile(join(process.env.FM_TEST_NOTES_DIR, 'redis-variants.txt'), redisNote);
+  // The test command prints the notes (*.note) in its summary.
+  if (process.env.FM_TEST_NOTES_DIR) await writeFile(join(process.env.FM_TEST_NOTES_DIR, 'redis-variants.note'), redisNote);
 }

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { appendFile, chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { findPostgresTool } from '../infra/backup/postgres-tools.js';
+import { freePort } from './processes.js';
 
 const run = promisify(execFile);
 
@@ -18,6 +20,101 @@ export function debianPostgresBin(): string | undefined {
   return versions
     .map((version) => join(root, version, 'bin'))
     .find((bin) => ['initdb', 'pg_ctl', 'pg_basebackup'].every((tool) => existsSync(join(bin, tool))));
+}
+
+export interface LocalPostgres {
+  /** The server's `postgres` database, as its superuser (no password: trust on loopback). */
+  adminUrl: string;
+  /** Stops the server at once and removes its folder. */
+  stop(): Promise<void>;
+}
+
+/** Runs a Debian PostgreSQL tool, as the `postgres` user when we are root (PostgreSQL refuses root). */
+async function toolRunner(bin: string, root: string) {
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const postgresIds = await idsOf('postgres');
+    await chown(root, postgresIds.uid, postgresIds.gid);
+    await chmod(root, 0o755);
+  }
+  return (name: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, name), ...args]) : run(join(bin, name), args);
+}
+
+/** initdb in `dir`, with `settings` added to its postgresql.conf, and started (pg_ctl -w). */
+async function initAndStart(
+  tool: (name: string, args: string[]) => Promise<unknown>,
+  root: string,
+  dir: string,
+  port: number,
+  settings: string[] = [],
+): Promise<void> {
+  await tool('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  await appendFile(
+    join(dir, 'postgresql.conf'),
+    [`port = ${port}`, `listen_addresses = '127.0.0.1'`, `unix_socket_directories = '${root}'`, 'fsync = off', ...settings, ''].join('\n'),
+  );
+  await tool('pg_ctl', ['-D', dir, '-l', `${dir}.log`, '-w', 'start']);
+}
+
+/**
+ * A PostgreSQL server of the machine's Debian packages (`bin`) in a folder of its own under the
+ * temp dir, on `port`: for a test that needs the server's major version to match the machine's
+ * client tools (pg_dump refuses a server newer than itself, and the embedded server is newer).
+ */
+export async function startLocalPostgres(bin: string, port: number): Promise<LocalPostgres> {
+  const root = await mkdtemp(join(tmpdir(), 'fieldmarket-pg-'));
+  const tool = await toolRunner(bin, root);
+  const dir = join(root, 'server');
+  const stop = async () => {
+    await tool('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    await initAndStart(tool, root, dir, port, ['max_connections = 40']);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+}
+
+/**
+ * The PostgreSQL server a test of pg_dump and pg_restore runs on: the run's (TEST_DATABASE_URL)
+ * when the machine's newest pg_dump is at least as new, else (the embedded server is newer than
+ * Debian's client tools, which rightly refuse it) a Debian server of the tools' own version started
+ * for the test. `note` says which, for the test command's output (FM_TEST_NOTES_DIR).
+ */
+export async function serverForClientTools(spec: string): Promise<{ serverUrl: string; note: string; stop(): Promise<void> }> {
+  const runServer = process.env.TEST_DATABASE_URL;
+  if (!runServer) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
+  const client = new pg.Client({ connectionString: runServer });
+  await client.connect();
+  const serverMajor = await client
+    .query<{ v: string }>("select current_setting('server_version_num') as v")
+    .then(({ rows }) => Math.floor(Number(rows[0].v) / 10_000))
+    .finally(() => client.end());
+  const pgDump = await findPostgresTool('pg_dump', 0).catch(() => undefined);
+  const bin = debianPostgresBin();
+  let chosen: { serverUrl: string; note: string; stop(): Promise<void> };
+  if (!pgDump || pgDump.major >= serverMajor || !bin) {
+    chosen = {
+      serverUrl: runServer,
+      note: `${spec} ran on the test server (PostgreSQL ${serverMajor}, pg_dump ${pgDump?.major ?? 'not found'}).`,
+      stop: async () => undefined,
+    };
+  } else {
+    const local = await startLocalPostgres(bin, await freePort());
+    chosen = {
+      serverUrl: local.adminUrl,
+      note:
+        `${spec} ran on a Debian PostgreSQL started for it (${bin}): the test server is PostgreSQL ${serverMajor} ` +
+        `and the machine's newest pg_dump is ${pgDump.major}, which refuses a newer server.`,
+      stop: local.stop,
+    };
+  }
+  if (process.env.FM_TEST_NOTES_DIR) await writeFile(join(process.env.FM_TEST_NOTES_DIR, `${spec}.note`), chosen.note);
+  return chosen;
 }
 
 export interface PrimaryWithReplica {
@@ -39,14 +136,7 @@ export interface PrimaryWithReplica {
  */
 export async function startPrimaryWithReplica(bin: string, ports: { primary: number; replica: number }): Promise<PrimaryWithReplica> {
   const root = await mkdtemp(join(tmpdir(), 'fieldmarket-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  const postgresIds = asRoot ? await idsOf('postgres') : undefined;
-  if (postgresIds) {
-    await chown(root, postgresIds.uid, postgresIds.gid);
-    await chmod(root, 0o755);
-  }
-  const tool = (name: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, name), ...args]) : run(join(bin, name), args);
+  const tool = await toolRunner(bin, root);
   const primaryDir = join(root, 'primary');
   const replicaDir = join(root, 'replica');
   const started: string[] = [];
@@ -55,21 +145,7 @@ export async function startPrimaryWithReplica(bin: string, ports: { primary: num
     await rm(root, { recursive: true, force: true });
   };
   try {
-    await tool('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    await appendFile(
-      join(primaryDir, 'postgresql.conf'),
-      [
-        `port = ${ports.primary}`,
-        `listen_addresses = '127.0.0.1'`,
-        `unix_socket_directories = '${root}'`,
-        'wal_level = replica',
-        'max_wal_senders = 5',
-        'fsync = off',
-        'max_connections = 40',
-        '',
-      ].join('\n'),
-    );
-    await tool('pg_ctl', ['-D', primaryDir, '-l', join(root, 'primary.log'), '-w', 'start']);
+    await initAndStart(tool, root, primaryDir, ports.primary, ['wal_level = replica', 'max_wal_senders = 5', 'max_connections = 40']);
     started.push(primaryDir);
     const primaryAdmin = `postgres://postgres@127.0.0.1:${ports.primary}/postgres`;
     const client = new pg.Client({ connectionString: primaryAdmin });

@@ -12,17 +12,20 @@ export interface TestDatabase {
 /**
  * A fresh database of its own for one test file, dropped afterwards: a copy of the template jest's
  * globalSetup migrated for this run (with or without BullMQ's schema), or, outside that setup, an
- * empty database migrated here. `empty`: not migrated at all (a restore's target).
+ * empty database migrated here. `empty`: not migrated at all (a restore's target). `server`: on
+ * another server than the run's (e.g. serverForClientTools'), migrated here.
  */
-export async function createTestDatabase(options: { queueSchema?: boolean; empty?: boolean } = {}): Promise<TestDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
+export async function createTestDatabase(options: { queueSchema?: boolean; empty?: boolean; server?: string } = {}): Promise<TestDatabase> {
+  const serverUrl = options.server ?? process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
   const queueSchema = options.queueSchema ?? true;
-  const template = options.empty
-    ? undefined
-    : queueSchema
-      ? process.env.TEST_TEMPLATE_DATABASE
-      : process.env.TEST_TEMPLATE_DATABASE_NO_QUEUE;
+  const onRunServer = !options.server || options.server === process.env.TEST_DATABASE_URL;
+  const template =
+    options.empty || !onRunServer
+      ? undefined
+      : queueSchema
+        ? process.env.TEST_TEMPLATE_DATABASE
+        : process.env.TEST_TEMPLATE_DATABASE_NO_QUEUE;
   const name = `fm_test_${randomBytes(6).toString('hex')}`;
   const admin = new URL(serverUrl);
   admin.pathname = '/postgres';

@@ -10,6 +10,7 @@ import { generate } from 'otplib';
 import { Browser, newPerson, signedInPerson, type Person } from '../../testing/accounts.js';
 import { uploadPhotos } from '../../testing/images.js';
 import { PLACES } from '../../testing/listings.js';
+import { serverForClientTools } from '../../testing/local-postgres.js';
 import { signIn, staffCommand } from '../../testing/staff.js';
 import { startTestApp, waitForJobs, type TestApp } from '../../testing/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
@@ -42,6 +43,8 @@ async function command(
 const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
 describe('./fieldmarket backup and restore', () => {
+  /** Where this file's databases are: a server the machine's pg_dump can dump (serverForClientTools). */
+  let server: Awaited<ReturnType<typeof serverForClientTools>>;
   let source: TestDatabase;
   let app: TestApp;
   let backupDir: string;
@@ -72,7 +75,9 @@ describe('./fieldmarket backup and restore', () => {
     );
 
   beforeAll(async () => {
-    source = await createTestDatabase();
+    server = await serverForClientTools('backup-restore.spec');
+    console.info(server.note);
+    source = await createTestDatabase({ server: server.serverUrl });
     app = await startTestApp(source, { TWO_FACTOR_KEY, OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', SEARCH_CACHE_MS: '0' });
     seller = await signedInPerson(app, source, newPerson('Sam Seller'));
     buyer = await signedInPerson(app, source, newPerson('Bea Buyer'));
@@ -129,6 +134,7 @@ describe('./fieldmarket backup and restore', () => {
   afterAll(async () => {
     await app?.close();
     await source?.drop();
+    await server?.stop();
   });
 
   it('writes the database, the images and a manifest, never the two-factor key, and says to keep the key apart', async () => {
@@ -176,7 +182,7 @@ describe('./fieldmarket backup and restore', () => {
   });
 
   it('refuses to restore into an image store that is not empty, and leaves the database untouched', async () => {
-    const target = await createTestDatabase({ empty: true });
+    const target = await createTestDatabase({ empty: true, server: server.serverUrl });
     try {
       const refused = await command('restore', backupDir, { DATABASE_URL: target.url, DATA_DIR: app.config.dataDir });
       expect(refused.code).toBe(1);
@@ -190,7 +196,7 @@ describe('./fieldmarket backup and restore', () => {
   });
 
   it('refuses a backup whose schema is newer than the code, and a damaged one', async () => {
-    const target = await createTestDatabase({ empty: true });
+    const target = await createTestDatabase({ empty: true, server: server.serverUrl });
     const emptyData = await mkdtemp(join(tmpdir(), 'fieldmarket-restore-'));
     const copy = join(await mkdtemp(join(tmpdir(), 'fieldmarket-backup-')), 'copy');
     try {
@@ -225,7 +231,7 @@ describe('./fieldmarket backup and restore', () => {
   });
 
   it('restores into an empty database and store: people sign in (two-factor too), and see the same listings, photos, conversations, notifications and inbox', async () => {
-    const target = await createTestDatabase({ empty: true });
+    const target = await createTestDatabase({ empty: true, server: server.serverUrl });
     const restoredData = await mkdtemp(join(tmpdir(), 'fieldmarket-restore-'));
     let restoredApp: TestApp | undefined;
     try {
