@@ -10,7 +10,6 @@ import type { CreateSavedSearchRequest, SavedSearchView, UpdateSavedSearchReques
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
 import { SavedSearch } from './saved-search.entity.js';
-import { pgArray } from './pg-array.js';
 import { pruneFactsOf, requiredLexemes } from './search-percolator.js';
 
 const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
@@ -184,8 +183,8 @@ export class SavedSearchesService implements OnModuleInit {
     const rows = await this.em.getConnection().execute<Array<{ id: string; count: number }>>(
       `select s.id, count(m.*)::int as count from saved_search s
         join saved_search_match m on m.saved_search_id = s.id and m.matched_at > s.last_seen_at and m.occasion = 'new'
-        where s.id = any(?::uuid[]) group by s.id`,
-      [pgArray(searches.map((search) => search.id))],
+        where s.id = any(array[?]::uuid[]) group by s.id`,
+      [searches.map((search) => search.id)],
     );
     return new Map(rows.map((row) => [row.id, row.count]));
   }

@@ -213,7 +213,7 @@ describe('saved searches', () => {
       const places = Object.keys(PLACES) as Array<keyof typeof PLACES>;
       const words = ['tractor', 'tractors', 'baler', 'plough', 'heifers', 'grazing', 'trailer', 'ewes'];
       const queries: string[] = [];
-      for (let i = 0; i < 40; i++) {
+      for (let i = 0; i < 50; i++) {
         const params = new URLSearchParams();
         if (random() < 0.6) params.set('q', random() < 0.3 ? `${pick(words)} ${pick(words)}` : pick(words));
         if (random() < 0.4) params.set('category', pick(['equipment', 'livestock', 'land']));
@@ -224,18 +224,32 @@ describe('saved searches', () => {
           params.set('location', PLACES[pick(places)].id);
           params.set('radius', String(pick([5, 10, 20, 25, 40, 200])));
         }
+        // Every other kind of filter, so each shape of query is confirmed in the batch beside the others.
+        if (random() < 0.15) params.set('verified', 'true');
+        if (random() < 0.15) params.set('featured', 'true');
+        if (random() < 0.15) params.set('date', pick(['today', 'week']));
+        if (params.get('category') === 'equipment') {
+          if (random() < 0.4) params.set(pick(['hours_min', 'hours_max']), String(pick([1000, 2500, 4000])));
+          if (random() < 0.3) params.set('condition', pick(['good', 'fair']));
+          if (random() < 0.3) params.set('cesar', pick(['yes', 'no']));
+        }
         queries.push(params.toString());
       }
       for (const query of queries) await save(owner, query);
+      const verified = await signedInPerson(t, db);
+      await db.query('update app_user set business_verified_at = now() where id = $1', [verified.id]);
       const listings: string[] = [];
-      for (let i = 0; i < 25; i++) {
+      for (let i = 0; i < 40; i++) {
         listings.push(
           await insertListing(db, {
-            seller: seller.id,
+            seller: pick([seller.id, verified.id]),
             title: `${pick(words)} ${pick(['for sale', 'wanted', 'good order'])} ${pick(words)}`,
             category: pick([1, 2, 3]),
             pricePence: pick([50_000, 500_000, 1_500_000, 3_000_000]),
             place: pick(places),
+            featured: random() < 0.3,
+            publishedAt: new Date(Date.now() - pick([0, 3, 20]) * 24 * 3600 * 1000),
+            attributes: { hours: pick([800, 2500, 3000, 6000]), condition: pick(['good', 'fair', 'excellent']), cesar: random() < 0.5 },
           }),
         );
       }
