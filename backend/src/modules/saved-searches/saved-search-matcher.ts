@@ -8,6 +8,7 @@ import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
 import { ListingMatches, type PercolatedListing } from '../listings/listing-search/listing-matches.js';
 import { searchQueryFromJson, type StoredSearchQuery } from '../listings/listing-search/search-query.js';
+import { NOT_MAILED } from './saved-search.entity.js';
 import { listingKeys } from './search-percolator.js';
 
 interface Candidate {
@@ -103,9 +104,18 @@ export class SavedSearchMatcher {
       });
       if (rows.length === 0) return 0;
       const inserted = await run<{ saved_search_id: string; occasion: string }>(
-        `insert into saved_search_match (saved_search_id, listing_id, occasion, price_pence, matched_at)
-          select unnest(array[?]::uuid[]), ?, unnest(array[?]::text[]), ?, ? on conflict do nothing returning saved_search_id, occasion`,
-        [rows.map((row) => row.search.id), listing.id, rows.map((row) => row.occasion), listing.pricePence, now],
+        `insert into saved_search_match (saved_search_id, listing_id, occasion, mail_batch, price_pence, matched_at)
+          select unnest(array[?]::uuid[]), ?, unnest(array[?]::text[]), unnest(array[?]::uuid[]), ?, ?
+          on conflict do nothing returning saved_search_id, occasion`,
+        [
+          rows.map((row) => row.search.id),
+          listing.id,
+          rows.map((row) => row.occasion),
+          // A search sending no e-mail still counts its matches (the profile's "new"), never to mail them later.
+          rows.map((row) => (row.search.frequency === 'off' ? NOT_MAILED : null)),
+          listing.pricePence,
+          now,
+        ],
       );
       const instant = new Set(searches.filter((search) => search.frequency === 'instant').map((search) => search.id));
       for (const row of inserted) {

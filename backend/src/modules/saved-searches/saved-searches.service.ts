@@ -9,7 +9,7 @@ import { parseSearchQuery, type SearchQuery, searchQueryFromJson, searchQueryToJ
 import type { CreateSavedSearchRequest, SavedSearchView, UpdateSavedSearchRequest } from './dto/saved-search.dto.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
-import { SavedSearch } from './saved-search.entity.js';
+import { NOT_MAILED, SavedSearch } from './saved-search.entity.js';
 import { pruneFactsOf, requiredLexemes } from './search-percolator.js';
 
 const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
@@ -19,7 +19,6 @@ export interface SavedSearchBrief {
   id: string;
   userId: string;
   name: string;
-  query: SearchQuery;
 }
 
 /**
@@ -81,13 +80,26 @@ export class SavedSearchesService implements OnModuleInit {
   }
 
   async update(userId: string, id: string, body: UpdateSavedSearchRequest): Promise<SavedSearchView> {
-    const em = this.em.fork();
-    const search = await this.owned(em, userId, id);
-    if (body.name !== undefined) search.name = body.name || (await this.suggestedName(this.queryOf(search)));
-    if (body.frequency !== undefined) search.frequency = body.frequency;
-    if (body.price_drops !== undefined) search.priceDrops = body.price_drops;
-    if (body.paused !== undefined) search.pausedAt = body.paused ? (search.pausedAt ?? new Date()) : null;
-    await em.flush();
+    const search = await this.em.fork().transactional(async (tx) => {
+      const search = await this.owned(tx, userId, id);
+      const mailed = search.frequency !== 'off';
+      if (body.name !== undefined) search.name = body.name || (await this.suggestedName(this.queryOf(search)));
+      if (body.frequency !== undefined) search.frequency = body.frequency;
+      if (body.price_drops !== undefined) search.priceDrops = body.price_drops;
+      if (body.paused !== undefined) search.pausedAt = body.paused ? (search.pausedAt ?? new Date()) : null;
+      // E-mails back on: what matched while they were off is not mailed now (only what matches from here on).
+      if (!mailed && search.frequency !== 'off') {
+        await tx
+          .getConnection()
+          .execute(
+            'update saved_search_match set mail_batch = ? where saved_search_id = ? and mail_batch is null',
+            [NOT_MAILED, search.id],
+            'run',
+            tx.getTransactionContext(),
+          );
+      }
+      return search;
+    });
     return viewOf(search, (await this.newMatchCounts([search])).get(search.id) ?? 0);
   }
 
@@ -115,10 +127,10 @@ export class SavedSearchesService implements OnModuleInit {
     return SAVED_SEARCH_TEXTS.unsubscribed;
   }
 
-  /** For alerts: the search, whoever owns it. */
+  /** For alerts (the bell): the search, whoever owns it. Its stored query is not read: one that no longer reads still has its name. */
   async brief(id: string): Promise<SavedSearchBrief | null> {
     const search = await this.em.fork().findOne(SavedSearch, { id });
-    return search && { id: search.id, userId: search.user.id, name: search.name, query: this.queryOf(search) };
+    return search && { id: search.id, userId: search.user.id, name: search.name };
   }
 
   /** A deleted account's saved searches (the account's row stays, anonymised, so no cascade removes them). */

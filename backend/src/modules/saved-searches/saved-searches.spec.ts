@@ -7,6 +7,7 @@ import { insertListing, PLACES } from '../../testing/listings.js';
 import { readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 import { lastDigestDue } from './digest-schedule.js';
+import { NotificationsSubscriber } from '../notifications/notifications.subscriber.js';
 import { SavedSearchMail } from './saved-search-mail.js';
 import { SavedSearchMatcher } from './saved-search-matcher.js';
 
@@ -328,6 +329,53 @@ describe('saved searches', () => {
       expect(done.json()).toMatchObject({ data: { message: SAVED_SEARCH_TEXTS.unsubscribed } });
       const after = (await jane.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data;
       expect(Object.fromEntries(after.map((view) => [view.id, view.frequency]))).toEqual({ [search.id]: 'off', [other.id]: 'instant' });
+    });
+
+    it('mails nothing that matched while its e-mails were off once they are back on, only what matches after', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const instant = await save(jane, 'q=bale+spike');
+      const daily = await save(jane, 'q=bale+trailer', { frequency: 'daily' });
+      clock.set(new Date());
+      for (const search of [instant, daily]) {
+        const off = await jane.browser.call('PATCH', `/api/saved-searches/${search.id}`, { frequency: 'off' });
+        expect(off.statusCode).toBe(200);
+      }
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Bale spike, front loader' }), 'published');
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Flat bale trailer' }), 'published');
+      await jane.browser.call('PATCH', `/api/saved-searches/${daily.id}`, { frequency: 'daily' });
+      await jane.browser.call('PATCH', `/api/saved-searches/${instant.id}`, { frequency: 'instant' });
+      await matcher().remindInstant();
+      await t.app.get(SavedSearchMail).gatherDigest('daily', new Date(clock.now().getTime() + 60_000));
+      await waitForJobs(db);
+      expect(await mailsTo(jane.person.email)).toEqual([]);
+      // Their profile still counts them as new.
+      const views = (await jane.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data;
+      expect(views.map((view) => view.new_matches)).toEqual([1, 1]);
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Bale spike, three-point linkage' }), 'published');
+      await waitForJobs(db);
+      const mails = await mailsTo(jane.person.email);
+      expect(mails.map((mail) => mail.subject)).toEqual(['A new match for your saved search "bale spike"']);
+      expect(mails[0]?.text).toContain('Bale spike, three-point linkage');
+      expect(mails[0]?.text).not.toContain('front loader');
+    });
+
+    it('still rings the bell for a search whose stored query no longer reads (an older version), instead of failing the job', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const search = await save(jane, 'q=sheep+hurdles');
+      const listing = await insertListing(db, { seller: seller.id, title: 'Sheep hurdles, galvanised', pricePence: 20_000 });
+      await db.query(`update saved_search set query = '{"version": 0, "params": {}}' where id = $1`, [search.id]);
+      await t.app.get(NotificationsSubscriber).savedSearchMatched({
+        id: randomUUID(),
+        name: 'saved-search.matched',
+        occurredAt: new Date().toISOString(),
+        payload: { savedSearchId: search.id, listingId: listing, occasion: 'new' },
+      });
+      const bell = (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: Array<{ message: string }> } }>();
+      expect(bell.data.notifications.map((n) => n.message)).toEqual([
+        '"Sheep hurdles, galvanised" matches your saved search "sheep hurdles": £200.',
+      ]);
     });
 
     it('sends a daily digest at 07:00 UK time, one e-mail per user with a section per search, once; nothing when nothing is new', async () => {
