@@ -1,3 +1,4 @@
+import { formatPounds } from '../../contracts/listing-display.js';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictException, Inject, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
@@ -11,8 +12,6 @@ import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
 import { NOT_MAILED, SavedSearch } from './saved-search.entity.js';
 import { pruneFactsOf, requiredLexemes } from './search-percolator.js';
-
-const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
 
 /** A saved search as its alerts need it. */
 export interface SavedSearchBrief {
@@ -177,9 +176,9 @@ export class SavedSearchesService implements OnModuleInit {
       if (place) parts.push(`within ${query.radiusMiles} miles of ${place}`);
     }
     const { minPricePence: min, maxPricePence: max } = query;
-    if (min !== undefined && max !== undefined) parts.push(`${pounds.format(min / 100)} to ${pounds.format(max / 100)}`);
-    else if (max !== undefined) parts.push(`under ${pounds.format(max / 100)}`);
-    else if (min !== undefined) parts.push(`over ${pounds.format(min / 100)}`);
+    if (min !== undefined && max !== undefined) parts.push(`${formatPounds(min / 100)} to ${formatPounds(max / 100)}`);
+    else if (max !== undefined) parts.push(`under ${formatPounds(max / 100)}`);
+    else if (min !== undefined) parts.push(`over ${formatPounds(min / 100)}`);
     const name = parts.join(' ');
     return name.length <= SAVED_SEARCH_NAME_MAX ? name : `${name.slice(0, SAVED_SEARCH_NAME_MAX - 1)}…`;
   }

@@ -382,8 +382,17 @@ describe('saved searches', () => {
       const jane = await signedInPerson(t, db);
       const seller = await signedInPerson(t, db);
       await save(jane, 'q=round+bales', { frequency: 'daily' });
-      await save(jane, 'q=hay+rake', { frequency: 'daily' });
-      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Round bales of hay' }), 'published');
+      await save(jane, `q=hay+rake&location=${PLACES.taunton.id}&radius=50`, { frequency: 'daily' });
+      await matcher().match(
+        await insertListing(db, {
+          seller: seller.id,
+          title: 'Round bales of hay',
+          pricePence: 3_500,
+          priceUnit: 'per-bag',
+          vat: 'plus-vat',
+        }),
+        'published',
+      );
       await matcher().match(await insertListing(db, { seller: seller.id, title: 'Hay rake, 4 m' }), 'published');
       const gone = await insertListing(db, { seller: seller.id, title: 'Hay rake, 6 m' });
       await matcher().match(gone, 'published');
@@ -398,9 +407,14 @@ describe('saved searches', () => {
       const mails = await mailsTo(jane.person.email);
       expect(mails.map((mail) => mail.subject)).toEqual(['Your daily saved-search digest: 2 new matches']);
       expect(mails[0]?.text).toContain('Your saved search "round bales"');
-      expect(mails[0]?.text).toContain('Your saved search "hay rake"');
+      expect(mails[0]?.text).toContain('Your saved search "hay rake within 50 miles of Taunton"');
       expect(mails[0]?.text).not.toContain('Hay rake, 6 m');
-      expect(mails[0]?.text).toContain('£1,000 · No VAT · Taunton, England');
+      // Price with unit and VAT, place and distance, written as the site writes them.
+      expect(mails[0]?.text).toContain('£35 · per bag + VAT · Taunton, England\n');
+      expect(mails[0]?.text).toContain('£1,000 · No VAT · Taunton, England · Less than a mile away');
+      // Each section links its browse page once.
+      expect(mails[0]?.text.match(/\/browse\?q=round\+bales/g)).toHaveLength(1);
+      expect(mails[0]?.text.match(/\/browse\?q=hay\+rake/g)).toHaveLength(1);
       // The next day, nothing new: nothing sent.
       await digests.gatherDigest('daily', new Date(due.getTime() + 24 * 3600_000));
       await waitForJobs(db);
