@@ -105,14 +105,15 @@ export class SavedSearchMatcher {
       if (rows.length === 0) return 0;
       const inserted = await run<{ saved_search_id: string; occasion: string }>(
         `insert into saved_search_match (saved_search_id, listing_id, occasion, mail_batch, price_pence, matched_at)
-          select unnest(array[?]::uuid[]), ?, unnest(array[?]::text[]), unnest(array[?]::uuid[]), ?, ?
+          select unnest(array[?]::uuid[]), ?, unnest(array[?]::text[]), nullif(unnest(array[?]::text[]), '')::uuid, ?, ?
           on conflict do nothing returning saved_search_id, occasion`,
         [
           rows.map((row) => row.search.id),
           listing.id,
           rows.map((row) => row.occasion),
           // A search sending no e-mail still counts its matches (the profile's "new"), never to mail them later.
-          rows.map((row) => (row.search.frequency === 'off' ? NOT_MAILED : null)),
+          // (The ORM cannot bind a null inside an array: '' is none.)
+          rows.map((row) => (row.search.frequency === 'off' ? NOT_MAILED : '')),
           listing.pricePence,
           now,
         ],
