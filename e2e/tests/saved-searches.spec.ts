@@ -123,6 +123,21 @@ test.describe('saved searches', () => {
       await expect(page.getByTestId('unsubscribe-done')).toHaveText('You will no longer get e-mails about this saved search.');
       await page.goto('/profile#saved-searches');
       await expect(page.getByTestId('saved-search').getByLabel('E-mail me')).toHaveValue('off');
+
+      // Opened from the profile, the search's page comes at once; its matches are then no longer new.
+      await expect(page.getByTestId('saved-search').getByTestId('new-matches')).toHaveText('1 new');
+      await page
+        .getByTestId('saved-search')
+        .getByRole('link', { name: `${word} in Equipment` })
+        .click();
+      await expect(page).toHaveURL(new RegExp(`/browse\\?q=${word}`));
+      await expect
+        .poll(async () => {
+          await page.goto('/profile#saved-searches');
+          await expect(page.getByTestId('saved-search')).toHaveCount(1);
+          return page.getByTestId('new-matches').count();
+        })
+        .toBe(0);
     } finally {
       await seller.close();
     }
