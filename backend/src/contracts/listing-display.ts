@@ -1,6 +1,7 @@
 /**
- * What a listing card needs to show a listing: the price's unit and VAT words, and the home page's
- * featured count. Kept apart from listings.ts (the category fields and their checks) because every
+ * What a listing card needs to show a listing: the price's unit and VAT words and how a price and a
+ * distance are written (the site's cards and pages, the alert e-mails and the bell alike), and the
+ * home page's featured count. Kept apart from listings.ts (the category fields and their checks) because every
  * visitor page that shows cards loads this, and must stay light.
  */
 
@@ -27,3 +28,30 @@ export const VAT_OPTIONS = { included: 'VAT included', 'plus-vat': '+ VAT', 'no-
 export type VatOption = keyof typeof VAT_OPTIONS;
 
 export const FEATURED_LIMIT = 6;
+
+const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: 0, maximumFractionDigits: 0 });
+
+/** A price in whole pounds, e.g. 12500 → "£12,500". */
+export function formatPounds(amount: number): string {
+  return pounds.format(amount);
+}
+
+/** The unit and VAT words after a price ("per acre", "+ VAT"); "total" says nothing. */
+export function priceQualifiers(unit: string, vat: string): string[] {
+  const words: string[] = [];
+  if (unit !== 'total' && unit in PRICE_UNITS) words.push(PRICE_UNITS[unit as PriceUnit]);
+  if (vat in VAT_OPTIONS) words.push(VAT_OPTIONS[vat as VatOption]);
+  return words;
+}
+
+/** "£38,500 + VAT", "£120 · per acre · No VAT": pounds, en-GB, no decimals, with unit and VAT. */
+export function formatListingPrice(price: number, unit: string, vat: string): string {
+  return [formatPounds(price), ...priceQualifiers(unit, vat)].join(' · ').replace(' · + VAT', ' + VAT');
+}
+
+/** "12.4 miles away" (one decimal under 10 miles, whole miles above). */
+export function formatDistance(miles: number): string {
+  if (miles < 1) return 'Less than a mile away';
+  const rounded = miles < 10 ? Math.round(miles * 10) / 10 : Math.round(miles);
+  return `${rounded.toLocaleString('en-GB')} ${rounded === 1 ? 'mile' : 'miles'} away`;
+}

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { useTestApp, useTestDatabase } from '../testing/test-context.js';
 import { startTestApp } from '../testing/test-app.js';
+import { signedInPerson } from '../testing/accounts.js';
+import { uploadPhotos } from '../testing/images.js';
 
 const frontendDir = resolve(import.meta.dirname, '../../../frontend/dist');
 
@@ -31,7 +33,7 @@ function expectCommonHeaders(response: LightMyRequestResponse) {
 }
 
 describe('security headers', () => {
-  const { t } = useTestApp({ FRONTEND_DIR: frontendDir });
+  const { db, t } = useTestApp({ FRONTEND_DIR: frontendDir });
 
   it('gives API JSON a policy that allows nothing to load or run', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/categories' });
@@ -86,6 +88,19 @@ describe('security headers', () => {
       expect(response.statusCode).toBe(200);
       expectCommonHeaders(response);
       expect(policyOf(response).get('default-src')).toEqual(["'none'"]);
+    }
+  });
+
+  it("lets other sites' pages (webmail showing an alert e-mail) load listing photos, and nothing else", async () => {
+    const { browser } = await signedInPerson(t, db);
+    const [id] = (await uploadPhotos(browser, 1)) as [string];
+    const photo = await t.app.inject({ method: 'GET', url: `/media/images/${id}/320.webp` });
+    expect(photo.statusCode).toBe(200);
+    expect(photo.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expectCommonHeaders(photo);
+    for (const url of [`/media/images/${id}/original`, '/api/categories', '/robots.txt', `/api/images/${id}/320.webp`]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect([url, response.headers['cross-origin-resource-policy']]).toEqual([url, 'same-origin']);
     }
   });
 

@@ -50,6 +50,13 @@ const SECURITY_HEADERS: ReadonlyArray<[string, string]> = [
 ];
 
 /**
+ * Listing photos' variants (/media/images/<id>/<width>.<format>): alert e-mails show them, and
+ * webmail loads an e-mail's images in the reader's browser from its own origin, which
+ * Cross-Origin-Resource-Policy: same-origin would block. They are public files anyway.
+ */
+const IMAGE_VARIANT = /^\/media\/images\/[^/?]+\/\d+\.[a-z]+(?:\?.*)?$/;
+
+/**
  * Security headers on every response the web process sends through Fastify (pages, assets, /api).
  * HSTS only when the site is served over https: PUBLIC_URL is https, or this request came over
  * https (directly, or through a proxy trusted with TRUST_PROXY); a site reachable only over http
@@ -61,6 +68,7 @@ export function registerSecurityHeaders(fastify: FastifyInstance, config: AppCon
   // On the raw response, so pages Astro renders on a hijacked reply carry them too.
   fastify.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of always) reply.raw.setHeader(name, value);
+    if (IMAGE_VARIANT.test(request.url)) reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
     if (!publicOverHttps && request.protocol === 'https') reply.raw.setHeader(...HSTS);
     done();
   });

@@ -1,14 +1,7 @@
-const gbp = new Intl.NumberFormat('en-GB', {
-  style: 'currency',
-  currency: 'GBP',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 0,
-});
+import { formatPounds } from '@contracts/listing-display';
 
 /** A price in whole pounds, e.g. 12500 → "£12,500". */
-export function formatPrice(amount: number): string {
-  return gbp.format(amount);
-}
+export const formatPrice = formatPounds;
 
 /** A count with its noun, singular for one: "1 view", "1,204 views", "0 saves". */
 export function countOf(count: number, noun: string): string {

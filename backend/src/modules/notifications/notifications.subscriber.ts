@@ -1,3 +1,4 @@
+import { formatPounds } from '../../contracts/listing-display.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { previewOf } from '../../contracts/messaging.js';
 import type { NotificationView } from '../../contracts/notifications.js';
@@ -9,8 +10,6 @@ import { ListingsService } from '../listings/listings.service.js';
 import { SavedSearchesService } from '../saved-searches/saved-searches.service.js';
 import { MessageSummaries } from './message-summaries.js';
 import { type NotificationDraft, NotificationsService } from './notifications.service.js';
-
-const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
 
 /** What a listing's new status means to someone who saved it. */
 const STATUS_TEXT: Record<string, string> = {
@@ -49,7 +48,7 @@ export class NotificationsSubscriber {
       {
         kind: 'NEW_LISTING',
         type: 'info',
-        message: `"${listing.title}" was posted in ${listing.categoryName} for ${gbp.format(listing.price)}.`,
+        message: `"${listing.title}" was posted in ${listing.categoryName} for ${formatPounds(listing.price)}.`,
         actionUrl: `/listing/${listing.id}`,
         sourceKey: event.id,
       },
@@ -71,7 +70,7 @@ export class NotificationsSubscriber {
       {
         kind: 'NEW_LISTING',
         type: 'success',
-        message: `"${listing.title}" (${gbp.format(listing.price)}) matches your wanted ad "${wanted.title}".`,
+        message: `"${listing.title}" (${formatPounds(listing.price)}) matches your wanted ad "${wanted.title}".`,
         actionUrl: `/listing/${listing.id}`,
         sourceKey: event.id,
       },
@@ -91,8 +90,8 @@ export class NotificationsSubscriber {
     const drop = occasion !== 'new';
     // A drop names the price it dropped to ("drop:<pence>"), whatever the price is by the time this runs.
     const message = drop
-      ? `"${listing.title}" (your saved search "${search.name}") is now ${gbp.format(Number(occasion.slice('drop:'.length)) / 100)}.`
-      : `"${listing.title}" matches your saved search "${search.name}": ${gbp.format(listing.price)}.`;
+      ? `"${listing.title}" (your saved search "${search.name}") is now ${formatPounds(Number(occasion.slice('drop:'.length)) / 100)}.`
+      : `"${listing.title}" matches your saved search "${search.name}": ${formatPounds(listing.price)}.`;
     const draft = { message, actionUrl: `/listing/${listing.id}`, sourceKey: event.id } as const;
     const timestamp = event.occurredAt;
     if (drop) {
@@ -114,7 +113,7 @@ export class NotificationsSubscriber {
     if (!event.payload.changed.includes('pricePence')) return;
     const listing = await this.listings.brief(event.payload.listingId);
     if (!listing || listing.status !== 'live') return;
-    await this.tellSavers(listing.id, listing.sellerId, event, `The price of "${listing.title}" is now ${gbp.format(listing.price)}.`);
+    await this.tellSavers(listing.id, listing.sellerId, event, `The price of "${listing.title}" is now ${formatPounds(listing.price)}.`);
   }
 
   /** Listing Updated: a saved listing was sold, let, withdrawn, expired, removed or renewed. */

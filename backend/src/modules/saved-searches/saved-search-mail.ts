@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
-import { PRICE_UNITS, VAT_OPTIONS } from '../../contracts/listings.js';
+import { formatDistance, formatListingPrice } from '../../contracts/listing-display.js';
 import { DIGEST_LISTINGS_PER_SEARCH } from '../../contracts/saved-searches.js';
 import type { DomainEvent } from '../../events/domain-events.js';
 import { CLOCK, type Clock } from '../../infra/clock/clock.js';
@@ -18,8 +18,6 @@ import { SavedSearchesService } from './saved-searches.service.js';
 
 /** Users gathered into digests per transaction. */
 const DIGEST_USERS_PER_STEP = 500;
-
-const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
 
 interface Section {
   search: SavedSearch;
@@ -163,8 +161,8 @@ export class SavedSearchMail {
           `  ${this.config.publicUrl}/listing/${card.id}`,
         );
       }
-      if (section.more > 0) lines.push(`  …and ${section.more} more: ${this.browseUrl(section.search)}`);
-      lines.push(`  See them all: ${this.browseUrl(section.search)}`, '');
+      // The browse link once, with how many more it holds.
+      lines.push(`  ${section.more > 0 ? `…and ${section.more} more. ` : ''}See them all: ${this.browseUrl(section.search)}`, '');
     }
     lines.push(
       '--',
@@ -203,16 +201,14 @@ export class SavedSearchMail {
   }
 }
 
-/** "£38,500 + VAT", "£120 per acre · No VAT". */
+/** "£38,500 + VAT", "£120 · per acre · No VAT". */
 function priceText(card: ListingCard): string {
-  const unit = card.price_unit !== 'total' ? PRICE_UNITS[card.price_unit as keyof typeof PRICE_UNITS] : undefined;
-  const vat = VAT_OPTIONS[card.vat as keyof typeof VAT_OPTIONS];
-  return [pounds.format(card.price), unit, vat].filter(Boolean).join(' · ').replace(' · + VAT', ' + VAT');
+  return formatListingPrice(card.price, card.price_unit, card.vat);
 }
 
-/** "Taunton, Somerset · 12.4 miles away". */
+/** "Taunton, Somerset · 12 miles away". */
 function placeText(card: ListingCard): string {
-  return card.distance_miles === null ? card.location : `${card.location} · ${card.distance_miles} miles away`;
+  return card.distance_miles === null ? card.location : `${card.location} · ${formatDistance(card.distance_miles)}`;
 }
 
 function absolute(base: string, url: string): string {

@@ -8,7 +8,7 @@ import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
 import { ListingMatches, type PercolatedListing } from '../listings/listing-search/listing-matches.js';
 import { searchQueryFromJson, type StoredSearchQuery } from '../listings/listing-search/search-query.js';
-import { pgArray } from './pg-array.js';
+import { NOT_MAILED } from './saved-search.entity.js';
 import { listingKeys } from './search-percolator.js';
 
 interface Candidate {
@@ -54,11 +54,14 @@ export class SavedSearchMatcher {
   async match(listingId: string, why: 'published' | 'price-changed'): Promise<number> {
     const listing = await this.listings.percolated(listingId);
     if (!listing || listing.status !== 'live') return 0;
-    const confirmed: Candidate[] = [];
-    for (const candidate of await this.candidates(listing)) {
-      if (candidate.user_id === listing.sellerId) continue;
-      if (await this.confirms(candidate, listing.id)) confirmed.push(candidate);
-    }
+    const candidates = (await this.candidates(listing)).filter((candidate) => candidate.user_id !== listing.sellerId);
+    // Each candidate confirmed by its own search's filters, all in one statement.
+    const asked = candidates.flatMap((candidate) => {
+      const read = searchQueryFromJson(candidate.query);
+      return 'errors' in read ? [] : [{ key: candidate.id, query: read.query }];
+    });
+    const found = new Set(await this.listings.finding(asked, listing.id));
+    const confirmed = candidates.filter((candidate) => found.has(candidate.id));
     if (confirmed.length === 0) return 0;
     return this.record(listing, confirmed, why);
   }
@@ -68,33 +71,12 @@ export class SavedSearchMatcher {
     return this.em.getConnection().execute<Candidate[]>(
       `select s.id, s.user_id, s.query, s.frequency, s.price_drops from saved_search s
         join app_user u on u.id = s.user_id and u.deleted_at is null and u.suspended_at is null
-        where s.prune_keys && ?::text[] and s.paused_at is null
+        where s.prune_keys && array[?]::text[] and s.paused_at is null
           and (s.category_id is null or s.category_id = ?) and (s.listing_type is null or s.listing_type = ?)
           and (s.min_price_pence is null or s.min_price_pence <= ?) and (s.max_price_pence is null or s.max_price_pence >= ?)
-          and (s.cells is null or ?::integer = any(s.cells)) and (s.lexemes is null or s.lexemes <@ ?::text[])`,
-      [
-        pgArray(listingKeys(listing)),
-        listing.categoryId,
-        listing.type,
-        listing.pricePence,
-        listing.pricePence,
-        listing.geoCell,
-        pgArray(listing.lexemes),
-      ],
+          and (s.cells is null or ?::integer = any(s.cells)) and (s.lexemes is null or s.lexemes <@ array[?]::text[])`,
+      [listingKeys(listing), listing.categoryId, listing.type, listing.pricePence, listing.pricePence, listing.geoCell, listing.lexemes],
     );
-  }
-
-  /** The search's own SQL finds the listing (a search whose place has gone from the list finds nothing). */
-  private async confirms(candidate: Candidate, listingId: string): Promise<boolean> {
-    const read = searchQueryFromJson(candidate.query);
-    if ('errors' in read) return false;
-    let resolved;
-    try {
-      resolved = await this.listings.resolved(read.query);
-    } catch {
-      return false;
-    }
-    return this.listings.matches(resolved, read.query.text, listingId);
   }
 
   /**
@@ -109,8 +91,8 @@ export class SavedSearchMatcher {
       // The lowest price each search was told of: a drop is a price below it (once per price, by the row's key).
       const known = await run<{ saved_search_id: string; price_pence: string }>(
         `select saved_search_id, min(price_pence) as price_pence from saved_search_match
-          where listing_id = ? and saved_search_id = any(?::uuid[]) group by saved_search_id`,
-        [listing.id, pgArray(searches.map((search) => search.id))],
+          where listing_id = ? and saved_search_id = any(array[?]::uuid[]) group by saved_search_id`,
+        [listing.id, searches.map((search) => search.id)],
       );
       const lowestTold = new Map(known.map((row) => [row.saved_search_id, Number(row.price_pence)]));
       const rows = searches.flatMap((search) => {
@@ -122,9 +104,19 @@ export class SavedSearchMatcher {
       });
       if (rows.length === 0) return 0;
       const inserted = await run<{ saved_search_id: string; occasion: string }>(
-        `insert into saved_search_match (saved_search_id, listing_id, occasion, price_pence, matched_at)
-          select unnest(?::uuid[]), ?, unnest(?::text[]), ?, ? on conflict do nothing returning saved_search_id, occasion`,
-        [pgArray(rows.map((row) => row.search.id)), listing.id, pgArray(rows.map((row) => row.occasion)), listing.pricePence, now],
+        `insert into saved_search_match (saved_search_id, listing_id, occasion, mail_batch, price_pence, matched_at)
+          select unnest(array[?]::uuid[]), ?, unnest(array[?]::text[]), nullif(unnest(array[?]::text[]), '')::uuid, ?, ?
+          on conflict do nothing returning saved_search_id, occasion`,
+        [
+          rows.map((row) => row.search.id),
+          listing.id,
+          rows.map((row) => row.occasion),
+          // A search sending no e-mail still counts its matches (the profile's "new"), never to mail them later.
+          // (The ORM cannot bind a null inside an array: '' is none.)
+          rows.map((row) => (row.search.frequency === 'off' ? NOT_MAILED : '')),
+          listing.pricePence,
+          now,
+        ],
       );
       const instant = new Set(searches.filter((search) => search.frequency === 'instant').map((search) => search.id));
       for (const row of inserted) {
@@ -163,9 +155,9 @@ export class SavedSearchMatcher {
       `select s.id, s.user_id from saved_search s
         where s.frequency = 'instant' and s.paused_at is null and (s.last_mailed_at is null or s.last_mailed_at <= ?)
           and exists (select 1 from saved_search_match m where m.saved_search_id = s.id and m.mail_batch is null)
-          ${only ? 'and s.id = any(?::uuid[])' : ''}
+          ${only ? 'and s.id = any(array[?]::uuid[])' : ''}
         order by s.id limit 500 for update of s skip locked`,
-      [new Date(now.getTime() - INSTANT_MAIL_EVERY_MINUTES * 60_000), ...(only ? [pgArray(only)] : [])],
+      [new Date(now.getTime() - INSTANT_MAIL_EVERY_MINUTES * 60_000), ...(only ? [only] : [])],
     );
     for (const search of due) {
       const batchId = randomUUID();

@@ -92,6 +92,12 @@ export class SavedSearch {
   updatedAt: Date = new Date();
 }
 
+/**
+ * The `mail_batch` of a match recorded while its search sent no e-mail (frequency "no e-mails"): no
+ * e-mail ever carries it, so turning e-mails back on mails only what matches from then on.
+ */
+export const NOT_MAILED = '00000000-0000-0000-0000-000000000000';
+
 /** One thing a saved search was told about: a listing, new to it or cheaper (once each). */
 @Entity({ tableName: 'saved_search_match' })
 @Index({ name: 'saved_search_match_listing_index', properties: ['listing'] })
@@ -120,7 +126,7 @@ export class SavedSearchMatch {
   @Property({ type: 'datetime' })
   matchedAt: Date = new Date();
 
-  /** The e-mail (instant or digest) it went into. */
+  /** The e-mail (instant or digest) it went into; NOT_MAILED when its search sent no e-mail then. */
   @Property({ type: 'uuid', nullable: true })
   mailBatch?: string | null;
 }

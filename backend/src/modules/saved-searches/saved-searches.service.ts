@@ -1,3 +1,4 @@
+import { formatPounds } from '../../contracts/listing-display.js';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictException, Inject, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
@@ -9,18 +10,14 @@ import { parseSearchQuery, type SearchQuery, searchQueryFromJson, searchQueryToJ
 import type { CreateSavedSearchRequest, SavedSearchView, UpdateSavedSearchRequest } from './dto/saved-search.dto.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
-import { SavedSearch } from './saved-search.entity.js';
-import { pgArray } from './pg-array.js';
+import { NOT_MAILED, SavedSearch } from './saved-search.entity.js';
 import { pruneFactsOf, requiredLexemes } from './search-percolator.js';
-
-const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
 
 /** A saved search as its alerts need it. */
 export interface SavedSearchBrief {
   id: string;
   userId: string;
   name: string;
-  query: SearchQuery;
 }
 
 /**
@@ -82,13 +79,26 @@ export class SavedSearchesService implements OnModuleInit {
   }
 
   async update(userId: string, id: string, body: UpdateSavedSearchRequest): Promise<SavedSearchView> {
-    const em = this.em.fork();
-    const search = await this.owned(em, userId, id);
-    if (body.name !== undefined) search.name = body.name || (await this.suggestedName(this.queryOf(search)));
-    if (body.frequency !== undefined) search.frequency = body.frequency;
-    if (body.price_drops !== undefined) search.priceDrops = body.price_drops;
-    if (body.paused !== undefined) search.pausedAt = body.paused ? (search.pausedAt ?? new Date()) : null;
-    await em.flush();
+    const search = await this.em.fork().transactional(async (tx) => {
+      const search = await this.owned(tx, userId, id);
+      const mailed = search.frequency !== 'off';
+      if (body.name !== undefined) search.name = body.name || (await this.suggestedName(this.queryOf(search)));
+      if (body.frequency !== undefined) search.frequency = body.frequency;
+      if (body.price_drops !== undefined) search.priceDrops = body.price_drops;
+      if (body.paused !== undefined) search.pausedAt = body.paused ? (search.pausedAt ?? new Date()) : null;
+      // E-mails back on: what matched while they were off is not mailed now (only what matches from here on).
+      if (!mailed && search.frequency !== 'off') {
+        await tx
+          .getConnection()
+          .execute(
+            'update saved_search_match set mail_batch = ? where saved_search_id = ? and mail_batch is null',
+            [NOT_MAILED, search.id],
+            'run',
+            tx.getTransactionContext(),
+          );
+      }
+      return search;
+    });
     return viewOf(search, (await this.newMatchCounts([search])).get(search.id) ?? 0);
   }
 
@@ -116,10 +126,10 @@ export class SavedSearchesService implements OnModuleInit {
     return SAVED_SEARCH_TEXTS.unsubscribed;
   }
 
-  /** For alerts: the search, whoever owns it. */
+  /** For alerts (the bell): the search, whoever owns it. Its stored query is not read: one that no longer reads still has its name. */
   async brief(id: string): Promise<SavedSearchBrief | null> {
     const search = await this.em.fork().findOne(SavedSearch, { id });
-    return search && { id: search.id, userId: search.user.id, name: search.name, query: this.queryOf(search) };
+    return search && { id: search.id, userId: search.user.id, name: search.name };
   }
 
   /** A deleted account's saved searches (the account's row stays, anonymised, so no cascade removes them). */
@@ -166,9 +176,9 @@ export class SavedSearchesService implements OnModuleInit {
       if (place) parts.push(`within ${query.radiusMiles} miles of ${place}`);
     }
     const { minPricePence: min, maxPricePence: max } = query;
-    if (min !== undefined && max !== undefined) parts.push(`${pounds.format(min / 100)} to ${pounds.format(max / 100)}`);
-    else if (max !== undefined) parts.push(`under ${pounds.format(max / 100)}`);
-    else if (min !== undefined) parts.push(`over ${pounds.format(min / 100)}`);
+    if (min !== undefined && max !== undefined) parts.push(`${formatPounds(min / 100)} to ${formatPounds(max / 100)}`);
+    else if (max !== undefined) parts.push(`under ${formatPounds(max / 100)}`);
+    else if (min !== undefined) parts.push(`over ${formatPounds(min / 100)}`);
     const name = parts.join(' ');
     return name.length <= SAVED_SEARCH_NAME_MAX ? name : `${name.slice(0, SAVED_SEARCH_NAME_MAX - 1)}…`;
   }
@@ -184,8 +194,8 @@ export class SavedSearchesService implements OnModuleInit {
     const rows = await this.em.getConnection().execute<Array<{ id: string; count: number }>>(
       `select s.id, count(m.*)::int as count from saved_search s
         join saved_search_match m on m.saved_search_id = s.id and m.matched_at > s.last_seen_at and m.occasion = 'new'
-        where s.id = any(?::uuid[]) group by s.id`,
-      [pgArray(searches.map((search) => search.id))],
+        where s.id = any(array[?]::uuid[]) group by s.id`,
+      [searches.map((search) => search.id)],
     );
     return new Map(rows.map((row) => [row.id, row.count]));
   }

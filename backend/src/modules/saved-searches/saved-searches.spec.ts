@@ -7,6 +7,7 @@ import { insertListing, PLACES } from '../../testing/listings.js';
 import { readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 import { lastDigestDue } from './digest-schedule.js';
+import { NotificationsSubscriber } from '../notifications/notifications.subscriber.js';
 import { SavedSearchMail } from './saved-search-mail.js';
 import { SavedSearchMatcher } from './saved-search-matcher.js';
 
@@ -213,7 +214,7 @@ describe('saved searches', () => {
       const places = Object.keys(PLACES) as Array<keyof typeof PLACES>;
       const words = ['tractor', 'tractors', 'baler', 'plough', 'heifers', 'grazing', 'trailer', 'ewes'];
       const queries: string[] = [];
-      for (let i = 0; i < 40; i++) {
+      for (let i = 0; i < 50; i++) {
         const params = new URLSearchParams();
         if (random() < 0.6) params.set('q', random() < 0.3 ? `${pick(words)} ${pick(words)}` : pick(words));
         if (random() < 0.4) params.set('category', pick(['equipment', 'livestock', 'land']));
@@ -224,18 +225,32 @@ describe('saved searches', () => {
           params.set('location', PLACES[pick(places)].id);
           params.set('radius', String(pick([5, 10, 20, 25, 40, 200])));
         }
+        // Every other kind of filter, so each shape of query is confirmed in the batch beside the others.
+        if (random() < 0.15) params.set('verified', 'true');
+        if (random() < 0.15) params.set('featured', 'true');
+        if (random() < 0.15) params.set('date', pick(['today', 'week']));
+        if (params.get('category') === 'equipment') {
+          if (random() < 0.4) params.set(pick(['hours_min', 'hours_max']), String(pick([1000, 2500, 4000])));
+          if (random() < 0.3) params.set('condition', pick(['good', 'fair']));
+          if (random() < 0.3) params.set('cesar', pick(['yes', 'no']));
+        }
         queries.push(params.toString());
       }
       for (const query of queries) await save(owner, query);
+      const verified = await signedInPerson(t, db);
+      await db.query('update app_user set business_verified_at = now() where id = $1', [verified.id]);
       const listings: string[] = [];
-      for (let i = 0; i < 25; i++) {
+      for (let i = 0; i < 40; i++) {
         listings.push(
           await insertListing(db, {
-            seller: seller.id,
+            seller: pick([seller.id, verified.id]),
             title: `${pick(words)} ${pick(['for sale', 'wanted', 'good order'])} ${pick(words)}`,
             category: pick([1, 2, 3]),
             pricePence: pick([50_000, 500_000, 1_500_000, 3_000_000]),
             place: pick(places),
+            featured: random() < 0.3,
+            publishedAt: new Date(Date.now() - pick([0, 3, 20]) * 24 * 3600 * 1000),
+            attributes: { hours: pick([800, 2500, 3000, 6000]), condition: pick(['good', 'fair', 'excellent']), cesar: random() < 0.5 },
           }),
         );
       }
@@ -316,12 +331,68 @@ describe('saved searches', () => {
       expect(Object.fromEntries(after.map((view) => [view.id, view.frequency]))).toEqual({ [search.id]: 'off', [other.id]: 'instant' });
     });
 
+    it('mails nothing that matched while its e-mails were off once they are back on, only what matches after', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const instant = await save(jane, 'q=bale+spike');
+      const daily = await save(jane, 'q=bale+trailer', { frequency: 'daily' });
+      clock.set(new Date());
+      for (const search of [instant, daily]) {
+        const off = await jane.browser.call('PATCH', `/api/saved-searches/${search.id}`, { frequency: 'off' });
+        expect(off.statusCode).toBe(200);
+      }
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Bale spike, front loader' }), 'published');
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Flat bale trailer' }), 'published');
+      await jane.browser.call('PATCH', `/api/saved-searches/${daily.id}`, { frequency: 'daily' });
+      await jane.browser.call('PATCH', `/api/saved-searches/${instant.id}`, { frequency: 'instant' });
+      await matcher().remindInstant();
+      await t.app.get(SavedSearchMail).gatherDigest('daily', new Date(clock.now().getTime() + 60_000));
+      await waitForJobs(db);
+      expect(await mailsTo(jane.person.email)).toEqual([]);
+      // Their profile still counts them as new.
+      const views = (await jane.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data;
+      expect(views.map((view) => view.new_matches)).toEqual([1, 1]);
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Bale spike, three-point linkage' }), 'published');
+      await waitForJobs(db);
+      const mails = await mailsTo(jane.person.email);
+      expect(mails.map((mail) => mail.subject)).toEqual(['A new match for your saved search "bale spike"']);
+      expect(mails[0]?.text).toContain('Bale spike, three-point linkage');
+      expect(mails[0]?.text).not.toContain('front loader');
+    });
+
+    it('still rings the bell for a search whose stored query no longer reads (an older version), instead of failing the job', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const search = await save(jane, 'q=sheep+hurdles');
+      const listing = await insertListing(db, { seller: seller.id, title: 'Sheep hurdles, galvanised', pricePence: 20_000 });
+      await db.query(`update saved_search set query = '{"version": 0, "params": {}}' where id = $1`, [search.id]);
+      await t.app.get(NotificationsSubscriber).savedSearchMatched({
+        id: randomUUID(),
+        name: 'saved-search.matched',
+        occurredAt: new Date().toISOString(),
+        payload: { savedSearchId: search.id, listingId: listing, occasion: 'new' },
+      });
+      const bell = (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: Array<{ message: string }> } }>();
+      expect(bell.data.notifications.map((n) => n.message)).toEqual([
+        '"Sheep hurdles, galvanised" matches your saved search "sheep hurdles": £200.',
+      ]);
+    });
+
     it('sends a daily digest at 07:00 UK time, one e-mail per user with a section per search, once; nothing when nothing is new', async () => {
       const jane = await signedInPerson(t, db);
       const seller = await signedInPerson(t, db);
       await save(jane, 'q=round+bales', { frequency: 'daily' });
-      await save(jane, 'q=hay+rake', { frequency: 'daily' });
-      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Round bales of hay' }), 'published');
+      await save(jane, `q=hay+rake&location=${PLACES.taunton.id}&radius=50`, { frequency: 'daily' });
+      await matcher().match(
+        await insertListing(db, {
+          seller: seller.id,
+          title: 'Round bales of hay',
+          pricePence: 3_500,
+          priceUnit: 'per-bag',
+          vat: 'plus-vat',
+        }),
+        'published',
+      );
       await matcher().match(await insertListing(db, { seller: seller.id, title: 'Hay rake, 4 m' }), 'published');
       const gone = await insertListing(db, { seller: seller.id, title: 'Hay rake, 6 m' });
       await matcher().match(gone, 'published');
@@ -336,9 +407,14 @@ describe('saved searches', () => {
       const mails = await mailsTo(jane.person.email);
       expect(mails.map((mail) => mail.subject)).toEqual(['Your daily saved-search digest: 2 new matches']);
       expect(mails[0]?.text).toContain('Your saved search "round bales"');
-      expect(mails[0]?.text).toContain('Your saved search "hay rake"');
+      expect(mails[0]?.text).toContain('Your saved search "hay rake within 50 miles of Taunton"');
       expect(mails[0]?.text).not.toContain('Hay rake, 6 m');
-      expect(mails[0]?.text).toContain('£1,000 · No VAT · Taunton, England');
+      // Price with unit and VAT, place and distance, written as the site writes them.
+      expect(mails[0]?.text).toContain('£35 · per bag + VAT · Taunton, England\n');
+      expect(mails[0]?.text).toContain('£1,000 · No VAT · Taunton, England · Less than a mile away');
+      // Each section links its browse page once.
+      expect(mails[0]?.text.match(/\/browse\?q=round\+bales/g)).toHaveLength(1);
+      expect(mails[0]?.text.match(/\/browse\?q=hay\+rake/g)).toHaveLength(1);
       // The next day, nothing new: nothing sent.
       await digests.gatherDigest('daily', new Date(due.getTime() + 24 * 3600_000));
       await waitForJobs(db);

@@ -5,8 +5,9 @@ import { boundsAround, cellsWithin } from '../listings/geo-grid.js';
  * Reverse search, the pruning half (Elasticsearch's percolator is the model): a saved search is
  * stored with keys, any of which a matching listing must carry, under a GIN index, and with the
  * bounds every match keeps to. A new listing then meets only the searches that share a key with it
- * and whose bounds it is within: its candidates, each confirmed by the search's own SQL
- * (ListingMatches). Pruning only ever drops searches the listing cannot match (search-percolator.spec).
+ * and whose bounds it is within: its candidates, confirmed together by their searches' own filters
+ * (ListingSearch.finding). Pruning only ever drops searches the listing cannot match: saved-searches.spec's
+ * property test compares what matching records with every search's own browse page.
  */
 export interface PruneFacts {
   pruneKeys: string[];
@@ -79,19 +80,4 @@ export function listingKeys(listing: ListingFacts): string[] {
     ...(listing.geoCell === null ? [] : [`cell:${listing.geoCell}`]),
     ...listing.lexemes.map((lexeme) => `word:${lexeme}`),
   ];
-}
-
-/** Whether the search survives pruning for this listing: the same test as the candidates' SQL (SavedSearchMatcher). */
-export function isCandidate(search: PruneFacts, listing: ListingFacts): boolean {
-  const keys = new Set(listingKeys(listing));
-  const words = new Set(listing.lexemes);
-  return (
-    search.pruneKeys.some((key) => keys.has(key)) &&
-    (search.categoryId === null || search.categoryId === listing.categoryId) &&
-    (search.listingType === null || search.listingType === listing.type) &&
-    (search.minPricePence === null || search.minPricePence <= listing.pricePence) &&
-    (search.maxPricePence === null || search.maxPricePence >= listing.pricePence) &&
-    (search.cells === null || (listing.geoCell !== null && search.cells.includes(listing.geoCell))) &&
-    (search.lexemes === null || search.lexemes.every((lexeme) => words.has(lexeme)))
-  );
 }

@@ -28,8 +28,14 @@ export function changeSavedSearch(id: string, change: SavedSearchChange): Promis
   return settle<SavedSearch>(() => api.PATCH('/api/saved-searches/{id}', { params: { path: { id } }, body: change, ...options() }));
 }
 
-export function markSavedSearchSeen(id: string): Promise<Outcome<SavedSearch>> {
-  return settle<SavedSearch>(() => api.POST('/api/saved-searches/{id}/seen', { params: { path: { id } }, ...options() }));
+/**
+ * Its matches so far are no longer new: told as the search opens, without holding the page up
+ * (keepalive, so the call outlives the page it was made from).
+ */
+export function markSavedSearchSeen(id: string): void {
+  void settle<SavedSearch>(() =>
+    api.POST('/api/saved-searches/{id}/seen', { params: { path: { id } }, headers: SITE_HEADERS, keepalive: true }),
+  );
 }
 
 export function deleteSavedSearch(id: string): Promise<Outcome<{ message: string }>> {

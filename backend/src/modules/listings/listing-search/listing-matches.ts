@@ -5,7 +5,7 @@ import type { ListingCard } from '../dto/listing.response.js';
 import { ListingCards } from '../listing-cards.js';
 import { ListingSearch } from './listing-search.js';
 import type { SearchQuery } from './search-query.js';
-import { type ListingQuery, ListingSearchSql } from './search-sql.js';
+import type { ListingQuery } from './search-sql.js';
 
 /** A listing as reverse search prunes saved searches by it (SearchPercolator's ListingFacts), with its status. */
 export interface PercolatedListing {
@@ -21,9 +21,9 @@ export interface PercolatedListing {
 }
 
 /**
- * Saved searches' side of search: whether a listing is among a query's answers, decided by the
- * search's own SQL (ListingSearchSql, as browse builds it) restricted to that listing, so an alert
- * never announces a listing the search's page would not show, whatever filters the query gains.
+ * Saved searches' side of search: which queries a listing is among the answers of, decided by the
+ * queries' own filters (ListingSearchSql, as browse builds them) on that listing, so an alert never
+ * announces a listing the search's page would not show, whatever filters the query gains.
  */
 @Injectable()
 export class ListingMatches {
@@ -82,12 +82,9 @@ export class ListingMatches {
     };
   }
 
-  /** Whether the listing is among the query's answers now (live, and every filter of the query). */
-  async matches(query: ListingQuery, text: string | undefined, listingId: string): Promise<boolean> {
-    const sql = new ListingSearchSql({ ...query, ids: [listingId], sort: 'newest', cursor: undefined, limit: 1 });
-    const page = sql.page({ text });
-    const rows = await this.prepared.bound<{ id: string }>(page.sql, page.params, 'primary');
-    return rows.length > 0;
+  /** Which of these queries (keyed) find the live listing now: each query's own filters, in one statement (ListingSearch.finding). */
+  finding(queries: ReadonlyArray<{ key: string; query: SearchQuery }>, listingId: string): Promise<string[]> {
+    return this.search.finding(queries, listingId);
   }
 
   /** These listings as cards, those still live only, newest first, with their distance from the query's place. */

@@ -12,7 +12,7 @@ import { SearchPlanner, TOTAL_CAP } from './planner.js';
 import { SearchAnswers } from './search-answers.js';
 import { attributeMatches, type SearchPosition, type SearchQuery, searchQueryParams } from './search-query.js';
 import { pageRows, searchRows } from './search-rows.js';
-import { type Fragment, type ListingQuery, ListingSearchSql, type SearchPlan, WALK } from './search-sql.js';
+import { type KeyedTest, type ListingQuery, ListingSearchSql, passingTests, type SearchPlan } from './search-sql.js';
 import { Spelling } from './spelling.js';
 
 /** Marks a relevance cursor that has gone past the ranked window (continuingCursor). */
@@ -75,26 +75,28 @@ export class ListingSearch {
   }
 
   /**
-   * Which of these queries find this live listing: wanted ads' searches asked of one listing, by
-   * browse's own SQL (each query's filters, with the listing's id as one more), in one round trip.
-   * Reads the primary: the listing was usually posted a moment ago. A query that no longer resolves
-   * (its place gone, the postcode service down) finds nothing, rather than failing the others.
+   * Which of these queries find this live listing: saved searches and wanted ads asked of a new
+   * listing, by browse's own filters (ListingSearchSql.test, the query's words among them), in one
+   * statement however many (passingTests). Reads the primary: the listing was usually posted a moment
+   * ago. A query that no longer resolves (its place gone, the postcode service down) finds nothing,
+   * rather than failing the others.
    */
   async finding(queries: ReadonlyArray<{ key: string; query: SearchQuery }>, listingId: string): Promise<string[]> {
-    const resolved = await Promise.all(queries.map(({ query }) => this.resolved(query, { limit: 1 }).catch(() => undefined)));
-    const tests: Fragment[] = [];
-    queries.forEach(({ key }, i) => {
-      const query = resolved[i];
-      if (!query) return;
-      const page = new ListingSearchSql({ ...query, ids: [listingId], statuses: ['live'] }).page(WALK);
-      tests.push({ sql: `select ?::text as key where exists (${page.sql})`, params: [key, ...page.params] });
-    });
-    if (tests.length === 0) return [];
-    const rows = await this.prepared.bound<{ key: string }>(
-      tests.map((test) => test.sql).join(' union all '),
-      tests.flatMap((test) => test.params),
-      'primary',
+    const tests = await Promise.all(
+      queries.map(async ({ key, query }): Promise<KeyedTest | undefined> => {
+        const resolved = await this.resolved(query, { limit: 1 }).catch(() => undefined);
+        if (!resolved) return undefined;
+        // Given by id, the listing needs none of the radius's grid squares worked out.
+        const sql = new ListingSearchSql({ ...resolved, ids: [listingId], statuses: ['live'], sort: 'newest', cursor: undefined });
+        return { key, ...sql.test(query.text) };
+      }),
     );
+    const passing = passingTests(
+      tests.filter((test) => test !== undefined),
+      listingId,
+    );
+    if (!passing) return [];
+    const rows = await this.prepared.bound<{ key: string }>(passing.sql, passing.params, 'primary');
     return rows.map((row) => row.key);
   }
 

@@ -202,7 +202,7 @@ export class ListingSearchSql {
     const statuses = query.statuses ?? ['live'];
     this.baseFilters.push(fragment(`l.status in (${statuses.map(() => '?').join(', ')})`, ...statuses));
     if (query.sellerId) this.baseFilters.push(fragment('l.seller_id = ?', query.sellerId));
-    if (query.ids) this.baseFilters.push(fragment(`l.id in (${query.ids.map(() => '?').join(', ') || 'null'})`, ...query.ids));
+    if (query.ids) this.baseFilters.push(fragment(`l.id in (${query.ids.map(() => '?::uuid').join(', ') || 'null'})`, ...query.ids));
     if (query.categoryId !== undefined) this.baseFilters.push(fragment('l.category_id = ?', query.categoryId));
     if (query.rentSubcategory) this.baseFilters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
     if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
@@ -215,7 +215,7 @@ export class ListingSearchSql {
     if (query.withImagesOnly)
       this.baseFilters.push(fragment(`exists (select 1 from image i where i.listing_id = l.id and i.status = 'ready')`));
     if (query.postedWithinDays)
-      this.baseFilters.push(fragment('l.published_at >= now() - make_interval(days => ?)', query.postedWithinDays));
+      this.baseFilters.push(fragment('l.published_at >= now() - make_interval(days => ?::integer)', query.postedWithinDays));
     for (const range of query.attributeRanges ?? []) {
       if (range.min !== undefined) this.baseFilters.push(fragment(`(l.attributes->>?)::numeric >= ?`, range.key, range.min));
       if (range.max !== undefined) this.baseFilters.push(fragment(`(l.attributes->>?)::numeric <= ?`, range.key, range.max));
@@ -268,6 +268,14 @@ export class ListingSearchSql {
     if (plan.text && !(plan.lexeme && plan.lexemeOnly))
       words.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, plan.text));
     return [...this.baseFilters, ...words, ...this.placeFilters];
+  }
+
+  /**
+   * Every filter of a page, the words `text` among them, as one condition on a listing `l` (and its
+   * seller `u` when `seller`): what reverse search asks of a new listing (ListingSearch.finding).
+   */
+  test(text: string | undefined): { where: Fragment; seller: boolean } {
+    return { where: whereOf(this.filtersOf({ text })), seller: Boolean(this.query.verifiedSellersOnly) };
   }
 
   /** How well a listing matches the words (relevance). */
@@ -731,6 +739,55 @@ export class ListingSearchSql {
     const last = rows[this.query.limit - 1] as ListingRow;
     return encodeCursor(this.sortKeys(plan).map((key) => key.value(last)));
   }
+}
+
+/** One query's test of a listing (ListingSearchSql.test), under a key that names the query. */
+export interface KeyedTest {
+  key: string;
+  where: Fragment;
+  seller: boolean;
+}
+
+/**
+ * Which of many queries' tests one listing passes, in one statement: the keys of those it passes.
+ * Queries of one shape (the same SQL, values of the same kinds) are tested together: their values
+ * go in as arrays (one element a query, `unnest` makes them rows) and each `?` of the shared SQL
+ * reads its column, so a thousand searches cost a few branches to plan, not a thousand.
+ */
+export function passingTests(tests: readonly KeyedTest[], listingId: string): Fragment | undefined {
+  const shapes = new Map<string, { test: KeyedTest; types: string[]; keys: string[]; columns: unknown[][] }>();
+  for (const test of tests) {
+    if (test.where.sql.includes('array[?]')) throw new Error('a test binds single values only');
+    const types = test.where.params.map(sqlType);
+    const shape = `${test.seller}|${types.join(',')}|${test.where.sql}`;
+    let group = shapes.get(shape);
+    if (!group) shapes.set(shape, (group = { test, types, keys: [], columns: types.map(() => []) }));
+    group.keys.push(test.key);
+    test.where.params.forEach((value, i) => group.columns[i]?.push(value));
+  }
+  if (shapes.size === 0) return undefined;
+  const branches = [...shapes.values()].map(({ test, types, keys, columns }) => {
+    let column = 0;
+    const where = test.where.sql.replace(/\?/g, () => `x.p${column++}`);
+    const names = ['k', ...types.map((_, i) => `p${i}`)].join(', ');
+    const arrays = ['array[?]::text[]', ...types.map((type) => `array[?]::${type}[]`)].join(', ');
+    return fragment(
+      `select x.k as key from listing l${test.seller ? ' join app_user u on u.id = l.seller_id' : ''}
+        cross join unnest(${arrays}) as x(${names}) where l.id = ?::uuid and ${where}`,
+      keys,
+      ...columns,
+      listingId,
+    );
+  });
+  return join(branches, ' union all ');
+}
+
+/** The PostgreSQL type a value is bound as, in passingTests' arrays. */
+function sqlType(value: unknown): string {
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int8' : 'float8';
+  if (typeof value === 'string') return 'text';
+  throw new Error(`a test cannot bind ${typeof value}`);
 }
 
 /**

@@ -1,0 +1,201 @@
+import { describe, expect, it } from '@jest/globals';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
+import { insertListing } from '../../testing/listings.js';
+import { BUILT, spawnBuilt, type RunningProcess } from '../../testing/processes.js';
+import { eventually, readOutbox, startTestApp, type OutboxMail, type TestApp } from '../../testing/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { SEARCH_QUERY_VERSION } from '../listings/listing-search/search-query.js';
+import { lastDigestDue } from './digest-schedule.js';
+
+/**
+ * Nothing lost or doubled when the worker process is killed (-9) in the middle of sending alerts:
+ * real worker processes (the built workers/dist) on PostgreSQL queues, one killed part-way through
+ * a daily digest and through a burst of instant alerts, another started; every due alert must then
+ * have arrived exactly once per (search, listing). A mail sent again after a crash carries its first
+ * sending's Message-ID, and the receiving server keeps one: arrivals are counted by Message-ID.
+ */
+describe('saved-search alerts when the worker is killed (-9)', () => {
+  interface World {
+    db: TestDatabase;
+    t: TestApp;
+    seller: string;
+    start(): RunningProcess;
+    stop(): Promise<void>;
+  }
+
+  const world = async (): Promise<World> => {
+    const db = await createTestDatabase();
+    const t = await startTestApp(db, { WORKERS_IN_PROCESS: 'false' });
+    const workers: RunningProcess[] = [];
+    const [seller] = await db.query<{ id: string }>(
+      `insert into app_user (id, email, email_verified_at, full_name, provider, role, profile_visible, contact_visible, listings_visible,
+         email_notifications, push_notifications, created_at, updated_at, last_active_at)
+       values (gen_random_uuid(), 'seller@crash.example', now(), 'Sam Seller', 'password', 'user', true, true, true, true, true, now(), now(), now())
+       returning id`,
+    );
+    return {
+      db,
+      t,
+      seller: (seller as { id: string }).id,
+      start: () => {
+        const worker = spawnBuilt(BUILT.worker, {
+          DATABASE_URL: db.url,
+          QUEUE_PREFIX: t.config.queue.prefix,
+          MAIL_OUTBOX_DIR: t.config.mail.outboxDir,
+          DATA_DIR: t.config.dataDir,
+          POSTCODES_API_URL: 'http://127.0.0.1:9',
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'test',
+          HOST: '127.0.0.1',
+        });
+        workers.push(worker);
+        return worker;
+      },
+      stop: async () => {
+        for (const worker of workers) {
+          if (worker.child.exitCode === null && worker.child.signalCode === null) {
+            worker.child.kill('SIGKILL');
+            await worker.exited;
+          }
+        }
+        await t.close();
+        await db.drop();
+      },
+    };
+  };
+
+  /** `count` buyers, each with one saved search for `words` at `frequency`. */
+  const buyersWithSearches = async (db: TestDatabase, count: number, words: string, frequency: string) =>
+    (
+      await db.query<{ id: string; user_id: string }>(
+        `with buyers as (
+           insert into app_user (id, email, email_verified_at, full_name, provider, role, profile_visible, contact_visible, listings_visible,
+             email_notifications, push_notifications, created_at, updated_at, last_active_at)
+           select gen_random_uuid(), 'buyer' || i || '-' || $4 || '@crash.example', now(), 'Buyer ' || i, 'password', 'user', true, true, true,
+             true, true, now(), now(), now()
+           from generate_series(1, $1::int) i returning id)
+         insert into saved_search (id, user_id, name, query, frequency, price_drops, unsubscribe_token, last_seen_at, prune_keys,
+           created_at, updated_at)
+         select gen_random_uuid(), b.id, $2, $3::jsonb, $5, true, substr(md5(random()::text) || md5(random()::text), 1, 43), now(), '{any}', now(), now()
+         from buyers b returning id, user_id`,
+        [count, words, JSON.stringify({ version: SEARCH_QUERY_VERSION, params: { q: words } }), randomBytes(4).toString('hex'), frequency],
+      )
+    ).map((row) => ({ search: row.id, user: row.user_id }));
+
+  const pending = async (db: TestDatabase) =>
+    Number((await db.query<{ n: string }>('select count(*) as n from outbox_job where completed_at is null and failed_at is null'))[0]?.n);
+
+  /** The mails as they arrived: one per Message-ID (a resend after a crash is the same message). */
+  const arrived = async (t: TestApp) => {
+    const byId = new Map<string, OutboxMail>();
+    for (const mail of await readOutbox(t.config.mail.outboxDir)) {
+      if (mail.messageId.startsWith('<saved-search-alert-')) byId.set(mail.messageId, mail);
+    }
+    return [...byId.values()];
+  };
+
+  /** How many arrived mails to `email` name the listing. */
+  const mailsNaming = (mails: OutboxMail[], email: string, listing: string) =>
+    mails.filter((mail) => mail.to === email && mail.text.includes(`/listing/${listing}`)).length;
+
+  it('sends the daily digest exactly once per (search, listing) when the worker is killed part-way through it', async () => {
+    const w = await world();
+    try {
+      const searches = await buyersWithSearches(w.db, 700, 'baler', 'daily');
+      const listings: string[] = [];
+      for (const title of ['Round baler', 'Square baler', 'Baler twine, 10 spools']) {
+        listings.push(await insertListing(w.db, { seller: w.seller, title }));
+      }
+      // The day's matches, recorded before this morning's 07:00.
+      const due = lastDigestDue('daily', new Date());
+      await w.db.query(
+        `insert into saved_search_match (saved_search_id, listing_id, occasion, price_pence, matched_at)
+         select s.id, l.id, 'new', l.price_pence, $2 from saved_search s, listing l where l.id = any($1::uuid[])`,
+        [listings, new Date(due.getTime() - 3600_000)],
+      );
+      const worker = w.start();
+      // Killed once the digest is under way: some of its mails written, not all.
+      await eventually(async () => {
+        const sent = (await readOutbox(w.t.config.mail.outboxDir)).length;
+        if (sent < 50) throw new Error(`${sent} mails so far`);
+      }, 150_000);
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      expect((await arrived(w.t)).length).toBeLessThan(searches.length);
+      w.start();
+      await eventually(async () => {
+        expect(await arrived(w.t)).toHaveLength(searches.length);
+        expect(await pending(w.db)).toBe(0);
+      }, 240_000);
+      const mails = await arrived(w.t);
+      const emails = new Map(
+        (await w.db.query<{ id: string; email: string }>('select id, email from app_user')).map((row) => [row.id, row.email]),
+      );
+      for (const { user } of searches) {
+        const email = emails.get(user) as string;
+        expect([email, mails.filter((mail) => mail.to === email).length]).toEqual([email, 1]);
+        for (const listing of listings) expect([email, listing, mailsNaming(mails, email, listing)]).toEqual([email, listing, 1]);
+      }
+    } finally {
+      await w.stop();
+    }
+  }, 420_000);
+
+  it('tells every instant search of every listing of a burst exactly once (bell, and the e-mail due) when the worker is killed mid-burst', async () => {
+    const w = await world();
+    try {
+      const searches = await buyersWithSearches(w.db, 150, 'harrow', 'instant');
+      const listings: string[] = [];
+      for (let i = 0; i < 20; i++) listings.push(await insertListing(w.db, { seller: w.seller, title: `Power harrow ${i + 1}` }));
+      const events = w.t.app.get(DomainEvents);
+      await w.t.app
+        .get(EntityManager)
+        .fork()
+        .transactional(async (tx) => {
+          for (const listingId of listings) events.publish(tx, 'listing.published', { listingId });
+        });
+      const due = searches.length * listings.length;
+      const recorded = async () => Number((await w.db.query<{ n: string }>('select count(*) as n from saved_search_match'))[0]?.n);
+      const worker = w.start();
+      await eventually(async () => {
+        const [bells] = await w.db.query<{ n: string }>('select count(*) as n from notification');
+        if (Number(bells?.n) < due / 5) throw new Error(`${bells?.n} bells so far`);
+      }, 150_000);
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      const [bellsAtKill] = await w.db.query<{ n: string }>('select count(*) as n from notification');
+      expect(Number(bellsAtKill?.n)).toBeLessThan(due);
+      w.start();
+      await eventually(async () => {
+        expect(await recorded()).toBe(due);
+        expect(await pending(w.db)).toBe(0);
+      }, 240_000);
+      // The bell: one notification per (search's owner, listing).
+      const bells = await w.db.query<{ user_id: string; action_url: string; n: string }>(
+        `select user_id, action_url, count(*) as n from notification group by user_id, action_url`,
+      );
+      expect(bells).toHaveLength(due);
+      expect(bells.filter((bell) => bell.n !== '1')).toEqual([]);
+      // The e-mail: at most one per 15 minutes, so the first batch of each search is due now (the rest
+      // wait for the next); every match put in a batch arrived in exactly one mail, and none twice.
+      const batched = await w.db.query<{ email: string; listing_id: string }>(
+        `select u.email, m.listing_id from saved_search_match m join saved_search s on s.id = m.saved_search_id
+           join app_user u on u.id = s.user_id where m.mail_batch is not null`,
+      );
+      expect(new Set(batched.map((row) => row.email)).size).toBe(searches.length);
+      const mails = await arrived(w.t);
+      expect(mails).toHaveLength(searches.length);
+      for (const { email, listing_id: listing } of batched) {
+        expect([email, listing, mailsNaming(mails, email, listing)]).toEqual([email, listing, 1]);
+      }
+      for (const listing of listings) {
+        const naming = mails.filter((mail) => mail.text.includes(`/listing/${listing}`)).length;
+        expect(naming).toBe(batched.filter((row) => row.listing_id === listing).length);
+      }
+    } finally {
+      await w.stop();
+    }
+  }, 420_000);
+});
