@@ -52,8 +52,12 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export const LISTING_LIFETIME_DAYS = 90;
 export const EXPIRY_WARNING_DAYS = 7;
 
-/** SPEC §9 "Sort options", plus nearest (with a location) and relevance (with text). */
-export const LISTING_SORTS = ['newest', 'oldest', 'price-low', 'price-high', 'popular', 'nearest', 'relevance'] as const;
+/**
+ * SPEC §9 "Sort options", plus nearest (with a location), relevance (with text), and livestock by
+ * price per head, lowest first (a lot priced in total divided by its head count; lots without a
+ * price per head last).
+ */
+export const LISTING_SORTS = ['newest', 'oldest', 'price-low', 'price-high', 'popular', 'nearest', 'relevance', 'price-per-head'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
 /** SPEC §9 "Date filter". */

@@ -137,4 +137,66 @@ describe('farm-grade listings', () => {
     expect(makes.indexOf('Kubota')).toBeLessThan(makes.indexOf('Zetor'));
     expect((await search('category=equipment&make=Kubota')).sort()).toEqual(kubotas.sort());
   });
+
+  describe('prices per head', () => {
+    /** Lleyn ewes priced as sellers price them: a lot in total with its head count, per head, or in total with no count. */
+    const lot = (title: string, pounds: number, priceUnit: 'total' | 'per-head', headCount?: number) =>
+      insertListing(db, {
+        seller: seller.id,
+        title: `Lleyn ewes ${title}`,
+        category: 3,
+        pricePence: pounds * 100,
+        priceUnit,
+        attributes: { species: 'sheep', ...(headCount ? { head_count: headCount } : {}) },
+      });
+    let lots: { a125: string; b110: string; c120: string; uncounted: string };
+    beforeAll(async () => {
+      lots = {
+        a125: await lot('forty at £5,000 the lot', 5_000, 'total', 40),
+        b110: await lot('at £110 a head', 110, 'per-head', 50),
+        c120: await lot('twenty at £2,400 the lot', 2_400, 'total', 20),
+        uncounted: await lot('a lot at £900, not counted', 900, 'total'),
+      };
+    });
+
+    const allPages = async (query: string) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const response = await visitor().call('GET', `/api/listings?${query}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(response.statusCode).toBe(200);
+        const page = response.json<{ data: { listings: Array<{ id: string }>; next_cursor: string | null } }>().data;
+        ids.push(...page.listings.map((card) => card.id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      return ids;
+    };
+
+    it('sorts livestock by price per head, lowest first, a lot priced in total by its head count, page by page; lots without one last', async () => {
+      expect(await allPages('q=lleyn&category=livestock&sort=price-per-head')).toEqual([lots.b110, lots.c120, lots.a125, lots.uncounted]);
+      // Without words too (the sort's index walked), the same order among the category's listings.
+      const all = await allPages('category=livestock&species=sheep&sort=price-per-head');
+      expect(all.filter((id) => Object.values(lots).includes(id))).toEqual([lots.b110, lots.c120, lots.a125, lots.uncounted]);
+      const refused = await visitor().call('GET', '/api/listings?category=equipment&sort=price-per-head');
+      expect([refused.statusCode, refused.json<{ fields: Record<string, string> }>().fields]).toEqual([
+        400,
+        { sort: 'sort=price-per-head needs category=livestock' },
+      ]);
+    });
+
+    it('compares a price in a unit with listings priced in it, or converted where their head count says how; never across units', async () => {
+      const found = async (query: string) => (await search(`q=lleyn&category=livestock&${query}`)).sort();
+      // Up to £120 a head: £110 a head, and 20 for £2,400; not 40 for £5,000 (£125 a head), nor a lot of unknown size.
+      expect(await found('max_price=120&price_unit=per-head')).toEqual([lots.b110, lots.c120].sort());
+      // Up to £5,000 in all: 50 at £110 a head is £5,500.
+      expect(await found('max_price=5000&price_unit=total')).toEqual([lots.a125, lots.c120, lots.uncounted].sort());
+      expect(await found('min_price=121&price_unit=per-head')).toEqual([lots.a125]);
+      // No unit: each listing's price as it stands, as before.
+      expect(await found('max_price=120')).toEqual([lots.b110]);
+      const refused = await visitor().call('GET', '/api/listings?max_price=120&price_unit=per-cow');
+      expect(refused.json<{ fields: Record<string, string> }>().fields['price_unit']).toMatch(
+        /^price_unit must be one of: total, per-head, /,
+      );
+    });
+  });
 });

@@ -36,6 +36,11 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
     'create index "listing_live_wanted_index" on "listing" ("category_id", "price_pence") where "type" = \'wanted\' and "status" = \'live\'',
 })
 @Index({
+  name: 'listing_price_per_head_index',
+  expression: `create index "listing_price_per_head_index" on "listing"
+    ("status", "category_id", (coalesce(listing_price_in_unit("price_pence", "price_unit", "attributes", 'per-head'), 9007199254740991)), "id")`,
+})
+@Index({
   name: 'listing_location_index',
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })

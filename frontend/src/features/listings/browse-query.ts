@@ -33,6 +33,7 @@ export const SORT_LABELS = {
   popular: 'Most viewed',
   nearest: 'Nearest first',
   relevance: 'Best match',
+  'price-per-head': 'Price per head: low to high',
 } as const;
 export type SortValue = keyof typeof SORT_LABELS;
 
@@ -47,9 +48,10 @@ export const DATE_LABELS: Readonly<Record<keyof typeof DATE_RANGES, string>> = {
 export const RADIUS_CHOICES = [5, 10, 25, 50, 100, 250] as const;
 export const DEFAULT_RADIUS = 25;
 
-/** The sorts that make sense for these filters: nearest needs a place, relevance needs words. */
+/** The sorts that make sense for these filters: nearest needs a place, relevance words, price per head livestock. */
 export function sortChoices(params: URLSearchParams): SortValue[] {
   const sorts: SortValue[] = ['newest', 'oldest', 'price-low', 'price-high', 'popular'];
+  if (params.get('category') === 'livestock') sorts.push('price-per-head');
   if (params.get('location')) sorts.push('nearest');
   if (params.get('q')?.trim()) sorts.unshift('relevance');
   return sorts;

@@ -142,6 +142,13 @@ export class ListingDetail extends ListingCard {
   seller!: ListingSeller;
 
   @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why distance_miles is null although `near` was given (the postcode service not answering, the place unknown)',
+  })
+  distance_note!: string | null;
+
+  @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'number' },
     nullable: true,
@@ -171,11 +178,6 @@ export class ListingDetail extends ListingCard {
 /** The answer to posting a listing: the listing, and how many buyers' wanted ads it answers. */
 export class PostedListing extends ListingDetail {
   @ApiProperty({ description: 'Live wanted ads this listing matches (their owners are told); 0 for a wanted ad' })
-  wanted_by!: number;
-}
-
-export class WantedByResponse {
-  @ApiProperty({ description: 'Live wanted ads the listing answers' })
   wanted_by!: number;
 }
 

@@ -11,9 +11,10 @@ import {
   type ListingSort,
   PAGE_SIZE,
   PRICE_MAX_POUNDS,
+  type PriceUnit,
   type RentSubcategory,
 } from '../../../contracts/listings.js';
-import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
+import { canonicalPostcode } from '../../../contracts/postcodes.js';
 import { addDays } from '../../../contracts/field-formats.js';
 import { ListingSearchRequest } from '../dto/listing.request.js';
 import type { AttributeMatch } from './search-sql.js';
@@ -35,6 +36,12 @@ export interface SearchQuery {
   type?: ListingType;
   minPricePence?: number;
   maxPricePence?: number;
+  /**
+   * The unit min and max price are in (a wanted ad's "up to £120 per head"): a listing priced in
+   * another unit is compared only where its own quantity converts it (search-sql's priceInUnit).
+   * Only with a price bound.
+   */
+  priceUnit?: PriceUnit;
   /** A place id from GET /api/places: a town or village's, or a postcode or outcode ("EX20 1AB", "TA1"). */
   location?: string;
   /** Only with a location. */
@@ -95,6 +102,11 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       throw new FieldValidationException({ max_price: 'max_price must not be below min_price' });
     }
     const date = request.date as DateRange | undefined;
+    const sort = (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest');
+    if (sort === 'price-per-head' && category !== 'livestock') {
+      throw new FieldValidationException({ sort: 'sort=price-per-head needs category=livestock' });
+    }
+    const priced = minPricePence !== undefined || maxPricePence !== undefined;
     const query: SearchQuery = {
       text,
       category,
@@ -102,6 +114,7 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       type: request.type === 'buy' ? 'sale' : (request.type as ListingType | undefined),
       minPricePence,
       maxPricePence,
+      priceUnit: priced ? (request.price_unit as PriceUnit | undefined) : undefined,
       // A postcode however typed ("ex201ab"): one spelling, so equal searches share answers.
       location: request.location && (canonicalPostcode(request.location) ?? request.location),
       radiusMiles: request.location ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
@@ -110,7 +123,7 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       postedWithin: date && date !== 'all' ? date : undefined,
       attributeRanges: attributeRanges(category, subcategory, raw),
       attributeFilters: attributeFilters(category, subcategory, raw),
-      sort: (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest'),
+      sort,
     };
     return { query: withoutAbsent(query), position: withoutAbsent({ cursor: request.cursor, limit: request.limit ?? PAGE_SIZE }) };
   } catch (error) {
@@ -138,6 +151,7 @@ export function searchQueryParams(query: SearchQuery, position?: SearchPosition)
   put('type', query.type);
   put('min_price', query.minPricePence === undefined ? undefined : query.minPricePence / 100);
   put('max_price', query.maxPricePence === undefined ? undefined : query.maxPricePence / 100);
+  put('price_unit', query.priceUnit);
   put('location', query.location);
   put('radius', query.location ? query.radiusMiles : undefined);
   put('verified', query.verifiedSellersOnly);

@@ -22,6 +22,15 @@ export function parsePostcode(text: string): ParsedPostcode | undefined {
   return undefined;
 }
 
+/**
+ * Whether `text` names a place as GET /api/places gives ids: a GeoNames town or village (digits) or a
+ * UK postcode or outcode however typed ("EX20 1AB", "ex201ab", "TA1"). The one test of a place id:
+ * request bodies, search parameters and the listing page's `near` all use it.
+ */
+export function isPlaceId(text: string): boolean {
+  return /^\d{1,12}$/.test(text) || parsePostcode(text) !== undefined;
+}
+
 /** The canonical form of a postcode or outcode ("EX20 1AB", "TA1"), or undefined. */
 export function canonicalPostcode(text: string): string | undefined {
   const parsed = parsePostcode(text);
