@@ -138,6 +138,61 @@ describe('farm-grade listings', () => {
     expect((await search('category=equipment&make=Kubota')).sort()).toEqual(kubotas.sort());
   });
 
+  it('takes several land designations, once each, stores them in the declared order, shows them, and finds land holding any asked', async () => {
+    photos ??= await uploadPhotos(seller.browser, 1, { ready: false });
+    const land = (designations: unknown) => ({ ...LISTING_BODIES.land, attributes: { ...LISTING_BODIES.land.attributes, designations } });
+    const refused = async (designations: unknown) => {
+      const response = await seller.browser.call(
+        'POST',
+        '/api/listings',
+        await listingBody(seller.browser, { ...land(designations), images: photos }),
+      );
+      expect(response.statusCode).toBe(400);
+      return response.json<{ fields: Record<string, string> }>().fields['attributes.designations'];
+    };
+    expect(await refused(['nvz', 'sssi', 'nvz'])).toBe('Designations: each once');
+    expect(await refused(['sssi', 'ramsar'])).toBe(
+      'Designations must be a list of: Site of Special Scientific Interest (SSSI), Nitrate Vulnerable Zone (NVZ), National Park, National Landscape (AONB), Green Belt, Scheduled monument on the land',
+    );
+    expect(await refused([true])).toMatch(/^Designations must be a list of: /);
+
+    // As a form sends them (commas) or as a list; kept in the declared order, so equal choices are stored alike.
+    const posted = await postListing<Detail>(seller.browser, land('nvz, sssi'));
+    expect(posted.attributes['designations']).toEqual(['sssi', 'nvz']);
+    const shown = (await visitor().call('GET', `/api/listings/${posted.id}`)).json<{ data: Detail }>().data;
+    expect(shown.attributes['designations']).toEqual(['sssi', 'nvz']);
+    const green = await insertListing(db, {
+      seller: seller.id,
+      title: 'Grazing',
+      category: 1,
+      attributes: { designations: ['green-belt'] },
+    });
+    const none = await insertListing(db, { seller: seller.id, title: 'Arable', category: 1, attributes: {} });
+
+    expect(await search('category=land&designations=national-park,sssi')).toEqual([posted.id]);
+    expect((await search('category=land&designations=green-belt,nvz')).sort()).toEqual([posted.id, green].sort());
+    expect(await search('category=land&designations=green-belt')).not.toContain(none);
+    const unknown = await visitor().call('GET', '/api/listings?category=land&designations=sssi,ramsar');
+    expect([unknown.statusCode, unknown.json<{ fields: Record<string, string> }>().fields['designations']]).toEqual([
+      400,
+      'designations must be one or more of, separated by commas: sssi, nvz, national-park, national-landscape, green-belt, scheduled-monument',
+    ]);
+  });
+
+  it('finds livestock in any of the health schemes asked for', async () => {
+    const herd = (schemes: string[]) =>
+      insertListing(db, {
+        seller: seller.id,
+        title: 'Limousin cows',
+        category: 3,
+        attributes: { species: 'cattle', health_schemes: schemes },
+      });
+    const ibr = await herd(['bvd', 'ibr']);
+    const lepto = await herd(['lepto']);
+    expect(await search('category=livestock&health_schemes=ibr')).toEqual([ibr]);
+    expect((await search('category=livestock&health_schemes=lepto,ibr')).sort()).toEqual([ibr, lepto].sort());
+  });
+
   describe('prices per head', () => {
     /** Lleyn ewes priced as sellers price them: a lot in total with its head count, per head, or in total with no count. */
     const lot = (title: string, pounds: number, priceUnit: 'total' | 'per-head', headCount?: number) =>

@@ -13,6 +13,8 @@ import {
   PAGE_SIZE,
   type PriceUnit,
   priceUnitsFor,
+  isEmptyFieldValue,
+  type AttributeValue,
   type RentSubcategory,
   SALE_CATEGORIES,
   storedFieldValue,
@@ -75,7 +77,7 @@ export interface ListingBrief {
   pricePence: number;
   priceUnit: PriceUnit;
   vat: VatOption;
-  attributes: Record<string, string | number | boolean>;
+  attributes: Record<string, AttributeValue>;
   /** The main photo's URL once ready. */
   image: string | null;
 }
@@ -436,13 +438,13 @@ export class ListingsService {
       const what = `${request.type === 'rent' ? 'a rental' : 'a sale'} in ${categoryBySlug(rentSubcategory ?? category.slug)?.name}`;
       errors['price_unit'] = `For ${what} the price is ${units.join(', ')}`;
     }
-    const attributes: Record<string, string | number | boolean> = {};
+    const attributes: Record<string, AttributeValue> = {};
     const given = request.attributes ?? {};
     for (const field of fieldsFor(category.slug, rentSubcategory)) {
       const value = given[field.key];
       const error = categoryFieldError(field, value, given);
       if (error) errors[`attributes.${field.key}`] = error;
-      else if (value !== undefined && value !== null && value !== '') attributes[field.key] = storedFieldValue(field, value);
+      else if (!isEmptyFieldValue(value)) attributes[field.key] = storedFieldValue(field, value);
     }
     const from = attributes['available_from'];
     const to = attributes['available_to'];

@@ -80,7 +80,10 @@ export function valueFilters(params: URLSearchParams): ValueFilter[] {
   const subcategory = (RENT_SUBCATEGORIES as readonly string[]).includes(sub) ? (sub as RentSubcategory) : undefined;
   return fieldsFor(category.slug as CategorySlug, subcategory).flatMap((field): ValueFilter[] => {
     const { key: name, label } = field;
-    if (field.kind === 'choice' && field.filter) return [{ name, label, input: 'select', choices: Object.entries(field.options) }];
+    // Several choices are offered one at a time here; the API takes several (has any of).
+    if ((field.kind === 'choice' || field.kind === 'choices') && field.filter) {
+      return [{ name, label, input: 'select', choices: Object.entries(field.options) }];
+    }
     if (field.kind === 'yes-no' && field.filter) return [{ name, label, input: 'select', choices: YES_NO }];
     if (field.kind === 'text' && field.filter) return [{ name, label, input: 'text' }];
     if (field.kind === 'date' && field.validFor) {

@@ -19,6 +19,9 @@ export function categoryFacts(
       case 'choice':
         shown = field.options[String(value)] ?? String(value);
         break;
+      case 'choices':
+        shown = (Array.isArray(value) ? value : [value]).map((key) => field.options[String(key)] ?? String(key)).join(', ');
+        break;
       case 'yes-no':
         shown = value === true ? 'Yes' : 'No';
         break;

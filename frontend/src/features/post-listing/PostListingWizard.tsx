@@ -3,7 +3,15 @@ import { ACCOUNT_TEXTS } from '@contracts/account';
 import { api } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 import type { PlacePickerHandle } from '../listings/PlacePickerField';
-import { hasSignedInHint, REQUEST_TIMEOUT_MS, settle, signInHref, SITE_HEADERS, type ListingDetail } from '../listings/listings-api';
+import {
+  hasSignedInHint,
+  REQUEST_TIMEOUT_MS,
+  settle,
+  signInHref,
+  SITE_HEADERS,
+  type ListingDetail,
+  type PostedListing,
+} from '../listings/listings-api';
 import { uploadPhoto } from './upload';
 import { EMPTY_DRAFT, fileProblem, restoreDraft, STEPS, withType, type ListingDraft } from './wizard-logic';
 import { INITIAL_STATE, publishBody, SUBMIT_FAILED, transition, uploading, type WizardPhoto } from './wizard-machine';
@@ -130,11 +138,11 @@ export default function PostListingWizard({ editId, initialType }: Props) {
     if (state.phase !== 'publishing') return;
     const body = publishBody(state);
     const init = { body, headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
-    void settle<ListingDetail & { wanted_by?: number }>(() =>
+    void settle<PostedListing | ListingDetail>(() =>
       editId ? api.PUT('/api/listings/{id}', { ...init, params: { path: { id: editId } } }) : api.POST('/api/listings', init),
     ).then((outcome) => {
       if (outcome.ok) {
-        dispatch({ type: 'published', id: outcome.data.id, wantedBy: outcome.data.wanted_by });
+        dispatch({ type: 'published', id: outcome.data.id, wantedBy: 'wanted_by' in outcome.data ? outcome.data.wanted_by : undefined });
         return;
       }
       if (outcome.status === 401) {

@@ -1,12 +1,22 @@
 import { useState, type Ref } from 'react';
-import { SELLER_TEXTS } from '@contracts/trust';
+import { SELLER_TEXTS, SELLER_TYPES, TRADE_RULES } from '@contracts/trust';
 import { CATEGORIES } from '@contracts/categories';
 import { IMAGE_LIMITS } from '@contracts/images';
-import { CATEGORY_FIELDS, fieldApplies, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
+import { CATEGORY_FIELDS, choicesOf, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
 import { LIVESTOCK_MOVEMENT } from '../listings/livestock-movement';
 import { formatListingPrice } from '../../lib/listing-format';
 import { PlacePickerField, type PlacePickerHandle } from '../listings/PlacePickerField';
-import { ACCEPTED_TYPES, categoryChoices, DESCRIPTION_MAX, draftFields, parsePrice, priceUnits, STEPS } from './wizard-logic';
+import { categoryFacts } from '../listings/listing-facts';
+import {
+  ACCEPTED_TYPES,
+  categoryChoices,
+  DESCRIPTION_MAX,
+  draftFields,
+  listingPayload,
+  parsePrice,
+  priceUnits,
+  STEPS,
+} from './wizard-logic';
 import type { WizardEvent, WizardPhoto, WizardState } from './wizard-machine';
 
 type Dispatch = (event: WizardEvent) => void;
@@ -184,6 +194,33 @@ function AttributeInput({
   };
   if (field.kind === 'list') {
     return <textarea {...common} rows={3} onChange={(event) => onChange(event.currentTarget.value)} />;
+  }
+  if (field.kind === 'choices') {
+    // Ticked keys kept joined by commas (the draft holds text), in the declared order.
+    const ticked = new Set(choicesOf(value) ?? []);
+    const toggle = (key: string, on: boolean) =>
+      onChange(
+        Object.keys(field.options)
+          .filter((option) => (option === key ? on : ticked.has(option)))
+          .join(','),
+      );
+    return (
+      <div
+        className="wizard__choices"
+        id={common.id}
+        data-attribute={field.key}
+        role="group"
+        aria-label={field.label}
+        aria-invalid={common['aria-invalid']}
+      >
+        {Object.entries(field.options).map(([key, label]) => (
+          <label key={key} className="wizard__check">
+            <input type="checkbox" value={key} checked={ticked.has(key)} onChange={(event) => toggle(key, event.currentTarget.checked)} />{' '}
+            {label}
+          </label>
+        ))}
+      </div>
+    );
   }
   if (field.kind === 'choice' || field.kind === 'yes-no') {
     const options = field.kind === 'choice' ? Object.entries(field.options) : [['yes', 'Yes'] as const, ['no', 'No'] as const];
@@ -368,8 +405,8 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
         <fieldset key={slug} className="wizard__attributes" data-attributes={slug}>
           <legend className="field__label">{categoryName(slug)} details (optional)</legend>
           <div className="wizard__row">
-            {CATEGORY_FIELDS[slug]
-              .filter((field) => fieldApplies(field, draft.attributes))
+            {draftFields(draft)
+              .filter((field) => CATEGORY_FIELDS[slug].includes(field))
               .map((field) => (
                 <div key={field.key} className="field">
                   <label className="field__label" htmlFor={`attr-${slug}-${field.key}`}>
@@ -455,14 +492,13 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
               <dd>{value || 'Not given'}</dd>
             </div>
           ))}
-          {draftFields(draft)
-            .filter((field) => draft.attributes[field.key])
-            .map((field) => (
-              <div key={field.key}>
-                <dt>{field.label}</dt>
-                <dd>{draft.attributes[field.key]}</dd>
-              </div>
-            ))}
+          {/* The details as the listing will show them (labels of choices, units). */}
+          {reviewFacts(draft).map((fact) => (
+            <div key={fact.label}>
+              <dt>{fact.label}</dt>
+              <dd>{fact.value}</dd>
+            </div>
+          ))}
         </dl>
         <h3>Description</h3>
         <p className="listing-page__description">{draft.description || 'Not given'}</p>
@@ -487,7 +523,7 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
       {state.askSellerType && (
         <fieldset className="field wizard__declaration" data-seller-type>
           <legend>{SELLER_TEXTS.typeLabel}</legend>
-          {(['private', 'trade'] as const).map((choice) => (
+          {SELLER_TYPES.map((choice) => (
             <label key={choice} className="wizard__check">
               <input
                 type="radio"
@@ -509,7 +545,7 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
               <input
                 name="business_name"
                 className="field__input"
-                maxLength={100}
+                maxLength={TRADE_RULES.business_name.maxLength}
                 value={state.businessName}
                 onChange={(event) => dispatch({ type: 'businessNameChanged', value: event.currentTarget.value })}
               />
@@ -520,6 +556,16 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
       )}
     </section>
   );
+}
+
+/** The draft's category details as its listing will show them (labels of choices, units, a test's "valid until"). */
+function reviewFacts(draft: WizardState['draft']) {
+  const payload = listingPayload(draft);
+  return categoryFacts({
+    category_slug: payload.category,
+    rent_subcategory: payload.subcategory ?? null,
+    attributes: payload.attributes ?? {},
+  });
 }
 
 /** What a buyer must check before moving animals, and whose word the details are (the listing page says the same). */

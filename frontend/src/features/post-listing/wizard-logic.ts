@@ -2,16 +2,15 @@ import { CATEGORIES, type CategorySlug } from '@contracts/categories';
 import { IMAGE_LIMITS, IMAGE_MESSAGES } from '@contracts/images';
 import {
   categoryFieldError,
+  choicesOf,
   fieldApplies,
   fieldsFor,
   LISTING_RULES,
   LISTING_TEXTS,
   PRICE_MAX_POUNDS,
   priceUnitsFor,
-  RENT_PRICE_UNITS,
   RENT_SUBCATEGORIES,
   SALE_CATEGORIES,
-  SALE_PRICE_UNITS,
   type CategoryField,
   type RentSubcategory,
 } from '@contracts/listings';
@@ -82,12 +81,7 @@ export function categoryChoices(type: ListingDraft['type']): Array<{ value: stri
 
 /** The units the draft may be priced in: its category's (a rental: what is rented), or every unit of its type before one is chosen. */
 export function priceUnits(type: ListingDraft['type'], category = ''): readonly string[] {
-  if (type !== 'sale' && type !== 'rent') return SALE_PRICE_UNITS;
-  return CATEGORIES.some((c) => c.slug === category)
-    ? priceUnitsFor(type, category as CategorySlug)
-    : type === 'rent'
-      ? RENT_PRICE_UNITS
-      : SALE_PRICE_UNITS;
+  return priceUnitsFor(type || 'sale', CATEGORIES.find((c) => c.slug === category)?.slug);
 }
 
 /** Switching type: For Sale clears a Rentals category; For Rent forces Rentals and clears the subcategory. */
@@ -176,6 +170,8 @@ function attributeValue(field: CategoryField, text: string | undefined): unknown
   if (text === undefined || text === '') return undefined;
   if (field.kind === 'integer' || field.kind === 'decimal') return Number(text);
   if (field.kind === 'yes-no') return text === 'yes' ? true : text === 'no' ? false : text;
+  // Ticked choices are kept in the draft as their keys joined by commas.
+  if (field.kind === 'choices') return choicesOf(text);
   return field.kind === 'list' ? text : text.trim();
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LISTING_TYPES, type ListingType } from '../../../contracts/listings.js';
+import { type AttributeValue, LISTING_TYPES, type ListingType } from '../../../contracts/listings.js';
 import { SELLER_TYPES, type SellerType } from '../../../contracts/trust.js';
 import { ImageView } from '../../images/dto/image.response.js';
 
@@ -136,7 +136,7 @@ export class ListingDetail extends ListingCard {
   declare description: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
-  attributes!: Record<string, string | number | boolean>;
+  attributes!: Record<string, AttributeValue>;
 
   @ApiProperty({ type: ListingSeller })
   seller!: ListingSeller;

@@ -15,7 +15,7 @@ import {
   type RentSubcategory,
 } from '../../../contracts/listings.js';
 import { canonicalPostcode } from '../../../contracts/postcodes.js';
-import { addDays } from '../../../contracts/field-formats.js';
+import { addDays, listItems } from '../../../contracts/field-formats.js';
 import { ListingSearchRequest } from '../dto/listing.request.js';
 import type { AttributeMatch } from './search-sql.js';
 
@@ -56,8 +56,12 @@ export interface SearchQuery {
   sort: ListingSort;
 }
 
-/** A choice or yes-no field equal to a value, or a date field whose validity (CategoryField validFor) covers a day. */
-export type AttributeFilter = { key: string; equals: string | boolean } | { key: string; validOn: string };
+/**
+ * A choice or yes-no field equal to a value, a several-choices field holding any of some options,
+ * or a date field whose validity (CategoryField validFor) covers a day.
+ */
+export type AttributeFilter =
+  { key: string; equals: string | boolean } | { key: string; anyOf: string[] } | { key: string; validOn: string };
 
 export interface AttributeRange {
   key: string;
@@ -163,6 +167,7 @@ export function searchQueryParams(query: SearchQuery, position?: SearchPosition)
   }
   for (const filter of query.attributeFilters ?? []) {
     if ('validOn' in filter) put(`${filter.key}_valid_on`, filter.validOn);
+    else if ('anyOf' in filter) put(filter.key, filter.anyOf.join(','));
     else put(filter.key, typeof filter.equals === 'boolean' ? (filter.equals ? 'yes' : 'no') : filter.equals);
   }
   put('sort', query.sort);
@@ -259,6 +264,12 @@ function attributeFilters(
     else if (field.kind === 'choice') {
       if (value in field.options) filters.push({ key: field.key, equals: value });
       else errors[name] = `${name} must be one of: ${Object.keys(field.options).join(', ')}`;
+    } else if (field.kind === 'choices') {
+      // Has any of them: `designations=sssi,nvz`.
+      const anyOf = [...new Set(listItems(value))];
+      const unknown = anyOf.find((option) => !(option in field.options));
+      if (anyOf.length > 0 && !unknown) filters.push({ key: field.key, anyOf });
+      else errors[name] = `${name} must be one or more of, separated by commas: ${Object.keys(field.options).join(', ')}`;
     } else if (field.kind === 'text') {
       // A make from GET /api/listings/makes: matched as the sellers wrote it.
       if (value.trim().length <= field.maxLength) filters.push({ key: field.key, equals: value.trim() });
@@ -273,10 +284,10 @@ function attributeFilters(
   return filters.length > 0 ? filters : undefined;
 }
 
-/** Whether search filters on a field by value: a text, choice or yes-no declared `filter`, a date that stays valid. */
+/** Whether search filters on a field by value: a text, choice(s) or yes-no declared `filter`, a date that stays valid. */
 function filterable(field: CategoryField): boolean {
   return (
-    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'yes-no') && Boolean(field.filter)) ||
+    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'choices' || field.kind === 'yes-no') && Boolean(field.filter)) ||
     (field.kind === 'date' && Boolean(field.validFor))
   );
 }

@@ -56,8 +56,9 @@ export interface ListingQuery {
   limit: number;
 }
 
-/** A text, choice or yes-no equal to a value, or a date within a range. */
-export type AttributeMatch = { key: string; equals: string | boolean } | { key: string; dateFrom: string; dateTo: string };
+/** A text, choice or yes-no equal to a value, a list of choices holding any of some, or a date within a range. */
+export type AttributeMatch =
+  { key: string; equals: string | boolean } | { key: string; anyOf: string[] } | { key: string; dateFrom: string; dateTo: string };
 
 /**
  * How one search's rows are found, chosen by SearchPlanner before any page is read; every SQL of
@@ -230,6 +231,9 @@ export class ListingSearchSql {
       // Text against text (a yes-no as 'true' / 'false'): the migrations keep statistics of each
       // filtered field's values, so PostgreSQL knows how many match and walks the sort's index.
       if ('equals' in match) this.baseFilters.push(fragment('l.attributes->>? = ?', match.key, String(match.equals)));
+      // (The function, not its operator `?|`, whose question mark would read as a placeholder.)
+      else if ('anyOf' in match)
+        this.baseFilters.push(fragment('jsonb_exists_any(l.attributes->?, array[?]::text[])', match.key, match.anyOf));
       else this.baseFilters.push(fragment('l.attributes->>? between ? and ?', match.key, match.dateFrom, match.dateTo));
     }
     if (query.near) {
