@@ -25,8 +25,8 @@ const LAST_STEP = STEPS.length - 1;
 interface Props {
   /** ?edit=<id>: the listing being edited (PUT), else a new one. */
   editId: string;
-  /** ?type=sell: a new draft starts as For Sale. */
-  initialType: '' | 'sale';
+  /** ?type=sell or ?type=wanted: a new draft starts as For Sale, or as a wanted ad. */
+  initialType: '' | 'sale' | 'wanted';
 }
 
 /**
@@ -69,7 +69,7 @@ export default function PostListingWizard({ editId, initialType }: Props) {
         return;
       }
       let draft = stored ? restoreDraft(stored) : { ...EMPTY_DRAFT };
-      if (!stored && initialType === 'sale') draft = withType(draft, 'sale');
+      if (!stored && initialType) draft = withType(draft, initialType);
       // Asked before a person's first listing only (if this fails, the API's answer asks instead).
       const seller = await settle<components['schemas']['SellerDeclaration']>(() =>
         api.GET('/api/listings/seller-declaration', { headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
@@ -304,8 +304,7 @@ function writeStored(key: string, draft: ListingDraft): boolean {
 function draftOfListing(listing: ListingDetail): ListingDraft {
   return {
     ...EMPTY_DRAFT,
-    // A wanted ad is changed through the API for now; the wizard edits listings for sale or rent.
-    type: listing.type === 'wanted' ? '' : listing.type,
+    type: listing.type,
     title: listing.title,
     category: listing.category_slug,
     subcategory: listing.rent_subcategory ?? '',
@@ -319,5 +318,7 @@ function draftOfListing(listing: ListingDetail): ListingDraft {
       Object.entries(listing.attributes).map(([key, value]) => [key, typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)]),
     ),
     images: listing.images.map((image, index) => ({ id: image.id, name: `Photo ${index + 1}` })),
+    wanted_ranges: Object.fromEntries(Object.entries(listing.wanted_ranges ?? {}).map(([name, value]) => [name, String(value)])),
+    wanted_radius: String(listing.wanted_radius ?? EMPTY_DRAFT.wanted_radius),
   };
 }

@@ -2,11 +2,21 @@ import { useState, type Ref } from 'react';
 import { SELLER_TEXTS, SELLER_TYPES, TRADE_RULES } from '@contracts/trust';
 import { CATEGORIES } from '@contracts/categories';
 import { IMAGE_LIMITS } from '@contracts/images';
-import { CATEGORY_FIELDS, choicesOf, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
+import {
+  CATEGORY_FIELDS,
+  choicesOf,
+  LISTING_TEXTS,
+  LISTING_TYPES,
+  type ListingType,
+  PRICE_UNITS,
+  VAT_OPTIONS,
+  type CategoryField,
+} from '@contracts/listings';
 import { LIVESTOCK_MOVEMENT } from '../listings/livestock-movement';
 import { formatListingPrice } from '../../lib/listing-format';
 import { PlacePickerField, type PlacePickerHandle } from '../listings/PlacePickerField';
 import { categoryFacts } from '../listings/listing-facts';
+import { RADIUS_CHOICES } from '../listings/browse-query';
 import {
   ACCEPTED_TYPES,
   categoryChoices,
@@ -16,12 +26,15 @@ import {
   parsePrice,
   priceUnits,
   STEPS,
+  wantedRangeFields,
 } from './wizard-logic';
 import type { WizardEvent, WizardPhoto, WizardState } from './wizard-machine';
 
 type Dispatch = (event: WizardEvent) => void;
 
 const categoryName = (slug: string) => CATEGORIES.find((c) => c.slug === slug)?.name;
+
+const TYPE_LABELS = { sale: 'For Sale', rent: 'For Rent', wanted: 'Wanted' } as const satisfies Record<ListingType, string>;
 
 /** A field's error slot; the control beside it is marked invalid by the caller. */
 function FieldError({ errors, field, alert = false }: { errors: Record<string, string>; field: string; alert?: boolean }) {
@@ -70,7 +83,8 @@ export function PhotosStep({
         Upload Images
       </h2>
       <p className="wizard__hint">
-        Add up to {IMAGE_LIMITS.maxFiles} photos (JPEG, PNG or WebP, under 5MB each). The first photo is the main photo.
+        Add up to {IMAGE_LIMITS.maxFiles} photos (JPEG, PNG or WebP, under 5MB each). The first photo is the main photo. A wanted ad needs
+        none.
       </p>
       <label
         className={`wizard__drop${over ? ' wizard__drop--over' : ''}`}
@@ -261,7 +275,7 @@ function DraftSelect({
 }: {
   state: WizardState;
   dispatch: Dispatch;
-  name: 'category' | 'subcategory' | 'price_unit' | 'vat';
+  name: 'category' | 'subcategory' | 'price_unit' | 'vat' | 'wanted_radius';
   id?: string;
   label: string;
   placeholder?: string;
@@ -295,6 +309,7 @@ function DraftSelect({
 export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState; dispatch: Dispatch; placeRef: Ref<PlacePickerHandle> }) {
   const { draft, errors } = state;
   const rent = draft.type === 'rent';
+  const wanted = draft.type === 'wanted';
   const invalid = (field: string) => (errors[field] ? true : undefined);
   const groups = (rent ? [draft.subcategory, 'rentals'] : [draft.category]).filter(
     (slug): slug is keyof typeof CATEGORY_FIELDS => slug in CATEGORY_FIELDS,
@@ -306,7 +321,7 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
       </h2>
       <fieldset className="field wizard__type">
         <legend className="field__label">Listing type</legend>
-        {(['sale', 'rent'] as const).map((type) => (
+        {LISTING_TYPES.map((type) => (
           <label key={type} className="chip">
             <input
               type="radio"
@@ -315,7 +330,7 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
               checked={draft.type === type}
               onChange={() => dispatch({ type: 'typeChosen', value: type })}
             />{' '}
-            {type === 'sale' ? 'For Sale' : 'For Rent'}
+            {TYPE_LABELS[type]}
           </label>
         ))}
         <FieldError errors={errors} field="type" />
@@ -358,7 +373,7 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
       <div className="wizard__row">
         <div className="field">
           <label className="field__label" htmlFor="wizard-price">
-            Price (£)
+            {wanted ? 'Most you will pay (£)' : 'Price (£)'}
           </label>
           <input
             className="field__input"
@@ -401,6 +416,18 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
         onChange={({ location, placeId }) => dispatch({ type: 'placeChanged', location, placeId })}
       />
       <FieldError errors={errors} field="location" />
+      {wanted && (
+        <>
+          <DraftSelect
+            state={state}
+            dispatch={dispatch}
+            name="wanted_radius"
+            label="Sellers within"
+            choices={RADIUS_CHOICES.map((miles) => ({ value: String(miles), label: `${miles} miles` }))}
+          />
+          <WantedRanges state={state} dispatch={dispatch} />
+        </>
+      )}
       {groups.map((slug) => (
         <fieldset key={slug} className="wizard__attributes" data-attributes={slug}>
           <legend className="field__label">{categoryName(slug)} details (optional)</legend>
@@ -429,6 +456,46 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
         </fieldset>
       ))}
     </section>
+  );
+}
+
+/** A wanted ad's ranges: each of the category's range fields as from and to (either may be left empty). */
+function WantedRanges({ state, dispatch }: { state: WizardState; dispatch: Dispatch }) {
+  const fields = wantedRangeFields(state.draft);
+  if (fields.length === 0) return null;
+  return (
+    <fieldset className="wizard__attributes" data-wanted-ranges>
+      <legend className="field__label">What you want (leave a bound empty for any)</legend>
+      <div className="wizard__row">
+        {fields.flatMap((field) =>
+          (['min', 'max'] as const).map((bound) => {
+            const name = `${field.key}_${bound}`;
+            const error = `wanted_ranges.${name}`;
+            return (
+              <div key={name} className="field">
+                <label className="field__label" htmlFor={`wanted-${name}`}>
+                  {field.label}
+                  {field.unit ? ` (${field.unit})` : ''} {bound === 'min' ? 'from' : 'to'}
+                </label>
+                <input
+                  className="field__input"
+                  id={`wanted-${name}`}
+                  type="number"
+                  inputMode="decimal"
+                  min={field.min}
+                  max={field.max}
+                  step={field.kind === 'integer' ? 1 : 'any'}
+                  value={state.draft.wanted_ranges[name] ?? ''}
+                  aria-invalid={state.errors[error] ? true : undefined}
+                  onChange={(event) => dispatch({ type: 'rangeChanged', name, value: event.currentTarget.value })}
+                />
+                <FieldError errors={state.errors} field={error} />
+              </div>
+            );
+          }),
+        )}
+      </div>
+    </fieldset>
   );
 }
 
@@ -471,12 +538,15 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
   const category =
     draft.type === 'rent' ? `Rentals: ${categoryName(draft.subcategory) ?? 'not chosen'}` : (categoryName(draft.category) ?? 'Not chosen');
   const rows: Array<[string, string]> = [
-    ['Listing type', draft.type === 'rent' ? 'For Rent' : draft.type === 'sale' ? 'For Sale' : ''],
+    ['Listing type', draft.type ? TYPE_LABELS[draft.type] : ''],
     ['Title', draft.title],
     ['Category', category],
     ['Price', price !== undefined && !Number.isNaN(price) ? formatListingPrice(price, draft.price_unit, draft.vat) : ''],
     ['VAT', VAT_OPTIONS[draft.vat as keyof typeof VAT_OPTIONS] ?? ''],
     ['Location', draft.location],
+    ...(draft.type === 'wanted'
+      ? ([['Sellers within', `${draft.wanted_radius} miles`], ...wantedRangeRows(draft)] as Array<[string, string]>)
+      : []),
     ['Photos', `${draft.images.length} of ${IMAGE_LIMITS.maxFiles}`],
   ];
   return (
@@ -556,6 +626,17 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
       )}
     </section>
   );
+}
+
+/** A wanted ad's ranges as the review shows them: "Age: 6 to 9 months", "Head count: from 20 head". */
+function wantedRangeRows(draft: WizardState['draft']): Array<[string, string]> {
+  return wantedRangeFields(draft).flatMap((field): Array<[string, string]> => {
+    const min = draft.wanted_ranges[`${field.key}_min`]?.trim();
+    const max = draft.wanted_ranges[`${field.key}_max`]?.trim();
+    if (!min && !max) return [];
+    const unit = field.unit ? ` ${field.unit}` : '';
+    return [[field.label, min && max ? `${min} to ${max}${unit}` : min ? `from ${min}${unit}` : `up to ${max}${unit}`]];
+  });
 }
 
 /** The draft's category details as its listing will show them (labels of choices, units, a test's "valid until"). */
