@@ -1,9 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { deleteInBatches } from '../database/batched-delete.js';
 import { ScheduledJob } from '../queue/job-registry.js';
 import { POSTCODE_CACHE_DAYS, POSTCODE_MISS_CACHE_MINUTES } from './postcodes-io-geocoder.js';
-
-const PURGE_BATCH = 5_000;
 
 /**
  * postcodes.io's answers are kept only as long as they are used (PostcodesIoGeocoder reads a
@@ -18,21 +17,13 @@ export class PostcodeLookupPurgeJob {
 
   @ScheduledJob({ name: 'postcodes.purge-lookups', queue: 'maintenance', everyMs: 60 * 60_000 })
   async purge(): Promise<void> {
-    let removed = 0;
-    for (;;) {
-      // In batches, so a large backlog never holds a long lock; through the index on looked_up_at.
-      const rows = await this.em.getConnection().execute<{ code: string }[]>(
-        `delete from postcode_lookup where code in (
-           select code from postcode_lookup
-            where looked_up_at < now() - make_interval(mins => ?)
-              and (not found or looked_up_at < now() - make_interval(days => ?))
-            limit ?)
-         returning code`,
-        [POSTCODE_MISS_CACHE_MINUTES, POSTCODE_CACHE_DAYS, PURGE_BATCH],
-      );
-      removed += rows.length;
-      if (rows.length < PURGE_BATCH) break;
-    }
+    // Found through the index on looked_up_at.
+    const removed = await deleteInBatches(this.em, {
+      table: 'postcode_lookup',
+      key: 'code',
+      where: 'looked_up_at < now() - make_interval(mins => ?) and (not found or looked_up_at < now() - make_interval(days => ?))',
+      params: [POSTCODE_MISS_CACHE_MINUTES, POSTCODE_CACHE_DAYS],
+    });
     if (removed > 0) this.logger.log(`removed ${removed} postcode answers past their time`);
   }
 }
