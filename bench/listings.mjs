@@ -229,11 +229,12 @@ async function seedCategoryFields() {
   const [{ missing }] = await sql(url, `select count(*)::int as missing from listing where category_id = 1 and not attributes ? 'tenure'`);
   if (missing === 0) return;
   const started = performance.now();
-  const hashed = (category) => `(select id as lid, abs(hashtext(id::text)) as h, title as t from listing where category_id = ${category}) f`;
+  const hashed = (category) =>
+    `(select id as lid, abs(hashtext(id::text)) as h, title as t from listing where category_id = ${category}) f`;
   await sql(
     url,
     `update listing set attributes = attributes || jsonb_strip_nulls(jsonb_build_object(
-       'acres', nullif(substring(t from '^(\d+) '), '')::int,
+       'acres', nullif(substring(t from '^(\\d+) '), '')::int,
        'tenure', (array['freehold', 'tenancy', 'grazing-licence', 'seasonal-let', 'contract-farming'])[1 + h % 5],
        'alc_grade', (array['1', '2', '2', '3', '3', '3', '3', '4', '4', '5'])[1 + h % 10],
        'soil', (array['clay', 'loam', 'sandy', 'silt', 'chalk', 'peat'])[1 + (h / 7) % 6],
@@ -415,6 +416,14 @@ function wrk(path, method) {
 }
 
 async function main() {
+  if (reuse) {
+    // A database kept by an earlier run gets the migrations written since.
+    const migrate = spawnSync(process.execPath, ['backend/dist/cli/migrate.js'], {
+      env: { ...process.env, DATABASE_URL: url.toString() },
+      stdio: 'inherit',
+    });
+    if (migrate.status !== 0) throw new Error('migration failed');
+  }
   if (!reuse) {
     await sql(admin, `create database ${name}`);
     const migrate = spawnSync(process.execPath, ['backend/dist/cli/migrate.js'], {

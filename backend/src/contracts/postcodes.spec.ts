@@ -48,5 +48,7 @@ describe('isPlaceId: the one test of a place id (bodies, search parameters, a li
     // An inward code with a letter Royal Mail never uses (C, I, K, M, O, V): the old pattern let it through.
     'EX20 1CI',
     '12a',
+    // Spaces inside an outward code: the parser would read TA1, the stated pattern does not.
+    'T A1',
   ])('refuses %p', (id) => expect(isPlaceId(id)).toBe(false));
 });

@@ -42,7 +42,8 @@ describe('postcodes: search by postcode or outcode, and what visitors see of a s
     const near = await browse('q=suffolk&location=ta1+1aa&radius=10');
     expect(near.map((card) => card.id)).toEqual([taunton]);
     expect(near[0]?.distance_miles).toBeLessThan(1);
-    for (const sort of LISTING_SORTS) {
+    // (Price per head asks for livestock: farm-listings.spec sorts by it.)
+    for (const sort of LISTING_SORTS.filter((sort) => sort !== 'price-per-head')) {
       const cards = await browse(`q=suffolk&location=TA1&radius=40&sort=${sort}`);
       expect({ sort, ids: cards.map((card) => card.id).sort() }).toEqual({ sort, ids: [taunton, exeter].sort() });
       expect({ sort, distances: cards.map((card) => typeof card.distance_miles) }).toEqual({ sort, distances: ['number', 'number'] });

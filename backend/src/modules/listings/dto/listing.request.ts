@@ -33,7 +33,7 @@ import {
   VAT_OPTIONS,
 } from '../../../contracts/listings.js';
 import { IsUuid } from '../../../common/uuid.js';
-import { isPlaceId } from '../../../contracts/postcodes.js';
+import { isPlaceId, PLACE_ID_PATTERN } from '../../../contracts/postcodes.js';
 
 /** A place's id (isPlaceId): a GeoNames town or village, or a UK postcode or outcode as typed. */
 function PlaceId(message: string): PropertyDecorator {
@@ -99,7 +99,11 @@ export class ListingRequest {
   @TextField(LISTING_RULES.location, { example: 'Taunton, England' })
   location!: string;
 
-  @ApiProperty({ required: false, description: 'The place chosen from GET /api/places (preferred over matching the text)' })
+  @ApiProperty({
+    required: false,
+    pattern: PLACE_ID_PATTERN,
+    description: 'The place chosen from GET /api/places (preferred over matching the text)',
+  })
   @IsOptional()
   @PlaceId(LISTING_TEXTS.unknownPlace)
   place_id?: string;
@@ -236,7 +240,11 @@ export class ListingSearchRequest {
   @IsIn(Object.keys(PRICE_UNITS), { message: `price_unit must be one of: ${Object.keys(PRICE_UNITS).join(', ')}` })
   price_unit?: string;
 
-  @ApiProperty({ required: false, description: 'A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1)' })
+  @ApiProperty({
+    required: false,
+    pattern: PLACE_ID_PATTERN,
+    description: 'A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1)',
+  })
   @IsOptional()
   @PlaceId('location must be a place id from the list, a postcode or an outcode')
   location?: string;

@@ -212,9 +212,18 @@ export class ListingSearchSql {
     if (query.categoryId !== undefined) this.baseFilters.push(fragment('l.category_id = ?', query.categoryId));
     if (query.rentSubcategory) this.baseFilters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
     if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
-    const price = query.priceUnit ? priceInUnit(query.priceUnit) : fragment('l.price_pence');
+    // Per head as listing_price_per_head_index holds it (those without a price per head beyond any
+    // bound), so a bound is a range of that index; other units are checked row by row.
+    const price =
+      query.priceUnit === 'per-head'
+        ? fragment(PRICE_PER_HEAD_SORTED)
+        : query.priceUnit
+          ? priceInUnit(query.priceUnit)
+          : fragment('l.price_pence');
     if (query.minPricePence !== undefined) this.baseFilters.push(fragment(`${price.sql} >= ?`, ...price.params, query.minPricePence));
     if (query.maxPricePence !== undefined) this.baseFilters.push(fragment(`${price.sql} <= ?`, ...price.params, query.maxPricePence));
+    if (query.priceUnit === 'per-head' && query.minPricePence !== undefined)
+      this.baseFilters.push(fragment(`${PRICE_PER_HEAD_SORTED} < ${NO_PRICE_PER_HEAD}`));
     if (query.verifiedSellersOnly) this.baseFilters.push(fragment('u.business_verified_at is not null'));
     if (query.featuredOnly) this.baseFilters.push(fragment('l.featured'));
     // The one place listings read the images module's table: "has a ready photo" as an EXISTS keeps
