@@ -184,6 +184,11 @@ test.describe('the other content pages', () => {
     await page.goto('/about');
     await expect(page.locator('.timeline__year')).toHaveText(['2023', '2025']);
     await expect(page.getByRole('link', { name: 'GeoNames' }).first()).toHaveAttribute('href', 'https://www.geonames.org/');
+    // postcodes.io's data (ONS Postcode Directory) asks for these words wherever it is used: the footer of every page.
+    await expect(page.getByTestId('postcode-credit')).toContainText('Contains Royal Mail data © Royal Mail copyright and database right');
+    await expect(page.getByTestId('postcode-credit')).toContainText(
+      'Source: Office for National Statistics licensed under the Open Government Licence v3.0',
+    );
   });
 
   test('the privacy policy names the retention periods and where to export and delete your data', async ({ page }) => {

@@ -191,6 +191,8 @@ test.describe('the search box in the header', () => {
     await expect(visitor).toHaveURL(new RegExp(`/browse\\?q=${word}$`));
     await expect(visitor.locator('[data-browse-results] .listing-card')).toHaveCount(1);
     await expect(visitor.locator('[data-browse-results] .listing-card')).toContainText(`Hereford ${word} heifers`);
+    // The header's box keeps the words searched for on the results.
+    await expect(visitor.getByLabel('Find listings')).toHaveValue(word);
     await plain.close();
 
     // With it: categories matching the words at once, places after a pause; a category picked from the list.

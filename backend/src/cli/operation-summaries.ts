@@ -53,7 +53,6 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'POST /api/listings/saved': 'Save a listing',
   'DELETE /api/listings/saved': 'Unsave a listing',
   'GET /api/listings/{id}': 'One listing',
-  'GET /api/listings/{id}/wanted-by': 'How many buyers want a listing (live wanted ads it answers)',
   'PUT /api/listings/{id}': 'Edit your listing',
   'DELETE /api/listings/{id}': 'Delete your listing',
   'PATCH /api/listings/{id}/status': 'Mark your listing sold, let, withdrawn or live',

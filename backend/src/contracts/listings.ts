@@ -52,8 +52,12 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export const LISTING_LIFETIME_DAYS = 90;
 export const EXPIRY_WARNING_DAYS = 7;
 
-/** SPEC §9 "Sort options", plus nearest (with a location) and relevance (with text). */
-export const LISTING_SORTS = ['newest', 'oldest', 'price-low', 'price-high', 'popular', 'nearest', 'relevance'] as const;
+/**
+ * SPEC §9 "Sort options", plus nearest (with a location), relevance (with text), and livestock by
+ * price per head, lowest first (a lot priced in total divided by its head count; lots without a
+ * price per head last).
+ */
+export const LISTING_SORTS = ['newest', 'oldest', 'price-low', 'price-high', 'popular', 'nearest', 'relevance', 'price-per-head'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
 /** SPEC §9 "Date filter". */
@@ -101,7 +105,8 @@ interface FieldCommon {
  * takes: the API validates it, search filters on it (`<key>_min` / `<key>_max` for ranges,
  * `<key>=<choice>` or `<key>=yes` where `filter` is set, `<key>_valid_on=<date>` for a date that
  * stays valid some days), the wizard shows it and a listing shows it to whom its visibility allows.
- * Values are stored in the listing's `attributes`.
+ * `choices` takes several of its options (a list of their keys) and filters by "has any of"
+ * (`<key>=sssi,nvz`). Values are stored in the listing's `attributes`.
  */
 export type CategoryField = FieldCommon &
   (
@@ -115,6 +120,12 @@ export type CategoryField = FieldCommon &
       }
     | { kind: 'integer' | 'decimal'; min: number; max: number; unit?: string; range?: boolean }
     | { kind: 'choice'; options: Readonly<Record<string, string>>; filter?: boolean }
+    | {
+        /** Several of the options (a list of their keys, each once): land designations, health schemes. */
+        kind: 'choices';
+        options: Readonly<Record<string, string>>;
+        filter?: boolean;
+      }
     | { kind: 'yes-no'; filter?: boolean }
     | {
         kind: 'date';
@@ -124,6 +135,9 @@ export type CategoryField = FieldCommon &
         validFor?: { days: number; label: string };
       }
   );
+
+/** A category field's value as stored and shown: several choices are a list of their keys. */
+export type AttributeValue = string | number | boolean | string[];
 
 const THIS_YEAR = new Date().getFullYear();
 
@@ -234,6 +248,14 @@ export const CATEGORY_FIELDS: Readonly<Record<CategorySlug, readonly CategoryFie
       options: { '1': 'Level 1 (lowest risk)', '2': 'Level 2', '3': 'Level 3', '4': 'Level 4', '5': 'Level 5' },
       filter: true,
     },
+    {
+      key: 'health_schemes',
+      label: 'CHeCS health schemes',
+      kind: 'choices',
+      options: { bvd: 'BVD', johnes: 'Johne’s', ibr: 'IBR', lepto: 'Leptospirosis', neospora: 'Neospora' },
+      filter: true,
+      hint: 'Every disease programme of a CHeCS-licensed scheme the herd or flock is in.',
+    },
     { key: 'organic', label: 'Organic certified', kind: 'yes-no', filter: true },
   ],
   land: [
@@ -278,9 +300,35 @@ export const CATEGORY_FIELDS: Readonly<Record<CategorySlug, readonly CategoryFie
       options: { mains: 'Mains', borehole: 'Borehole', spring: 'Spring', watercourse: 'Stream or river', none: 'None' },
     },
     { key: 'buildings', label: 'Buildings', kind: 'text', maxLength: 120 },
-    { key: 'sssi', label: 'SSSI designated', kind: 'yes-no' },
-    { key: 'nvz', label: 'In a Nitrate Vulnerable Zone', kind: 'yes-no' },
-    { key: 'env_schemes', label: 'Environmental scheme entitlement', kind: 'text', maxLength: 120 },
+    {
+      key: 'designations',
+      label: 'Designations',
+      kind: 'choices',
+      options: {
+        sssi: 'Site of Special Scientific Interest (SSSI)',
+        nvz: 'Nitrate Vulnerable Zone (NVZ)',
+        'national-park': 'National Park',
+        'national-landscape': 'National Landscape (AONB)',
+        'green-belt': 'Green Belt',
+        'scheduled-monument': 'Scheduled monument on the land',
+      },
+      filter: true,
+    },
+    {
+      key: 'env_scheme_list',
+      label: 'Environmental schemes',
+      kind: 'choices',
+      options: {
+        sfi: 'Sustainable Farming Incentive (England)',
+        'countryside-stewardship': 'Countryside Stewardship (England)',
+        'environmental-stewardship': 'Environmental Stewardship (England)',
+        aecs: 'Agri-Environment Climate Scheme (Scotland)',
+        other: 'Another scheme',
+      },
+      filter: true,
+      hint: 'Agreements the land is in, or entitled to, that pass with it.',
+    },
+    { key: 'env_schemes', label: 'Environmental scheme details', kind: 'text', maxLength: 120 },
   ],
   'seeds-plants': [
     { key: 'variety', label: 'Variety', kind: 'text', maxLength: 60 },
@@ -360,7 +408,7 @@ export function categoryFieldError(
   value: unknown,
   values: Readonly<Record<string, unknown>> = {},
 ): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
+  if (isEmptyFieldValue(value)) return undefined;
   if (!fieldApplies(field, values)) {
     return `${field.label} applies to ${(field.species ?? []).map((species) => SPECIES[species].toLowerCase()).join(', ')} only`;
   }
@@ -396,6 +444,13 @@ export function categoryFieldError(
       return typeof value === 'string' && value in field.options
         ? undefined
         : `${field.label} must be one of: ${Object.values(field.options).join(', ')}`;
+    case 'choices': {
+      const chosen = choicesOf(value);
+      if (!chosen || chosen.some((item) => !(item in field.options))) {
+        return `${field.label} must be a list of: ${Object.values(field.options).join(', ')}`;
+      }
+      return new Set(chosen).size < chosen.length ? `${field.label}: each once` : undefined;
+    }
     case 'yes-no':
       return typeof value === 'boolean' ? undefined : `${field.label} must be yes or no`;
     case 'date':
@@ -406,9 +461,22 @@ export function categoryFieldError(
   }
 }
 
+/** A value that gives nothing (category fields are optional): absent, empty text, no choices. */
+export function isEmptyFieldValue(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/** Several choices as given: a list of keys, or keys separated by commas (a form's, a URL's); undefined when neither. */
+export function choicesOf(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return listItems(value);
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value.map((item) => item.trim()) : undefined;
+}
+
 /** A valid value as it is stored: numbers as numbers, text trimmed, formatted text in its official form (lists one item per line). */
-export function storedFieldValue(field: CategoryField, value: unknown): string | number | boolean {
+export function storedFieldValue(field: CategoryField, value: unknown): AttributeValue {
   if (field.kind === 'integer' || field.kind === 'decimal') return Number(value);
+  // In the declared order, so two listings with the same choices store the same list.
+  if (field.kind === 'choices') return Object.keys(field.options).filter((key) => choicesOf(value)?.includes(key));
   if (typeof value !== 'string') return value as boolean;
   if (field.kind === 'list')
     return listItems(value)
@@ -419,7 +487,7 @@ export function storedFieldValue(field: CategoryField, value: unknown): string |
 }
 
 /** What others than the owner are shown of a stored field value (its visibility); undefined shows nothing. */
-export function shownFieldValue(field: CategoryField, stored: string | number | boolean): string | number | boolean {
+export function shownFieldValue(field: CategoryField, stored: AttributeValue): AttributeValue {
   if (field.visibility === 'owner-only') return ON_FILE;
   if (field.visibility === 'masked' && typeof stored === 'string' && field.kind === 'text' && field.format) {
     return FIELD_FORMATS[field.format].mask?.(stored) ?? ON_FILE;
@@ -433,9 +501,9 @@ export const ON_FILE = 'on file';
 /** A listing's field values as someone other than its owner may see them (CategoryField visibility). */
 export function visibleAttributes(
   fields: readonly CategoryField[],
-  attributes: Readonly<Record<string, string | number | boolean>>,
-): Record<string, string | number | boolean> {
-  const shown: Record<string, string | number | boolean> = {};
+  attributes: Readonly<Record<string, AttributeValue>>,
+): Record<string, AttributeValue> {
+  const shown: Record<string, AttributeValue> = {};
   for (const field of fields) {
     const stored = attributes[field.key];
     if (stored !== undefined) shown[field.key] = shownFieldValue(field, stored);

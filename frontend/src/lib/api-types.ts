@@ -675,23 +675,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/listings/{id}/wanted-by": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** How many buyers want a listing (live wanted ads it answers) */
-        get: operations["ListingsController_wantedBy"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/listings/{id}/status": {
         parameters: {
             query?: never;
@@ -2249,6 +2232,8 @@ export interface components {
                 [key: string]: unknown;
             };
             seller: components["schemas"]["ListingSeller"];
+            /** @description Why distance_miles is null although `near` was given (the postcode service not answering, the place unknown) */
+            distance_note: string | null;
             /** @description A wanted ad: the ranges its buyer seeks, as browse names them (age_months_min...) */
             wanted_ranges: {
                 [key: string]: number;
@@ -2263,10 +2248,6 @@ export interface components {
             saved: boolean;
             /** @description The viewer is the seller */
             is_owner: boolean;
-        };
-        WantedByResponse: {
-            /** @description Live wanted ads the listing answers */
-            wanted_by: number;
         };
         PostedListing: {
             /** Format: uuid */
@@ -2324,6 +2305,8 @@ export interface components {
                 [key: string]: unknown;
             };
             seller: components["schemas"]["ListingSeller"];
+            /** @description Why distance_miles is null although `near` was given (the postcode service not answering, the place unknown) */
+            distance_note: string | null;
             /** @description A wanted ad: the ranges its buyer seeks, as browse names them (age_months_min...) */
             wanted_ranges: {
                 [key: string]: number;
@@ -5428,6 +5411,8 @@ export interface operations {
                 min_price?: number;
                 /** @description Pounds, 0 to 100,000,000 */
                 max_price?: number;
+                /** @description The unit min_price and max_price are in: a listing priced otherwise counts only where its head count or acres convert it (a lot of 40 at £4,000 is £100 per head) */
+                price_unit?: "total" | "per-head" | "per-acre" | "per-tonne" | "per-bag" | "per-hour" | "per-job" | "per-day" | "per-week" | "per-month" | "per-season" | "per-acre-season" | "per-acre-year" | "per-head-week";
                 /** @description A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1) */
                 location?: string;
                 /** @description Miles around the location (default 25) */
@@ -5436,7 +5421,7 @@ export interface operations {
                 verified?: boolean;
                 featured?: boolean;
                 date?: "all" | "today" | "week" | "month" | "quarter";
-                sort?: "newest" | "oldest" | "price-low" | "price-high" | "popular" | "nearest" | "relevance";
+                sort?: "newest" | "oldest" | "price-low" | "price-high" | "popular" | "nearest" | "relevance" | "price-per-head";
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description 1 to 50 (default 20) */
@@ -5470,7 +5455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests from this client; Retry-After says when to try again */
+            /** @description Too many postcode lookups from this connection. Or: Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5982,7 +5967,7 @@ export interface operations {
     ListingsController_detail: {
         parameters: {
             query?: {
-                /** @description A place id from GET /api/places: the answer gives the distance from it */
+                /** @description A place id from GET /api/places: the answer gives the distance from it, or says in distance_note why it cannot */
                 near?: string;
             };
             header?: never;
@@ -6232,70 +6217,6 @@ export interface operations {
             };
         };
     };
-    ListingsController_wantedBy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description How many live wanted ads this live listing answers (by browse’s rules) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["WantedByResponse"];
-                    };
-                };
-            };
-            /** @description A part of the path is not properly percent-encoded */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Listing Not Found. Or: Nothing with that id (or not yours) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A part of the path is longer than 100 characters */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests from this client; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     ListingsController_changeStatus: {
         parameters: {
             query?: never;
@@ -6501,7 +6422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests from this client; Retry-After says when to try again */
+            /** @description Too many postcode lookups from this connection. Or: Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -17,16 +17,24 @@ export interface Place {
   outcode?: string;
 }
 
+/** How one lookup may use an outside service (postcodes.io); the shipped place names ignore it. */
+export interface LookupOptions {
+  /** Who asks (clientKey of their address): a lookup sent outside counts against their limit. */
+  client?: string;
+  /** The most to wait on the outside service, when less than its own timeout (a distance is only a nicety). */
+  timeoutMs?: number;
+}
+
 /**
  * Finds UK places by name, postcode or outcode (UkGeocoder puts the two sources behind this one
  * small interface, so listings and search never know which answered).
  */
 export abstract class Geocoder {
   /** Places whose name (or a word of it) starts with `query`, largest first. */
-  abstract search(query: string, limit: number): Promise<Place[]>;
-  abstract byId(id: string): Promise<Place | undefined>;
+  abstract search(query: string, limit: number, options?: LookupOptions): Promise<Place[]>;
+  abstract byId(id: string, options?: LookupOptions): Promise<Place | undefined>;
   /** The best place for a name typed in full ("Taunton", "Taunton, England") or a postcode ("EX20 1AB"), if any. */
-  abstract resolve(text: string): Promise<Place | undefined>;
+  abstract resolve(text: string, options?: LookupOptions): Promise<Place | undefined>;
 }
 
 const REGIONS: Record<string, string> = { ENG: 'England', SCT: 'Scotland', WLS: 'Wales', NIR: 'Northern Ireland' };

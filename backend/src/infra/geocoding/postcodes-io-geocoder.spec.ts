@@ -7,6 +7,7 @@ import { createOrmConfig } from '../database/orm-config.js';
 import { GeonamesGeocoder } from './geocoder.js';
 import { POSTCODE_SERVICE_DOWN, PostcodesIoGeocoder } from './postcodes-io-geocoder.js';
 import { UkGeocoder } from './uk-geocoder.js';
+import { PostcodeLookupPurgeJob } from './postcode-lookup-purge.job.js';
 
 describe('postcode lookup through postcodes.io', () => {
   const service = new FakePostcodes();
@@ -86,5 +87,21 @@ describe('postcode lookup through postcodes.io', () => {
     expect((await geocoder.search('Hexh', 5))[0]).toMatchObject({ name: 'Hexham' });
     await expect(geocoder.search('NE46 1AA', 5)).rejects.toThrow(POSTCODE_SERVICE_DOWN);
     expect(service.requests).toEqual(['/postcodes/NE46 1AA']);
+  });
+
+  it('forgets answers past the time they are read for (found: 30 days, unknown: an hour), and keeps the rest', async () => {
+    const stored = (code: string, found: boolean, age: string) =>
+      db.query(
+        `insert into postcode_lookup (code, found, name, region, latitude, longitude, looked_up_at)
+         values ($1, $2, 'Somewhere', 'England', 51, -3, now() - $3::interval)`,
+        [code, found, age],
+      );
+    await stored('EX20 1AB', true, '31 days');
+    await stored('TA1 1AA', true, '29 days');
+    await stored('ZZ9 9ZZ', false, '61 minutes');
+    await stored('ZZ8 8ZZ', false, '30 minutes');
+    await new PostcodeLookupPurgeJob(orm.em).purge();
+    const codes = await db.query<{ code: string }>('select code from postcode_lookup order by code');
+    expect(codes.map((row) => row.code)).toEqual(['TA1 1AA', 'ZZ8 8ZZ']);
   });
 });

@@ -1,7 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { Geocoder, type Place } from './geocoder.js';
-import { parsePostcode, type ParsedPostcode } from './postcodes.js';
+import { type RateLimiter, waitText } from '../rate-limit/rate-limiter.js';
+import { Geocoder, type LookupOptions, type Place } from './geocoder.js';
+import { parsePostcode, type ParsedPostcode } from '../../contracts/postcodes.js';
 
 /** What a person is told when postcodes cannot be looked up; place names keep working. */
 export const POSTCODE_SERVICE_DOWN =
@@ -13,6 +14,17 @@ export class PostcodeLookupUnavailable extends HttpException {
     super(POSTCODE_SERVICE_DOWN, HttpStatus.SERVICE_UNAVAILABLE);
   }
 }
+
+/**
+ * Postcodes one client (an address) may have looked up outside in an hour: a person trying places
+ * needs a few dozen; more is a script walking postcodes through us (the public service limits us).
+ * Answers already cached do not count.
+ */
+export const POSTCODE_LOOKUPS_PER_CLIENT = { limit: 60, windowSeconds: 3600 } as const;
+
+/** The refusal past POSTCODE_LOOKUPS_PER_CLIENT (worded as the other limits are). */
+export const tooManyPostcodeLookups = (wait: number) =>
+  `Too many postcode lookups from your connection. Please wait ${waitText(wait)} and try again, or type a town or village name instead.`;
 
 /** How long a found postcode or outcode is kept (they rarely move), and how long "no such postcode" is. */
 export const POSTCODE_CACHE_DAYS = 30;
@@ -52,25 +64,30 @@ export class PostcodesIoGeocoder extends Geocoder {
     private readonly em: EntityManager,
     private readonly baseUrl: string,
     private readonly timeoutMs = POSTCODE_TIMEOUT_MS,
+    /** Counts each client's lookups sent outside (POSTCODE_LOOKUPS_PER_CLIENT); lookups without a client are the product's own. */
+    private readonly limits?: RateLimiter,
   ) {
     super();
   }
 
-  async search(query: string): Promise<Place[]> {
-    const place = await this.resolve(query);
+  async search(query: string, _limit?: number, options?: LookupOptions): Promise<Place[]> {
+    const place = await this.resolve(query, options);
     return place ? [place] : [];
   }
 
-  byId(id: string): Promise<Place | undefined> {
-    return this.resolve(id);
+  byId(id: string, options?: LookupOptions): Promise<Place | undefined> {
+    return this.resolve(id, options);
   }
 
-  async resolve(text: string): Promise<Place | undefined> {
+  async resolve(text: string, options: LookupOptions = {}): Promise<Place | undefined> {
     const code = parsePostcode(text);
     if (!code) return undefined;
     const key = code.kind === 'postcode' ? code.postcode : code.outcode;
     const cached = await this.cached(key);
-    const answer = cached ?? (await this.remember(key, await this.fetchAnswer(code)));
+    if (!cached && options.client && this.limits) {
+      await this.limits.consume({ key: `postcodes:ip:${options.client}`, ...POSTCODE_LOOKUPS_PER_CLIENT }, tooManyPostcodeLookups);
+    }
+    const answer = cached ?? (await this.remember(key, await this.fetchAnswer(code, options.timeoutMs)));
     if (!answer.found || answer.latitude === null || answer.longitude === null) return undefined;
     return {
       id: key,
@@ -102,14 +119,17 @@ export class PostcodesIoGeocoder extends Geocoder {
   }
 
   /** The service's answer for the code: found (with its place) or not; anything else is the service failing. */
-  private async fetchAnswer(code: ParsedPostcode): Promise<CachedLookup> {
+  private async fetchAnswer(code: ParsedPostcode, timeoutMs = this.timeoutMs): Promise<CachedLookup> {
     const path =
       code.kind === 'postcode' ? `postcodes/${encodeURIComponent(code.postcode)}` : `outcodes/${encodeURIComponent(code.outcode)}`;
     const url = `${this.baseUrl.replace(/\/+$/, '')}/${path}`;
     let response: Response;
     let body: { result?: PostcodeAnswer } | undefined;
     try {
-      response = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), headers: { accept: 'application/json' } });
+      response = await fetch(url, {
+        signal: AbortSignal.timeout(Math.min(timeoutMs, this.timeoutMs)),
+        headers: { accept: 'application/json' },
+      });
       body = response.status === 404 ? undefined : ((await response.json()) as { result?: PostcodeAnswer });
     } catch (error) {
       this.logger.warn(`postcode lookup failed (${url}): ${(error as Error).message}`);

@@ -1,5 +1,5 @@
-import { Geocoder, type Place } from './geocoder.js';
-import { parsePostcode } from './postcodes.js';
+import { Geocoder, type LookupOptions, type Place } from './geocoder.js';
+import { parsePostcode } from '../../contracts/postcodes.js';
 
 /**
  * The product's geocoder: what reads as a postcode or an outcode ("EX20 1AB", "TA1") goes to the
@@ -14,16 +14,16 @@ export class UkGeocoder extends Geocoder {
     super();
   }
 
-  search(query: string, limit: number): Promise<Place[]> {
-    return this.sourceOf(query).search(query, limit);
+  search(query: string, limit: number, options?: LookupOptions): Promise<Place[]> {
+    return this.sourceOf(query).search(query, limit, options);
   }
 
-  byId(id: string): Promise<Place | undefined> {
-    return this.sourceOf(id).byId(id);
+  byId(id: string, options?: LookupOptions): Promise<Place | undefined> {
+    return this.sourceOf(id).byId(id, options);
   }
 
-  resolve(text: string): Promise<Place | undefined> {
-    return this.sourceOf(text).resolve(text);
+  resolve(text: string, options?: LookupOptions): Promise<Place | undefined> {
+    return this.sourceOf(text).resolve(text, options);
   }
 
   private sourceOf(text: string): Geocoder {

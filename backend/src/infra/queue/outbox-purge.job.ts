@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { deleteInBatches } from '../database/batched-delete.js';
 import { ScheduledJob } from './job-registry.js';
 
 /** Done outbox entries are kept this long (to trace what happened to an event), then removed. */
 export const OUTBOX_RETENTION_DAYS = 7;
-const PURGE_BATCH = 5_000;
 
 @Injectable()
 export class OutboxPurgeJob {
@@ -14,18 +14,12 @@ export class OutboxPurgeJob {
 
   @ScheduledJob({ name: 'outbox.purge', queue: 'maintenance', everyMs: 60 * 60_000 })
   async purge(): Promise<void> {
-    let removed = 0;
-    for (;;) {
-      // In batches, so a large backlog never holds a long lock.
-      const rows = await this.em.getConnection().execute<{ id: string }[]>(
-        `delete from outbox_job where id in (
-           select id from outbox_job where completed_at < now() - make_interval(days => ?) limit ?)
-         returning id`,
-        [OUTBOX_RETENTION_DAYS, PURGE_BATCH],
-      );
-      removed += rows.length;
-      if (rows.length < PURGE_BATCH) break;
-    }
+    const removed = await deleteInBatches(this.em, {
+      table: 'outbox_job',
+      key: 'id',
+      where: 'completed_at < now() - make_interval(days => ?)',
+      params: [OUTBOX_RETENTION_DAYS],
+    });
     if (removed > 0) this.logger.log(`purged ${removed} outbox entries done more than ${OUTBOX_RETENTION_DAYS} days ago`);
   }
 }

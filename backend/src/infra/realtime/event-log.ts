@@ -1,12 +1,12 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { deleteInBatches } from '../database/batched-delete.js';
 import { ScheduledJob } from '../queue/job-registry.js';
 
 /** How long a user's events stay available to catch up on (a browser away longer reloads its state). */
 export const EVENT_LOG_RETENTION_HOURS = 24;
 /** The most events one catch-up call returns; the client asks again from the last one. */
 export const EVENT_LOG_PAGE = 100;
-const PURGE_BATCH = 5_000;
 
 /**
  * Parameters: user, key, user, user, type, payload (JSON), key. The seq already given to the key
@@ -102,17 +102,12 @@ export class RealtimeEventLog {
 
   @ScheduledJob({ name: 'realtime.purge-event-log', queue: 'maintenance', everyMs: 60 * 60_000 })
   async purge(): Promise<void> {
-    let removed = 0;
-    for (;;) {
-      const rows = await this.em.getConnection().execute<{ seq: string }[]>(
-        `delete from realtime_event where ctid in (
-           select ctid from realtime_event where created_at < now() - make_interval(hours => ?) limit ?)
-         returning seq`,
-        [EVENT_LOG_RETENTION_HOURS, PURGE_BATCH],
-      );
-      removed += rows.length;
-      if (rows.length < PURGE_BATCH) break;
-    }
+    const removed = await deleteInBatches(this.em, {
+      table: 'realtime_event',
+      key: 'ctid',
+      where: 'created_at < now() - make_interval(hours => ?)',
+      params: [EVENT_LOG_RETENTION_HOURS],
+    });
     if (removed > 0) this.logger.log(`purged ${removed} realtime events older than ${EVENT_LOG_RETENTION_HOURS} hours`);
   }
 }

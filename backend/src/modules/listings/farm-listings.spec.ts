@@ -137,4 +137,121 @@ describe('farm-grade listings', () => {
     expect(makes.indexOf('Kubota')).toBeLessThan(makes.indexOf('Zetor'));
     expect((await search('category=equipment&make=Kubota')).sort()).toEqual(kubotas.sort());
   });
+
+  it('takes several land designations, once each, stores them in the declared order, shows them, and finds land holding any asked', async () => {
+    photos ??= await uploadPhotos(seller.browser, 1, { ready: false });
+    const land = (designations: unknown) => ({ ...LISTING_BODIES.land, attributes: { ...LISTING_BODIES.land.attributes, designations } });
+    const refused = async (designations: unknown) => {
+      const response = await seller.browser.call(
+        'POST',
+        '/api/listings',
+        await listingBody(seller.browser, { ...land(designations), images: photos }),
+      );
+      expect(response.statusCode).toBe(400);
+      return response.json<{ fields: Record<string, string> }>().fields['attributes.designations'];
+    };
+    expect(await refused(['nvz', 'sssi', 'nvz'])).toBe('Designations: each once');
+    expect(await refused(['sssi', 'ramsar'])).toBe(
+      'Designations must be a list of: Site of Special Scientific Interest (SSSI), Nitrate Vulnerable Zone (NVZ), National Park, National Landscape (AONB), Green Belt, Scheduled monument on the land',
+    );
+    expect(await refused([true])).toMatch(/^Designations must be a list of: /);
+
+    // As a form sends them (commas) or as a list; kept in the declared order, so equal choices are stored alike.
+    const posted = await postListing<Detail>(seller.browser, land('nvz, sssi'));
+    expect(posted.attributes['designations']).toEqual(['sssi', 'nvz']);
+    const shown = (await visitor().call('GET', `/api/listings/${posted.id}`)).json<{ data: Detail }>().data;
+    expect(shown.attributes['designations']).toEqual(['sssi', 'nvz']);
+    const green = await insertListing(db, {
+      seller: seller.id,
+      title: 'Grazing',
+      category: 1,
+      attributes: { designations: ['green-belt'] },
+    });
+    const none = await insertListing(db, { seller: seller.id, title: 'Arable', category: 1, attributes: {} });
+
+    expect(await search('category=land&designations=national-park,sssi')).toEqual([posted.id]);
+    expect((await search('category=land&designations=green-belt,nvz')).sort()).toEqual([posted.id, green].sort());
+    expect(await search('category=land&designations=green-belt')).not.toContain(none);
+    const unknown = await visitor().call('GET', '/api/listings?category=land&designations=sssi,ramsar');
+    expect([unknown.statusCode, unknown.json<{ fields: Record<string, string> }>().fields['designations']]).toEqual([
+      400,
+      'designations must be one or more of, separated by commas: sssi, nvz, national-park, national-landscape, green-belt, scheduled-monument',
+    ]);
+  });
+
+  it('finds livestock in any of the health schemes asked for', async () => {
+    const herd = (schemes: string[]) =>
+      insertListing(db, {
+        seller: seller.id,
+        title: 'Limousin cows',
+        category: 3,
+        attributes: { species: 'cattle', health_schemes: schemes },
+      });
+    const ibr = await herd(['bvd', 'ibr']);
+    const lepto = await herd(['lepto']);
+    expect(await search('category=livestock&health_schemes=ibr')).toEqual([ibr]);
+    expect((await search('category=livestock&health_schemes=lepto,ibr')).sort()).toEqual([ibr, lepto].sort());
+  });
+
+  describe('prices per head', () => {
+    /** Lleyn ewes priced as sellers price them: a lot in total with its head count, per head, or in total with no count. */
+    const lot = (title: string, pounds: number, priceUnit: 'total' | 'per-head', headCount?: number) =>
+      insertListing(db, {
+        seller: seller.id,
+        title: `Lleyn ewes ${title}`,
+        category: 3,
+        pricePence: pounds * 100,
+        priceUnit,
+        attributes: { species: 'sheep', ...(headCount ? { head_count: headCount } : {}) },
+      });
+    let lots: { a125: string; b110: string; c120: string; uncounted: string };
+    beforeAll(async () => {
+      lots = {
+        a125: await lot('forty at £5,000 the lot', 5_000, 'total', 40),
+        b110: await lot('at £110 a head', 110, 'per-head', 50),
+        c120: await lot('twenty at £2,400 the lot', 2_400, 'total', 20),
+        uncounted: await lot('a lot at £900, not counted', 900, 'total'),
+      };
+    });
+
+    const allPages = async (query: string) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const response = await visitor().call('GET', `/api/listings?${query}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(response.statusCode).toBe(200);
+        const page = response.json<{ data: { listings: Array<{ id: string }>; next_cursor: string | null } }>().data;
+        ids.push(...page.listings.map((card) => card.id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      return ids;
+    };
+
+    it('sorts livestock by price per head, lowest first, a lot priced in total by its head count, page by page; lots without one last', async () => {
+      expect(await allPages('q=lleyn&category=livestock&sort=price-per-head')).toEqual([lots.b110, lots.c120, lots.a125, lots.uncounted]);
+      // Without words too (the sort's index walked), the same order among the category's listings.
+      const all = await allPages('category=livestock&species=sheep&sort=price-per-head');
+      expect(all.filter((id) => Object.values(lots).includes(id))).toEqual([lots.b110, lots.c120, lots.a125, lots.uncounted]);
+      const refused = await visitor().call('GET', '/api/listings?category=equipment&sort=price-per-head');
+      expect([refused.statusCode, refused.json<{ fields: Record<string, string> }>().fields]).toEqual([
+        400,
+        { sort: 'sort=price-per-head needs category=livestock' },
+      ]);
+    });
+
+    it('compares a price in a unit with listings priced in it, or converted where their head count says how; never across units', async () => {
+      const found = async (query: string) => (await search(`q=lleyn&category=livestock&${query}`)).sort();
+      // Up to £120 a head: £110 a head, and 20 for £2,400; not 40 for £5,000 (£125 a head), nor a lot of unknown size.
+      expect(await found('max_price=120&price_unit=per-head')).toEqual([lots.b110, lots.c120].sort());
+      // Up to £5,000 in all: 50 at £110 a head is £5,500.
+      expect(await found('max_price=5000&price_unit=total')).toEqual([lots.a125, lots.c120, lots.uncounted].sort());
+      expect(await found('min_price=121&price_unit=per-head')).toEqual([lots.a125]);
+      // No unit: each listing's price as it stands, as before.
+      expect(await found('max_price=120')).toEqual([lots.b110]);
+      const refused = await visitor().call('GET', '/api/listings?max_price=120&price_unit=per-cow');
+      expect(refused.json<{ fields: Record<string, string> }>().fields['price_unit']).toMatch(
+        /^price_unit must be one of: total, per-head, /,
+      );
+    });
+  });
 });

@@ -212,7 +212,7 @@ describe('browse and search', () => {
 
   it.each([
     ['?category=tractors', { category: 'Invalid category selected' }],
-    ['?sort=cheapest', { sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance' }],
+    ['?sort=cheapest', { sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance, price-per-head' }],
     ['?radius=0&location=2636177', { radius: 'radius must be at least 1 mile' }],
     ['?min_price=abc', { min_price: 'min_price must be a number' }],
     ['?min_price=500&max_price=100', { max_price: 'max_price must not be below min_price' }],

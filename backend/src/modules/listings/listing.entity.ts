@@ -1,7 +1,7 @@
 import { BigIntType, OptionalProps, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { randomUUID } from 'node:crypto';
-import type { ListingStatus, ListingType, PriceUnit, RentSubcategory, VatOption } from '../../contracts/listings.js';
+import type { AttributeValue, ListingStatus, ListingType, PriceUnit, RentSubcategory, VatOption } from '../../contracts/listings.js';
 import { LISTING_STATUSES, LISTING_TYPES } from '../../contracts/listings.js';
 import { Category } from '../categories/category.entity.js';
 import { User } from '../users/user.entity.js';
@@ -34,6 +34,11 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
   name: 'listing_live_wanted_index',
   expression:
     'create index "listing_live_wanted_index" on "listing" ("category_id", "price_pence") where "type" = \'wanted\' and "status" = \'live\'',
+})
+@Index({
+  name: 'listing_price_per_head_index',
+  expression: `create index "listing_price_per_head_index" on "listing"
+    ("status", "category_id", (coalesce(listing_price_in_unit("price_pence", "price_unit", "attributes", 'per-head'), 9007199254740991)), "id")`,
 })
 @Index({
   name: 'listing_location_index',
@@ -121,7 +126,7 @@ export class Listing {
 
   /** The category's own fields (contracts/listings.ts CATEGORY_FIELDS), validated on the way in. */
   @Property({ type: 'json' })
-  attributes: Record<string, string | number | boolean> = {};
+  attributes: Record<string, AttributeValue> = {};
 
   @Enum({ items: [...LISTING_STATUSES] })
   status: ListingStatus = 'live';

@@ -3,7 +3,8 @@ import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { FEATURED_LIMIT } from '../../contracts/listings.js';
 import { Geocoder } from '../../infra/geocoding/geocoder.js';
-import { canonicalPostcode } from '../../infra/geocoding/postcodes.js';
+import { canonicalPostcode, isPlaceId } from '../../contracts/postcodes.js';
+import { clientKey } from '../../common/api-rate-limit.js';
 import { type AuthenticatedRequest, CurrentUser, SignedIn, VerifiedEmail } from '../auth/access.js';
 import { MessageResponse } from '../auth/dto/auth.response.js';
 import type { User } from '../users/user.entity.js';
@@ -20,7 +21,6 @@ import {
   MakesInUse,
   ListingDetail,
   PostedListing,
-  WantedByResponse,
   ListingPage,
   PlaceResponse,
   SavedListingEntry,
@@ -49,9 +49,10 @@ export class ListingsController {
   @ApiEnvelope(200, ListingPage, { description: 'One page of live listings; pass next_cursor for the next' })
   @ApiErrorEnvelope(400, 'A filter is invalid; `fields` says which')
   // The parameters as they came (the pipe leaves ListingSearchRequest to parseSearchQuery, which checks them once).
-  search(@Query() params: ListingSearchRequest): Promise<ListingPage> {
+  @ApiErrorEnvelope(429, 'Too many postcode lookups from this connection')
+  search(@Query() params: ListingSearchRequest, @Req() request: AuthenticatedRequest): Promise<ListingPage> {
     const { query, position } = searchQueryOrFail(params);
-    return this.listingSearch.search(query, position);
+    return this.listingSearch.search(query, position, clientKey(request.ip));
   }
 
   @Get('featured')
@@ -108,18 +109,15 @@ export class ListingsController {
   }
 
   @Get(':id')
-  @ApiQuery({ name: 'near', required: false, description: 'A place id from GET /api/places: the answer gives the distance from it' })
+  @ApiQuery({
+    name: 'near',
+    required: false,
+    description: 'A place id from GET /api/places: the answer gives the distance from it, or says in distance_note why it cannot',
+  })
   @ApiEnvelope(200, ListingDetail)
   @ApiErrorEnvelope(404, 'Listing Not Found')
   detail(@Param('id') id: string, @Req() request: AuthenticatedRequest, @Query('near') near?: string): Promise<ListingDetail> {
     return this.listings.detail(id, viewerOf(request), typeof near === 'string' ? placeIdOf(near) : undefined);
-  }
-
-  @Get(':id/wanted-by')
-  @ApiEnvelope(200, WantedByResponse, { description: 'How many live wanted ads this live listing answers (by browse’s rules)' })
-  @ApiErrorEnvelope(404, 'Listing Not Found')
-  wantedBy(@Param('id') id: string): Promise<WantedByResponse> {
-    return this.listings.wantedBy(id);
   }
 
   @Post()
@@ -188,8 +186,9 @@ export class PlacesController {
     isArray: true,
     description: 'Towns and villages starting with q, largest first; for a UK postcode or outcode, its place (postcodes.io)',
   })
-  async search(@Query() query: PlaceSearchRequest): Promise<PlaceResponse[]> {
-    const places = await this.geocoder.search(query.q, 10);
+  @ApiErrorEnvelope(429, 'Too many postcode lookups from this connection')
+  async search(@Query() query: PlaceSearchRequest, @Req() request: AuthenticatedRequest): Promise<PlaceResponse[]> {
+    const places = await this.geocoder.search(query.q, 10, { client: clientKey(request.ip) });
     // A postcode's label keeps what was typed, so the searcher sees their postcode was understood.
     return places.map(({ outcode, ...place }) => ({
       ...place,
@@ -200,5 +199,5 @@ export class PlacesController {
 
 /** A place id as the detail's `near` gives it (a town's or village's, a postcode, an outcode), or undefined. */
 function placeIdOf(near: string): string | undefined {
-  return /^\d{1,12}$/.test(near) ? near : canonicalPostcode(near);
+  return isPlaceId(near) ? (canonicalPostcode(near) ?? near) : undefined;
 }

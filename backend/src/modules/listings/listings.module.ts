@@ -9,6 +9,8 @@ import type { AppConfig } from '../../config/env.js';
 import { Geocoder, GeonamesGeocoder } from '../../infra/geocoding/geocoder.js';
 import { PostcodesIoGeocoder } from '../../infra/geocoding/postcodes-io-geocoder.js';
 import { UkGeocoder } from '../../infra/geocoding/uk-geocoder.js';
+import { PostcodeLookupPurgeJob } from '../../infra/geocoding/postcode-lookup-purge.job.js';
+import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
 import { ListingViews } from './listing-views.js';
@@ -43,11 +45,12 @@ import { WantedMatches } from './wanted-matches.js';
     ListingModeration,
     SearchAnswers,
     WantedMatches,
+    PostcodeLookupPurgeJob,
     {
       provide: Geocoder,
-      inject: [EntityManager, APP_CONFIG],
-      useFactory: (em: EntityManager, config: AppConfig) =>
-        new UkGeocoder(new GeonamesGeocoder(), new PostcodesIoGeocoder(em, config.postcodesApiUrl)),
+      inject: [EntityManager, APP_CONFIG, RateLimiter],
+      useFactory: (em: EntityManager, config: AppConfig, limits: RateLimiter) =>
+        new UkGeocoder(new GeonamesGeocoder(), new PostcodesIoGeocoder(em, config.postcodesApiUrl, undefined, limits)),
     },
     { provide: ListingImages, useExisting: ImagesService },
   ],

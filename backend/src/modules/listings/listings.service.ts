@@ -1,6 +1,7 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, Logger } from '@nestjs/common';
-import { FieldValidationException } from '../../common/errors.js';
+import { FieldValidationException, TooManyRequestsException } from '../../common/errors.js';
+import { clientKey } from '../../common/api-rate-limit.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
   categoryFieldError,
@@ -12,6 +13,8 @@ import {
   PAGE_SIZE,
   type PriceUnit,
   priceUnitsFor,
+  isEmptyFieldValue,
+  type AttributeValue,
   type RentSubcategory,
   SALE_CATEGORIES,
   storedFieldValue,
@@ -19,7 +22,8 @@ import {
   visibleAttributes,
 } from '../../contracts/listings.js';
 import { Geocoder, milesBetween, type Place } from '../../infra/geocoding/geocoder.js';
-import { canonicalPostcode, roundedCoordinate } from '../../infra/geocoding/postcodes.js';
+import { PostcodeLookupUnavailable } from '../../infra/geocoding/postcodes-io-geocoder.js';
+import { canonicalPostcode, roundedCoordinate } from '../../contracts/postcodes.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { AccountStanding } from '../users/account-standing.js';
@@ -35,7 +39,6 @@ import type {
   SavedListingEntry,
   SaveResult,
   SellerDeclaration,
-  WantedByResponse,
 } from './dto/listing.response.js';
 import { ListingCards } from './listing-cards.js';
 import { ListingImages } from './listing-images.js';
@@ -74,7 +77,7 @@ export interface ListingBrief {
   pricePence: number;
   priceUnit: PriceUnit;
   vat: VatOption;
-  attributes: Record<string, string | number | boolean>;
+  attributes: Record<string, AttributeValue>;
   /** The main photo's URL once ready. */
   image: string | null;
 }
@@ -82,6 +85,16 @@ export interface ListingBrief {
 /** Makes the make filter offers at most, and how long the list is kept. */
 const MAKES_LISTED = 200;
 const MAKES_TTL_MS = 10 * 60 * 1000;
+
+/** The most a listing page waits on the postcode service for its `?near=` place's distance (a cached place needs no wait). */
+export const NEAR_TIMEOUT_MS = 500;
+
+/** Why a listing page shows no distance from the place searched from. */
+export const DISTANCE_NOTES = {
+  serviceDown: 'Distance not shown: the postcode service is not answering just now.',
+  tooManyLookups: 'Distance not shown: too many postcode lookups from your connection; try again later.',
+  unknownPlace: 'Distance not shown: we could not find the place searched from.',
+} as const;
 
 @Injectable()
 export class ListingsService {
@@ -184,16 +197,25 @@ export class ListingsService {
     const isOwner = listing?.seller.id === viewer.userId;
     if (!listing || (listing.status !== 'live' && !isOwner)) throw new NotFoundException(LISTING_TEXTS.notFound);
     if (!isOwner && (await this.views.count(listing.id, viewer))) listing.views += 1;
-    // A distance is a nicety: a postcode service that is not answering leaves it out, not the listing.
-    const place = near ? await this.geocoder.byId(near).catch(() => undefined) : undefined;
-    return this.toDetail(listing, viewer.userId, place);
+    const { place, note } = near ? await this.placeNear(near, viewer) : { place: undefined, note: null };
+    return this.toDetail(listing, viewer.userId, place, note);
   }
 
-  /** How many live wanted ads a live listing answers (the same count its seller saw when posting it). */
-  async wantedBy(id: string): Promise<WantedByResponse> {
-    const listing = await this.find(id, 'replica');
-    if (!listing || listing.status !== 'live') throw new NotFoundException(LISTING_TEXTS.notFound);
-    return { wanted_by: (await this.wanted.wantedAdsFor(listing.id)).length };
+  /**
+   * The place a listing's distance is measured from (`?near=`): from the cache at once, else asked
+   * of the postcode service for at most NEAR_TIMEOUT_MS, within the visitor's lookup limit. A
+   * distance is a nicety: a service that is slow or down, or a limit reached, leaves it out with a
+   * note saying why, never the listing; any other failure is a failure.
+   */
+  private async placeNear(near: string, viewer: Viewer): Promise<{ place: Place | undefined; note: string | null }> {
+    try {
+      const place = await this.geocoder.byId(near, { client: clientKey(viewer.ip), timeoutMs: NEAR_TIMEOUT_MS });
+      return { place, note: place ? null : DISTANCE_NOTES.unknownPlace };
+    } catch (error) {
+      if (error instanceof PostcodeLookupUnavailable) return { place: undefined, note: DISTANCE_NOTES.serviceDown };
+      if (error instanceof TooManyRequestsException) return { place: undefined, note: DISTANCE_NOTES.tooManyLookups };
+      throw error;
+    }
   }
 
   /**
@@ -416,13 +438,13 @@ export class ListingsService {
       const what = `${request.type === 'rent' ? 'a rental' : 'a sale'} in ${categoryBySlug(rentSubcategory ?? category.slug)?.name}`;
       errors['price_unit'] = `For ${what} the price is ${units.join(', ')}`;
     }
-    const attributes: Record<string, string | number | boolean> = {};
+    const attributes: Record<string, AttributeValue> = {};
     const given = request.attributes ?? {};
     for (const field of fieldsFor(category.slug, rentSubcategory)) {
       const value = given[field.key];
       const error = categoryFieldError(field, value, given);
       if (error) errors[`attributes.${field.key}`] = error;
-      else if (value !== undefined && value !== null && value !== '') attributes[field.key] = storedFieldValue(field, value);
+      else if (!isEmptyFieldValue(value)) attributes[field.key] = storedFieldValue(field, value);
     }
     const from = attributes['available_from'];
     const to = attributes['available_to'];
@@ -430,7 +452,7 @@ export class ListingsService {
       errors['attributes.available_to'] = 'Available to must not be before available from';
     const place = await this.placeOf(request);
     if (!place) errors['location'] = unknownPlaceText(request.place_id ?? request.location);
-    const wantedSearch = request.type === 'wanted' && place ? wantedSearchOf(request, category.slug, place, errors) : undefined;
+    const wantedSearch = request.type === 'wanted' && place ? wantedSearchOf(request, category.slug, priceUnit, place, errors) : undefined;
     if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
     const where = place as Place;
     return {
@@ -467,7 +489,12 @@ export class ListingsService {
     return this.cards.cards(rows);
   }
 
-  private async toDetail(listing: Listing, viewerId: string | undefined, near?: Place): Promise<ListingDetail> {
+  private async toDetail(
+    listing: Listing,
+    viewerId: string | undefined,
+    near?: Place,
+    distanceNote: string | null = null,
+  ): Promise<ListingDetail> {
     const seller = listing.seller.getEntity();
     const category = listing.category.getEntity();
     const [images, saved] = await Promise.all([
@@ -485,6 +512,7 @@ export class ListingsService {
       rent_subcategory: listing.rentSubcategory ?? null,
       location: listing.locationText,
       distance_miles: near ? Math.round(milesBetween(near, listing) * 10) / 10 : null,
+      distance_note: distanceNote,
       category_name: category.name,
       category_slug: category.slug as CategorySlug,
       seller_id: seller.id,
@@ -524,13 +552,14 @@ export class ListingsService {
 }
 
 /**
- * A wanted ad's search: its category, up to its price, within its radius of its place, and the
+ * A wanted ad's search: its category, up to its price in its unit, within its radius of its place, and the
  * ranges its buyer gave, checked as a browse URL's are (parseSearchQuery), so a wanted ad asks
  * only what browse can. Its problems are added to `errors`, by the request's field names.
  */
 function wantedSearchOf(
   request: ListingRequest,
   category: CategorySlug,
+  priceUnit: PriceUnit,
   place: Place,
   errors: Record<string, string>,
 ): StoredSearchQuery | undefined {
@@ -540,6 +569,8 @@ function wantedSearchOf(
     category,
     type: 'sale',
     max_price: String(request.price),
+    // "Up to £120 per head" is compared per head: a lot priced in total counts by its head count.
+    price_unit: priceUnit,
     location: place.outcode ?? place.id,
     radius: String(request.wanted_radius ?? DEFAULT_RADIUS_MILES),
   });

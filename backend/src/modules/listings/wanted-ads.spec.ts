@@ -76,17 +76,22 @@ describe('wanted ads', () => {
     const post = (change: Parameters<typeof lambsForSale>[0]) => postListing<Posted>(seller.browser, lambsForSale(change));
     const answered = await post({ age: 8 });
     expect(answered.wanted_by).toBe(2);
-    // Anyone can ask it again later, by the same rules.
-    expect((await t.app.inject({ method: 'GET', url: `/api/listings/${answered.id}/wanted-by` })).json()).toEqual({
-      success: true,
-      data: { wanted_by: 2 },
-    });
     expect((await post({ age: 6 })).wanted_by).toBe(1); // Younger than the second buyer's 7 months.
     expect((await post({ age: 10 })).wanted_by).toBe(1); // Older than 9 months; the second buyer gave no upper age.
     expect((await post({ age: 8, price: 121 })).wanted_by).toBe(0); // Dearer than both.
     expect((await post({ age: 8, place: 'exeter' })).wanted_by).toBe(0); // About 30 miles from Taunton.
     // A buyer's own listing never answers their own wanted ad.
     expect((await postListing<Posted>(buyer.browser, lambsForSale({ age: 8 }))).wanted_by).toBe(1);
+  });
+
+  it('compares a wanted ad’s price in its own unit: a lot priced per head counts by its head count against a total', async () => {
+    const [buyer, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+    // "Up to £2,400 for the twenty": a total, not a price per head.
+    await postWanted(buyer, { price: 2_400, price_unit: 'total', title: 'Wanted: 20 Texel ewe lambs, £2,400 the lot' });
+    const post = (price: number) => postListing<Posted>(seller.browser, lambsForSale({ price }));
+    // Twenty at £110 a head is £2,200; at £130 a head, £2,600 (its £130 alone is below £2,400, which matched before).
+    expect((await post(110)).wanted_by).toBe(1);
+    expect((await post(130)).wanted_by).toBe(0);
   });
 
   it('tells each wanted ad’s owner once per listing, by the bell and by e-mail, however often the job runs', async () => {

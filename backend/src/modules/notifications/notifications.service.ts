@@ -10,6 +10,7 @@ import {
   type NotificationType,
   type NotificationView,
 } from '../../contracts/notifications.js';
+import { deleteInBatches } from '../../infra/database/batched-delete.js';
 import { ScheduledJob } from '../../infra/queue/job-registry.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import type { FollowedCategories, NotificationList, UnreadCount } from './dto/notification.response.js';
@@ -18,7 +19,6 @@ import { isUuid } from '../../common/uuid.js';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 export const CATEGORY_NOT_FOUND = 'Category not found';
-const PURGE_BATCH = 5_000;
 
 /** What a subscriber stores for each recipient. */
 export interface NotificationDraft {
@@ -197,17 +197,12 @@ export class NotificationsService implements OnModuleInit {
 
   @ScheduledJob({ name: 'notifications.purge', queue: 'maintenance', everyMs: 24 * 3600_000 })
   async purge(): Promise<void> {
-    let removed = 0;
-    for (;;) {
-      const rows = await this.em.getConnection().execute<{ id: string }[]>(
-        `delete from notification where id in (
-           select id from notification where created_at < now() - make_interval(days => ?) limit ?)
-         returning id`,
-        [NOTIFICATION_RETENTION_DAYS, PURGE_BATCH],
-      );
-      removed += rows.length;
-      if (rows.length < PURGE_BATCH) break;
-    }
+    const removed = await deleteInBatches(this.em, {
+      table: 'notification',
+      key: 'id',
+      where: 'created_at < now() - make_interval(days => ?)',
+      params: [NOTIFICATION_RETENTION_DAYS],
+    });
     if (removed > 0) this.logger.log(`purged ${removed} notifications older than ${NOTIFICATION_RETENTION_DAYS} days`);
   }
 

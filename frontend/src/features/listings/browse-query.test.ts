@@ -58,6 +58,10 @@ describe('the rest', () => {
       'popular',
       'nearest',
     ]);
+    // Price per head is offered for livestock only (the API refuses it elsewhere); kept from a URL there only.
+    expect(sortChoices(params('category=livestock'))).toContain('price-per-head');
+    expect(sortChoices(params('category=equipment'))).not.toContain('price-per-head');
+    expect(normaliseFilters(params('category=land&sort=price-per-head')).toString()).toBe('category=land');
   });
 
   it('counts narrowing filters once each', () => {

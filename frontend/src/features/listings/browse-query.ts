@@ -33,6 +33,7 @@ export const SORT_LABELS = {
   popular: 'Most viewed',
   nearest: 'Nearest first',
   relevance: 'Best match',
+  'price-per-head': 'Price per head: low to high',
 } as const;
 export type SortValue = keyof typeof SORT_LABELS;
 
@@ -47,9 +48,10 @@ export const DATE_LABELS: Readonly<Record<keyof typeof DATE_RANGES, string>> = {
 export const RADIUS_CHOICES = [5, 10, 25, 50, 100, 250] as const;
 export const DEFAULT_RADIUS = 25;
 
-/** The sorts that make sense for these filters: nearest needs a place, relevance needs words. */
+/** The sorts that make sense for these filters: nearest needs a place, relevance words, price per head livestock. */
 export function sortChoices(params: URLSearchParams): SortValue[] {
   const sorts: SortValue[] = ['newest', 'oldest', 'price-low', 'price-high', 'popular'];
+  if (params.get('category') === 'livestock') sorts.push('price-per-head');
   if (params.get('location')) sorts.push('nearest');
   if (params.get('q')?.trim()) sorts.unshift('relevance');
   return sorts;
@@ -78,7 +80,10 @@ export function valueFilters(params: URLSearchParams): ValueFilter[] {
   const subcategory = (RENT_SUBCATEGORIES as readonly string[]).includes(sub) ? (sub as RentSubcategory) : undefined;
   return fieldsFor(category.slug as CategorySlug, subcategory).flatMap((field): ValueFilter[] => {
     const { key: name, label } = field;
-    if (field.kind === 'choice' && field.filter) return [{ name, label, input: 'select', choices: Object.entries(field.options) }];
+    // Several choices are offered one at a time here; the API takes several (has any of).
+    if ((field.kind === 'choice' || field.kind === 'choices') && field.filter) {
+      return [{ name, label, input: 'select', choices: Object.entries(field.options) }];
+    }
     if (field.kind === 'yes-no' && field.filter) return [{ name, label, input: 'select', choices: YES_NO }];
     if (field.kind === 'text' && field.filter) return [{ name, label, input: 'text' }];
     if (field.kind === 'date' && field.validFor) {

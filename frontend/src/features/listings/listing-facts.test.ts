@@ -21,12 +21,27 @@ const detail = (overrides: Partial<ListingDetail> = {}): ListingDetail => ({
   place_id: '1',
   wanted_ranges: null,
   wanted_radius: null,
+  distance_note: null,
   saved: false,
   is_owner: false,
   ...overrides,
 });
 
 describe('categoryFacts', () => {
+  it('gives cattle the TB area their country settles (Scotland), and sends England and Wales to the official map', () => {
+    const cattle = (location: string) =>
+      categoryFacts({ category_slug: 'livestock', rent_subcategory: null, attributes: { species: 'cattle' }, location }).find(
+        (fact) => fact.label === 'TB area',
+      )?.value;
+    expect(cattle('Lanark, Scotland')).toBe('Scotland: officially TB free (the whole country)');
+    expect(cattle('Okehampton (EX20), England')).toMatch(/^England: High Risk, Edge or Low Risk Area by location: see the official TB map/);
+    expect(cattle('Brecon, Wales')).toMatch(/^Wales: Low, Intermediate or High TB Area by location: see the official TB map/);
+    // Sheep are not tested for TB as cattle are: no TB area.
+    expect(
+      categoryFacts({ category_slug: 'livestock', rent_subcategory: null, attributes: { species: 'sheep' }, location: 'Lanark, Scotland' }),
+    ).toEqual([{ label: 'Species', value: 'Sheep' }]);
+  });
+
   it('labels the category fields from the contracts with their units', () => {
     expect(categoryFacts(detail())).toEqual([
       { label: 'Make', value: 'Massey Ferguson' },

@@ -1,10 +1,11 @@
 import type { CategorySlug } from '@contracts/categories';
 import { fieldsFor, RENT_SUBCATEGORIES, type RentSubcategory, validUntil } from '@contracts/listings';
 import type { ListingDetail } from './listings-api';
+import { tbAreaOf } from './livestock-movement';
 
 /** The category's own fields of a listing, as label and words ("Hours: 2,400 hours"), in the contracts' order. */
 export function categoryFacts(
-  listing: Pick<ListingDetail, 'category_slug' | 'rent_subcategory' | 'attributes'>,
+  listing: Pick<ListingDetail, 'category_slug' | 'rent_subcategory' | 'attributes'> & { location?: string },
 ): Array<{ label: string; value: string }> {
   const sub = (RENT_SUBCATEGORIES as readonly string[]).includes(listing.rent_subcategory ?? '')
     ? (listing.rent_subcategory as RentSubcategory)
@@ -17,6 +18,9 @@ export function categoryFacts(
     switch (field.kind) {
       case 'choice':
         shown = field.options[String(value)] ?? String(value);
+        break;
+      case 'choices':
+        shown = (Array.isArray(value) ? value : [value]).map((key) => field.options[String(key)] ?? String(key)).join(', ');
         break;
       case 'yes-no':
         shown = value === true ? 'Yes' : 'No';
@@ -40,6 +44,9 @@ export function categoryFacts(
     const until = validUntil(field, value);
     if (until && field.kind === 'date' && field.validFor) facts.push({ label: field.validFor.label, value: longDate(until) });
   }
+  // Cattle: the TB area of the seller's place, as far as its country settles it.
+  const tbArea = listing.attributes['species'] === 'cattle' && listing.location ? tbAreaOf(listing.location) : undefined;
+  if (tbArea) facts.push({ label: 'TB area', value: tbArea });
   return facts;
 }
 

@@ -4,6 +4,8 @@ import { routeQuery } from '../../lib/route-query';
 
 export type ListingPage = components['schemas']['ListingPage'];
 export type ListingDetail = components['schemas']['ListingDetail'];
+/** POST /api/listings' answer: the listing, and how many buyers' wanted ads it answers. */
+export type PostedListing = components['schemas']['PostedListing'];
 export type FeaturedListings = components['schemas']['FeaturedListings'];
 export type Place = components['schemas']['PlaceResponse'];
 

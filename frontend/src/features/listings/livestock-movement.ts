@@ -18,3 +18,25 @@ export const LIVESTOCK_MOVEMENT = {
     { name: 'TB Hub: TB rules and the area map (England and Wales)', publisher: 'tbhub.co.uk', url: 'https://tbhub.co.uk/' },
   ],
 } as const;
+
+/**
+ * The TB area of a listing's place, as far as its country settles it (checked 26 November 2026):
+ * Scotland has been officially TB free as a whole since 2009 (Scottish Government, "Bovine TB").
+ * England's risk areas and Wales's TB areas follow county and even parish lines that move, and we
+ * store only the country, so for those the buyer is sent to the official map rather than told a guess.
+ */
+export function tbAreaOf(location: string): string | undefined {
+  const country = location.split(',').at(-1)?.trim();
+  switch (country) {
+    case 'Scotland':
+      return 'Scotland: officially TB free (the whole country)';
+    case 'England':
+      return 'England: High Risk, Edge or Low Risk Area by location: see the official TB map (ibTB, or the TB Hub’s map)';
+    case 'Wales':
+      return 'Wales: Low, Intermediate or High TB Area by location: see the official TB map (ibTB, or the TB Hub’s map)';
+    case 'Northern Ireland':
+      return 'Northern Ireland: see DAERA’s bovine TB guidance';
+    default:
+      return undefined;
+  }
+}

@@ -3,7 +3,15 @@ import { ACCOUNT_TEXTS } from '@contracts/account';
 import { api } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 import type { PlacePickerHandle } from '../listings/PlacePickerField';
-import { hasSignedInHint, REQUEST_TIMEOUT_MS, settle, signInHref, SITE_HEADERS, type ListingDetail } from '../listings/listings-api';
+import {
+  hasSignedInHint,
+  REQUEST_TIMEOUT_MS,
+  settle,
+  signInHref,
+  SITE_HEADERS,
+  type ListingDetail,
+  type PostedListing,
+} from '../listings/listings-api';
 import { uploadPhoto } from './upload';
 import { EMPTY_DRAFT, fileProblem, restoreDraft, STEPS, withType, type ListingDraft } from './wizard-logic';
 import { INITIAL_STATE, publishBody, SUBMIT_FAILED, transition, uploading, type WizardPhoto } from './wizard-machine';
@@ -17,8 +25,8 @@ const LAST_STEP = STEPS.length - 1;
 interface Props {
   /** ?edit=<id>: the listing being edited (PUT), else a new one. */
   editId: string;
-  /** ?type=sell: a new draft starts as For Sale. */
-  initialType: '' | 'sale';
+  /** ?type=sell or ?type=wanted: a new draft starts as For Sale, or as a wanted ad. */
+  initialType: '' | 'sale' | 'wanted';
 }
 
 /**
@@ -61,7 +69,7 @@ export default function PostListingWizard({ editId, initialType }: Props) {
         return;
       }
       let draft = stored ? restoreDraft(stored) : { ...EMPTY_DRAFT };
-      if (!stored && initialType === 'sale') draft = withType(draft, 'sale');
+      if (!stored && initialType) draft = withType(draft, initialType);
       // Asked before a person's first listing only (if this fails, the API's answer asks instead).
       const seller = await settle<components['schemas']['SellerDeclaration']>(() =>
         api.GET('/api/listings/seller-declaration', { headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
@@ -130,11 +138,11 @@ export default function PostListingWizard({ editId, initialType }: Props) {
     if (state.phase !== 'publishing') return;
     const body = publishBody(state);
     const init = { body, headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
-    void settle<ListingDetail & { wanted_by?: number }>(() =>
+    void settle<PostedListing | ListingDetail>(() =>
       editId ? api.PUT('/api/listings/{id}', { ...init, params: { path: { id: editId } } }) : api.POST('/api/listings', init),
     ).then((outcome) => {
       if (outcome.ok) {
-        dispatch({ type: 'published', id: outcome.data.id, wantedBy: outcome.data.wanted_by });
+        dispatch({ type: 'published', id: outcome.data.id, wantedBy: 'wanted_by' in outcome.data ? outcome.data.wanted_by : undefined });
         return;
       }
       if (outcome.status === 401) {
@@ -296,8 +304,7 @@ function writeStored(key: string, draft: ListingDraft): boolean {
 function draftOfListing(listing: ListingDetail): ListingDraft {
   return {
     ...EMPTY_DRAFT,
-    // A wanted ad is changed through the API for now; the wizard edits listings for sale or rent.
-    type: listing.type === 'wanted' ? '' : listing.type,
+    type: listing.type,
     title: listing.title,
     category: listing.category_slug,
     subcategory: listing.rent_subcategory ?? '',
@@ -311,5 +318,7 @@ function draftOfListing(listing: ListingDetail): ListingDraft {
       Object.entries(listing.attributes).map(([key, value]) => [key, typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)]),
     ),
     images: listing.images.map((image, index) => ({ id: image.id, name: `Photo ${index + 1}` })),
+    wanted_ranges: Object.fromEntries(Object.entries(listing.wanted_ranges ?? {}).map(([name, value]) => [name, String(value)])),
+    wanted_radius: String(listing.wanted_radius ?? EMPTY_DRAFT.wanted_radius),
   };
 }

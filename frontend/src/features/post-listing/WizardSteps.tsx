@@ -1,17 +1,40 @@
 import { useState, type Ref } from 'react';
-import { SELLER_TEXTS } from '@contracts/trust';
+import { SELLER_TEXTS, SELLER_TYPES, TRADE_RULES } from '@contracts/trust';
 import { CATEGORIES } from '@contracts/categories';
 import { IMAGE_LIMITS } from '@contracts/images';
-import { CATEGORY_FIELDS, fieldApplies, LISTING_TEXTS, PRICE_UNITS, VAT_OPTIONS, type CategoryField } from '@contracts/listings';
+import {
+  CATEGORY_FIELDS,
+  choicesOf,
+  LISTING_TEXTS,
+  LISTING_TYPES,
+  type ListingType,
+  PRICE_UNITS,
+  VAT_OPTIONS,
+  type CategoryField,
+} from '@contracts/listings';
 import { LIVESTOCK_MOVEMENT } from '../listings/livestock-movement';
 import { formatListingPrice } from '../../lib/listing-format';
 import { PlacePickerField, type PlacePickerHandle } from '../listings/PlacePickerField';
-import { ACCEPTED_TYPES, categoryChoices, DESCRIPTION_MAX, draftFields, parsePrice, priceUnits, STEPS } from './wizard-logic';
+import { categoryFacts } from '../listings/listing-facts';
+import { RADIUS_CHOICES } from '../listings/browse-query';
+import {
+  ACCEPTED_TYPES,
+  categoryChoices,
+  DESCRIPTION_MAX,
+  draftFields,
+  listingPayload,
+  parsePrice,
+  priceUnits,
+  STEPS,
+  wantedRangeFields,
+} from './wizard-logic';
 import type { WizardEvent, WizardPhoto, WizardState } from './wizard-machine';
 
 type Dispatch = (event: WizardEvent) => void;
 
 const categoryName = (slug: string) => CATEGORIES.find((c) => c.slug === slug)?.name;
+
+const TYPE_LABELS = { sale: 'For Sale', rent: 'For Rent', wanted: 'Wanted' } as const satisfies Record<ListingType, string>;
 
 /** A field's error slot; the control beside it is marked invalid by the caller. */
 function FieldError({ errors, field, alert = false }: { errors: Record<string, string>; field: string; alert?: boolean }) {
@@ -60,7 +83,8 @@ export function PhotosStep({
         Upload Images
       </h2>
       <p className="wizard__hint">
-        Add up to {IMAGE_LIMITS.maxFiles} photos (JPEG, PNG or WebP, under 5MB each). The first photo is the main photo.
+        Add up to {IMAGE_LIMITS.maxFiles} photos (JPEG, PNG or WebP, under 5MB each). The first photo is the main photo. A wanted ad needs
+        none.
       </p>
       <label
         className={`wizard__drop${over ? ' wizard__drop--over' : ''}`}
@@ -185,6 +209,33 @@ function AttributeInput({
   if (field.kind === 'list') {
     return <textarea {...common} rows={3} onChange={(event) => onChange(event.currentTarget.value)} />;
   }
+  if (field.kind === 'choices') {
+    // Ticked keys kept joined by commas (the draft holds text), in the declared order.
+    const ticked = new Set(choicesOf(value) ?? []);
+    const toggle = (key: string, on: boolean) =>
+      onChange(
+        Object.keys(field.options)
+          .filter((option) => (option === key ? on : ticked.has(option)))
+          .join(','),
+      );
+    return (
+      <div
+        className="wizard__choices"
+        id={common.id}
+        data-attribute={field.key}
+        role="group"
+        aria-label={field.label}
+        aria-invalid={common['aria-invalid']}
+      >
+        {Object.entries(field.options).map(([key, label]) => (
+          <label key={key} className="wizard__check">
+            <input type="checkbox" value={key} checked={ticked.has(key)} onChange={(event) => toggle(key, event.currentTarget.checked)} />{' '}
+            {label}
+          </label>
+        ))}
+      </div>
+    );
+  }
   if (field.kind === 'choice' || field.kind === 'yes-no') {
     const options = field.kind === 'choice' ? Object.entries(field.options) : [['yes', 'Yes'] as const, ['no', 'No'] as const];
     return (
@@ -224,7 +275,7 @@ function DraftSelect({
 }: {
   state: WizardState;
   dispatch: Dispatch;
-  name: 'category' | 'subcategory' | 'price_unit' | 'vat';
+  name: 'category' | 'subcategory' | 'price_unit' | 'vat' | 'wanted_radius';
   id?: string;
   label: string;
   placeholder?: string;
@@ -258,6 +309,7 @@ function DraftSelect({
 export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState; dispatch: Dispatch; placeRef: Ref<PlacePickerHandle> }) {
   const { draft, errors } = state;
   const rent = draft.type === 'rent';
+  const wanted = draft.type === 'wanted';
   const invalid = (field: string) => (errors[field] ? true : undefined);
   const groups = (rent ? [draft.subcategory, 'rentals'] : [draft.category]).filter(
     (slug): slug is keyof typeof CATEGORY_FIELDS => slug in CATEGORY_FIELDS,
@@ -269,7 +321,7 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
       </h2>
       <fieldset className="field wizard__type">
         <legend className="field__label">Listing type</legend>
-        {(['sale', 'rent'] as const).map((type) => (
+        {LISTING_TYPES.map((type) => (
           <label key={type} className="chip">
             <input
               type="radio"
@@ -278,7 +330,7 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
               checked={draft.type === type}
               onChange={() => dispatch({ type: 'typeChosen', value: type })}
             />{' '}
-            {type === 'sale' ? 'For Sale' : 'For Rent'}
+            {TYPE_LABELS[type]}
           </label>
         ))}
         <FieldError errors={errors} field="type" />
@@ -321,7 +373,7 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
       <div className="wizard__row">
         <div className="field">
           <label className="field__label" htmlFor="wizard-price">
-            Price (£)
+            {wanted ? 'Most you will pay (£)' : 'Price (£)'}
           </label>
           <input
             className="field__input"
@@ -364,12 +416,24 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
         onChange={({ location, placeId }) => dispatch({ type: 'placeChanged', location, placeId })}
       />
       <FieldError errors={errors} field="location" />
+      {wanted && (
+        <>
+          <DraftSelect
+            state={state}
+            dispatch={dispatch}
+            name="wanted_radius"
+            label="Sellers within"
+            choices={RADIUS_CHOICES.map((miles) => ({ value: String(miles), label: `${miles} miles` }))}
+          />
+          <WantedRanges state={state} dispatch={dispatch} />
+        </>
+      )}
       {groups.map((slug) => (
         <fieldset key={slug} className="wizard__attributes" data-attributes={slug}>
           <legend className="field__label">{categoryName(slug)} details (optional)</legend>
           <div className="wizard__row">
-            {CATEGORY_FIELDS[slug]
-              .filter((field) => fieldApplies(field, draft.attributes))
+            {draftFields(draft)
+              .filter((field) => CATEGORY_FIELDS[slug].includes(field))
               .map((field) => (
                 <div key={field.key} className="field">
                   <label className="field__label" htmlFor={`attr-${slug}-${field.key}`}>
@@ -392,6 +456,46 @@ export function DetailsStep({ state, dispatch, placeRef }: { state: WizardState;
         </fieldset>
       ))}
     </section>
+  );
+}
+
+/** A wanted ad's ranges: each of the category's range fields as from and to (either may be left empty). */
+function WantedRanges({ state, dispatch }: { state: WizardState; dispatch: Dispatch }) {
+  const fields = wantedRangeFields(state.draft);
+  if (fields.length === 0) return null;
+  return (
+    <fieldset className="wizard__attributes" data-wanted-ranges>
+      <legend className="field__label">What you want (leave a bound empty for any)</legend>
+      <div className="wizard__row">
+        {fields.flatMap((field) =>
+          (['min', 'max'] as const).map((bound) => {
+            const name = `${field.key}_${bound}`;
+            const error = `wanted_ranges.${name}`;
+            return (
+              <div key={name} className="field">
+                <label className="field__label" htmlFor={`wanted-${name}`}>
+                  {field.label}
+                  {field.unit ? ` (${field.unit})` : ''} {bound === 'min' ? 'from' : 'to'}
+                </label>
+                <input
+                  className="field__input"
+                  id={`wanted-${name}`}
+                  type="number"
+                  inputMode="decimal"
+                  min={field.min}
+                  max={field.max}
+                  step={field.kind === 'integer' ? 1 : 'any'}
+                  value={state.draft.wanted_ranges[name] ?? ''}
+                  aria-invalid={state.errors[error] ? true : undefined}
+                  onChange={(event) => dispatch({ type: 'rangeChanged', name, value: event.currentTarget.value })}
+                />
+                <FieldError errors={state.errors} field={error} />
+              </div>
+            );
+          }),
+        )}
+      </div>
+    </fieldset>
   );
 }
 
@@ -434,12 +538,15 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
   const category =
     draft.type === 'rent' ? `Rentals: ${categoryName(draft.subcategory) ?? 'not chosen'}` : (categoryName(draft.category) ?? 'Not chosen');
   const rows: Array<[string, string]> = [
-    ['Listing type', draft.type === 'rent' ? 'For Rent' : draft.type === 'sale' ? 'For Sale' : ''],
+    ['Listing type', draft.type ? TYPE_LABELS[draft.type] : ''],
     ['Title', draft.title],
     ['Category', category],
     ['Price', price !== undefined && !Number.isNaN(price) ? formatListingPrice(price, draft.price_unit, draft.vat) : ''],
     ['VAT', VAT_OPTIONS[draft.vat as keyof typeof VAT_OPTIONS] ?? ''],
     ['Location', draft.location],
+    ...(draft.type === 'wanted'
+      ? ([['Sellers within', `${draft.wanted_radius} miles`], ...wantedRangeRows(draft)] as Array<[string, string]>)
+      : []),
     ['Photos', `${draft.images.length} of ${IMAGE_LIMITS.maxFiles}`],
   ];
   return (
@@ -455,14 +562,13 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
               <dd>{value || 'Not given'}</dd>
             </div>
           ))}
-          {draftFields(draft)
-            .filter((field) => draft.attributes[field.key])
-            .map((field) => (
-              <div key={field.key}>
-                <dt>{field.label}</dt>
-                <dd>{draft.attributes[field.key]}</dd>
-              </div>
-            ))}
+          {/* The details as the listing will show them (labels of choices, units). */}
+          {reviewFacts(draft).map((fact) => (
+            <div key={fact.label}>
+              <dt>{fact.label}</dt>
+              <dd>{fact.value}</dd>
+            </div>
+          ))}
         </dl>
         <h3>Description</h3>
         <p className="listing-page__description">{draft.description || 'Not given'}</p>
@@ -487,7 +593,7 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
       {state.askSellerType && (
         <fieldset className="field wizard__declaration" data-seller-type>
           <legend>{SELLER_TEXTS.typeLabel}</legend>
-          {(['private', 'trade'] as const).map((choice) => (
+          {SELLER_TYPES.map((choice) => (
             <label key={choice} className="wizard__check">
               <input
                 type="radio"
@@ -509,7 +615,7 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
               <input
                 name="business_name"
                 className="field__input"
-                maxLength={100}
+                maxLength={TRADE_RULES.business_name.maxLength}
                 value={state.businessName}
                 onChange={(event) => dispatch({ type: 'businessNameChanged', value: event.currentTarget.value })}
               />
@@ -520,6 +626,27 @@ export function ReviewStep({ state, dispatch }: { state: WizardState; dispatch: 
       )}
     </section>
   );
+}
+
+/** A wanted ad's ranges as the review shows them: "Age: 6 to 9 months", "Head count: from 20 head". */
+function wantedRangeRows(draft: WizardState['draft']): Array<[string, string]> {
+  return wantedRangeFields(draft).flatMap((field): Array<[string, string]> => {
+    const min = draft.wanted_ranges[`${field.key}_min`]?.trim();
+    const max = draft.wanted_ranges[`${field.key}_max`]?.trim();
+    if (!min && !max) return [];
+    const unit = field.unit ? ` ${field.unit}` : '';
+    return [[field.label, min && max ? `${min} to ${max}${unit}` : min ? `from ${min}${unit}` : `up to ${max}${unit}`]];
+  });
+}
+
+/** The draft's category details as its listing will show them (labels of choices, units, a test's "valid until"). */
+function reviewFacts(draft: WizardState['draft']) {
+  const payload = listingPayload(draft);
+  return categoryFacts({
+    category_slug: payload.category,
+    rent_subcategory: payload.subcategory ?? null,
+    attributes: payload.attributes ?? {},
+  });
 }
 
 /** What a buyer must check before moving animals, and whose word the details are (the listing page says the same). */

@@ -107,3 +107,49 @@ describe('type, payload and photos', () => {
     });
   });
 });
+
+describe('a wanted ad', () => {
+  const lambs: ListingDraft = {
+    ...withType({ ...valid, category: 'livestock', attributes: {} }, 'wanted'),
+    category: 'livestock',
+    title: 'Wanted: 20 Texel ewe lambs',
+    price: '120',
+    price_unit: 'per-head',
+    images: [],
+    attributes: { breed: 'Texel' },
+    wanted_ranges: { age_months_min: '6', age_months_max: '9' },
+    wanted_radius: '50',
+  };
+
+  it('needs no photo, asks range fields as ranges and leaves out what identifies a seller’s own animals', () => {
+    expect(validateDraft(lambs)).toEqual({});
+    const asked = draftFields(lambs).map((field) => field.key);
+    expect(asked).toContain('breed');
+    expect(asked).not.toEqual(expect.arrayContaining(['age_months']));
+    expect(asked.filter((key) => ['cph', 'ear_tags', 'age_months', 'head_count', 'pre_movement_test'].includes(key))).toEqual([]);
+  });
+
+  it('checks its ranges with the API’s words, by the API’s field names', () => {
+    expect(validateDraft({ ...lambs, wanted_ranges: { age_months_min: '9', age_months_max: '6' } })).toEqual({
+      'wanted_ranges.age_months_max': 'age_months_max must not be below age_months_min',
+    });
+    expect(validateDraft({ ...lambs, wanted_ranges: { head_count_max: '0' } })).toEqual({
+      'wanted_ranges.head_count_max': 'head_count_max must be from 1 to 100000',
+    });
+  });
+
+  it('is sent with its ranges as numbers and its radius', () => {
+    expect(listingPayload(lambs)).toMatchObject({
+      type: 'wanted',
+      category: 'livestock',
+      price: 120,
+      price_unit: 'per-head',
+      images: [],
+      attributes: { breed: 'Texel' },
+      wanted_ranges: { age_months_min: 6, age_months_max: 9 },
+      wanted_radius: 50,
+    });
+    expect(listingPayload(valid)).not.toHaveProperty('wanted_ranges');
+    expect(restoreDraft(JSON.parse(JSON.stringify(lambs)))).toEqual(lambs);
+  });
+});

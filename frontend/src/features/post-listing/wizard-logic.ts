@@ -2,21 +2,23 @@ import { CATEGORIES, type CategorySlug } from '@contracts/categories';
 import { IMAGE_LIMITS, IMAGE_MESSAGES } from '@contracts/images';
 import {
   categoryFieldError,
+  choicesOf,
   fieldApplies,
   fieldsFor,
   LISTING_RULES,
+  LISTING_TYPES,
+  type ListingType,
   LISTING_TEXTS,
   PRICE_MAX_POUNDS,
   priceUnitsFor,
-  RENT_PRICE_UNITS,
   RENT_SUBCATEGORIES,
   SALE_CATEGORIES,
-  SALE_PRICE_UNITS,
   type CategoryField,
   type RentSubcategory,
 } from '@contracts/listings';
 import { textFieldError, trimText } from '@contracts/text-rules';
 import type { components } from '../../lib/api-types';
+import { DEFAULT_RADIUS } from '../listings/browse-query';
 
 export type ListingRequest = components['schemas']['ListingRequest'];
 
@@ -32,7 +34,7 @@ export interface DraftImage {
 
 /** The wizard's values (SPEC §3 "Listing draft", with our additions), as kept in localStorage. */
 export interface ListingDraft {
-  type: '' | 'sale' | 'rent';
+  type: '' | ListingType;
   title: string;
   category: string;
   subcategory: string;
@@ -43,6 +45,9 @@ export interface ListingDraft {
   place_id: string;
   description: string;
   attributes: Record<string, string>;
+  /** A wanted ad: the ranges sought, as typed, by browse's names (`age_months_min`), and the miles the buyer will fetch from. */
+  wanted_ranges: Record<string, string>;
+  wanted_radius: string;
   images: DraftImage[];
   step: number;
 }
@@ -59,12 +64,23 @@ export const EMPTY_DRAFT: ListingDraft = {
   place_id: '',
   description: '',
   attributes: {},
+  wanted_ranges: {},
+  wanted_radius: String(DEFAULT_RADIUS),
   images: [],
   step: 0,
 };
 
 export type DraftField =
-  'type' | 'title' | 'category' | 'subcategory' | 'price' | 'location' | 'description' | 'images' | `attributes.${string}`;
+  | 'type'
+  | 'title'
+  | 'category'
+  | 'subcategory'
+  | 'price'
+  | 'location'
+  | 'description'
+  | 'images'
+  | `attributes.${string}`
+  | `wanted_ranges.${string}`;
 
 /** Where each field is asked: errors take the user to the first step with one. */
 export function stepOf(field: string): number {
@@ -82,34 +98,45 @@ export function categoryChoices(type: ListingDraft['type']): Array<{ value: stri
 
 /** The units the draft may be priced in: its category's (a rental: what is rented), or every unit of its type before one is chosen. */
 export function priceUnits(type: ListingDraft['type'], category = ''): readonly string[] {
-  if (type !== 'sale' && type !== 'rent') return SALE_PRICE_UNITS;
-  return CATEGORIES.some((c) => c.slug === category)
-    ? priceUnitsFor(type, category as CategorySlug)
-    : type === 'rent'
-      ? RENT_PRICE_UNITS
-      : SALE_PRICE_UNITS;
+  return priceUnitsFor(type || 'sale', CATEGORIES.find((c) => c.slug === category)?.slug);
 }
 
-/** Switching type: For Sale clears a Rentals category; For Rent forces Rentals and clears the subcategory. */
-export function withType(draft: ListingDraft, type: 'sale' | 'rent'): ListingDraft {
+/** Switching type: For Sale or Wanted clears a Rentals category; For Rent forces Rentals and clears the subcategory. */
+export function withType(draft: ListingDraft, type: ListingType): ListingDraft {
   if (type === draft.type) return draft;
   const units = priceUnits(type);
   const priceUnit = units.includes(draft.price_unit) ? draft.price_unit : (units[0] ?? 'total');
+  const cleared = { ...draft, type, subcategory: '', attributes: {}, wanted_ranges: {}, price_unit: priceUnit };
   return type === 'rent'
-    ? { ...draft, type, category: 'rentals', subcategory: '', attributes: {}, price_unit: priceUnit }
-    : {
-        ...draft,
-        type,
-        category: draft.category === 'rentals' ? '' : draft.category,
-        subcategory: '',
-        attributes: {},
-        price_unit: priceUnit,
-      };
+    ? { ...cleared, category: 'rentals' }
+    : { ...cleared, category: draft.category === 'rentals' ? '' : draft.category };
+}
+
+/**
+ * What a wanted ad's buyer is asked of the category's fields: the range fields as ranges
+ * (wantedRangeFields), and the details a buyer can want (a breed, a condition, a scheme); not
+ * what identifies the seller's own animals or machine, or dates of their tests.
+ */
+function wantedAsks(field: CategoryField): 'range' | 'detail' | undefined {
+  if ((field.kind === 'integer' || field.kind === 'decimal') && field.range) return 'range';
+  if (field.visibility || field.kind === 'list' || field.kind === 'date') return undefined;
+  return 'detail';
+}
+
+/** A wanted ad's range fields (age, head count, hours...), each asked as from and to. */
+export function wantedRangeFields(draft: ListingDraft): Array<Extract<CategoryField, { kind: 'integer' | 'decimal' }>> {
+  if (draft.type !== 'wanted') return [];
+  return categoryFields(draft).filter(
+    (field): field is Extract<CategoryField, { kind: 'integer' | 'decimal' }> =>
+      wantedAsks(field) === 'range' && fieldApplies(field, draft.attributes),
+  );
 }
 
 /** The category fields the chosen category (or rented thing) has, those of another species left out. */
 export function draftFields(draft: ListingDraft): readonly CategoryField[] {
-  return categoryFields(draft).filter((field) => fieldApplies(field, draft.attributes));
+  return categoryFields(draft).filter(
+    (field) => fieldApplies(field, draft.attributes) && (draft.type !== 'wanted' || wantedAsks(field) === 'detail'),
+  );
 }
 
 function categoryFields(draft: ListingDraft): readonly CategoryField[] {
@@ -139,7 +166,7 @@ export function parsePrice(text: string): number | undefined {
  */
 export function validateDraft(draft: ListingDraft): Partial<Record<DraftField, string>> {
   const errors: Partial<Record<DraftField, string>> = {};
-  if (draft.type !== 'sale' && draft.type !== 'rent') errors.type = LISTING_TEXTS.typeRequired;
+  if (!(LISTING_TYPES as readonly string[]).includes(draft.type)) errors.type = LISTING_TEXTS.typeRequired;
   const title = textFieldError(LISTING_RULES.title, trimText(draft.title));
   if (title) errors.title = title;
   if (draft.type === 'rent') {
@@ -162,9 +189,45 @@ export function validateDraft(draft: ListingDraft): Partial<Record<DraftField, s
     const error = categoryFieldError(field, values[field.key], values);
     if (error) errors[`attributes.${field.key}`] = error;
   }
-  if (draft.images.length === 0) errors.images = LISTING_TEXTS.imageRequired;
+  Object.assign(errors, wantedRangeErrors(draft));
+  // A wanted ad may have no photo: its buyer has nothing to show yet.
+  if (draft.images.length === 0 && draft.type !== 'wanted') errors.images = LISTING_TEXTS.imageRequired;
   else if (draft.images.length > IMAGE_LIMITS.maxFiles) errors.images = LISTING_TEXTS.tooManyImages;
   return errors;
+}
+
+/** A wanted ad's ranges checked as browse checks them (the API's words), by the API's field names (`wanted_ranges.age_months_max`). */
+function wantedRangeErrors(draft: ListingDraft): Partial<Record<DraftField, string>> {
+  const errors: Partial<Record<DraftField, string>> = {};
+  for (const field of wantedRangeFields(draft)) {
+    const bounds: Partial<Record<'min' | 'max', number>> = {};
+    for (const bound of ['min', 'max'] as const) {
+      const name = `${field.key}_${bound}`;
+      const text = draft.wanted_ranges[name]?.trim() ?? '';
+      if (text === '') continue;
+      const number = Number(text);
+      if (!Number.isFinite(number)) errors[`wanted_ranges.${name}`] = `${name} must be a number`;
+      else if (number < field.min || number > field.max)
+        errors[`wanted_ranges.${name}`] = `${name} must be from ${field.min} to ${field.max}`;
+      else bounds[bound] = number;
+    }
+    if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) {
+      errors[`wanted_ranges.${field.key}_max`] = `${field.key}_max must not be below ${field.key}_min`;
+    }
+  }
+  return errors;
+}
+
+/** The wanted ad's ranges as the API takes them: numbers, the empty ones left out. */
+function wantedRanges(draft: ListingDraft): Record<string, number> {
+  const ranges: Record<string, number> = {};
+  for (const field of wantedRangeFields(draft)) {
+    for (const name of [`${field.key}_min`, `${field.key}_max`]) {
+      const text = draft.wanted_ranges[name]?.trim() ?? '';
+      if (text !== '') ranges[name] = Number(text);
+    }
+  }
+  return ranges;
 }
 
 /** SPEC §5: all errors collected on submit and joined with commas. */
@@ -176,6 +239,8 @@ function attributeValue(field: CategoryField, text: string | undefined): unknown
   if (text === undefined || text === '') return undefined;
   if (field.kind === 'integer' || field.kind === 'decimal') return Number(text);
   if (field.kind === 'yes-no') return text === 'yes' ? true : text === 'no' ? false : text;
+  // Ticked choices are kept in the draft as their keys joined by commas.
+  if (field.kind === 'choices') return choicesOf(text);
   return field.kind === 'list' ? text : text.trim();
 }
 
@@ -187,7 +252,7 @@ export function listingPayload(draft: ListingDraft): ListingRequest {
     if (value !== undefined) attributes[field.key] = value;
   }
   return {
-    type: draft.type as 'sale' | 'rent',
+    type: draft.type as ListingType,
     category: (draft.type === 'rent' ? 'rentals' : draft.category) as ListingRequest['category'],
     ...(draft.type === 'rent' ? { subcategory: draft.subcategory as NonNullable<ListingRequest['subcategory']> } : {}),
     title: draft.title.trim(),
@@ -199,6 +264,9 @@ export function listingPayload(draft: ListingDraft): ListingRequest {
     ...(draft.place_id ? { place_id: draft.place_id } : {}),
     images: draft.images.map((image) => image.id),
     attributes,
+    ...(draft.type === 'wanted'
+      ? { wanted_ranges: wantedRanges(draft), wanted_radius: Number(draft.wanted_radius) || DEFAULT_RADIUS }
+      : {}),
   };
 }
 
@@ -228,11 +296,12 @@ export function restoreDraft(stored: unknown): ListingDraft {
   if (typeof stored !== 'object' || stored === null) return { ...EMPTY_DRAFT };
   const source = stored as Record<string, unknown>;
   const text = (key: keyof ListingDraft) => (typeof source[key] === 'string' ? (source[key] as string) : (EMPTY_DRAFT[key] as string));
-  const type = source['type'] === 'sale' || source['type'] === 'rent' ? source['type'] : '';
-  const attributes =
-    typeof source['attributes'] === 'object' && source['attributes'] !== null
-      ? Object.fromEntries(Object.entries(source['attributes']).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+  const type = (LISTING_TYPES as readonly unknown[]).includes(source['type']) ? (source['type'] as ListingType) : '';
+  const textRecord = (value: unknown): Record<string, string> =>
+    typeof value === 'object' && value !== null
+      ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
       : {};
+  const attributes = textRecord(source['attributes']);
   const images = Array.isArray(source['images'])
     ? source['images']
         .filter((image): image is DraftImage => typeof image?.id === 'string' && typeof image?.name === 'string')
@@ -251,6 +320,8 @@ export function restoreDraft(stored: unknown): ListingDraft {
     place_id: text('place_id'),
     description: text('description').slice(0, DESCRIPTION_MAX),
     attributes,
+    wanted_ranges: textRecord(source['wanted_ranges']),
+    wanted_radius: text('wanted_radius'),
     images,
     step,
   };

@@ -1,7 +1,7 @@
 import { ACCOUNT_TEXTS } from '@contracts/account';
 import { SELLER_TEXTS } from '@contracts/trust';
 import { IMAGE_LIMITS, IMAGE_MESSAGES } from '@contracts/images';
-import { LISTING_TEXTS } from '@contracts/listings';
+import { LISTING_TEXTS, type ListingType } from '@contracts/listings';
 import {
   DESCRIPTION_MAX,
   EMPTY_DRAFT,
@@ -82,9 +82,11 @@ export type WizardEvent =
       firstKey: number;
     }
   | { type: 'unavailable'; message: string }
-  | { type: 'typeChosen'; value: 'sale' | 'rent' }
+  | { type: 'typeChosen'; value: ListingType }
   | { type: 'fieldChanged'; name: TextField; value: string }
   | { type: 'attributeChanged'; key: string; value: string }
+  /** A wanted ad's bound, by browse's name (`age_months_min`). */
+  | { type: 'rangeChanged'; name: string; value: string }
   | { type: 'placeChanged'; location: string; placeId: string }
   | { type: 'declarationChanged'; checked: boolean }
   | { type: 'filesChosen'; files: ChosenFile[] }
@@ -101,7 +103,7 @@ export type WizardEvent =
   | { type: 'postAnother' };
 
 /** The draft's plain text fields, as the form names them. */
-export type TextField = 'title' | 'category' | 'subcategory' | 'price' | 'price_unit' | 'vat' | 'description';
+export type TextField = 'title' | 'category' | 'subcategory' | 'price' | 'price_unit' | 'vat' | 'description' | 'wanted_radius';
 
 export const INITIAL_STATE: WizardState = {
   phase: 'loading',
@@ -179,6 +181,7 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
       // Another category has other details: those given for the last one go.
       if (event.name === 'category' || event.name === 'subcategory') {
         draft.attributes = {};
+        draft.wanted_ranges = {};
         // Each kind of listing has its own units (grazing per acre, machinery per day): keep one it has.
         const units = priceUnits(draft.type, value);
         if (!units.includes(draft.price_unit)) draft.price_unit = units[0] ?? 'total';
@@ -190,6 +193,12 @@ export function transition(state: WizardState, event: WizardEvent): WizardState 
       if (event.value === '') delete attributes[event.key];
       else attributes[event.key] = event.value;
       return edited({ ...state, draft: { ...state.draft, attributes } }, `attributes.${event.key}`);
+    }
+    case 'rangeChanged': {
+      const wanted_ranges = { ...state.draft.wanted_ranges };
+      if (event.value === '') delete wanted_ranges[event.name];
+      else wanted_ranges[event.name] = event.value;
+      return edited({ ...state, draft: { ...state.draft, wanted_ranges } }, `wanted_ranges.${event.name}`);
     }
     case 'placeChanged':
       return edited({ ...state, draft: { ...state.draft, location: event.location, place_id: event.placeId } }, 'location');

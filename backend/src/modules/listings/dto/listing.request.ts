@@ -9,7 +9,6 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   Max,
   MaxLength,
   Min,
@@ -34,9 +33,15 @@ import {
   VAT_OPTIONS,
 } from '../../../contracts/listings.js';
 import { IsUuid } from '../../../common/uuid.js';
+import { isPlaceId, PLACE_ID_PATTERN } from '../../../contracts/postcodes.js';
 
-/** A place's id: a GeoNames town or village (digits), or a UK postcode or outcode as typed ("EX20 1AB", "ex201ab", "TA1"). */
-const PLACE_ID = /^(\d{1,12}|[A-Za-z]{1,2}\d[A-Za-z\d]? ?(\d[A-Za-z]{2})?)$/;
+/** A place's id (isPlaceId): a GeoNames town or village, or a UK postcode or outcode as typed. */
+function PlaceId(message: string): PropertyDecorator {
+  return ValidateBy({
+    name: 'placeId',
+    validator: { validate: (value: unknown) => typeof value === 'string' && isPlaceId(value), defaultMessage: () => message },
+  });
+}
 
 const CATEGORY_SLUGS = CATEGORIES.map((c) => c.slug);
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -94,9 +99,13 @@ export class ListingRequest {
   @TextField(LISTING_RULES.location, { example: 'Taunton, England' })
   location!: string;
 
-  @ApiProperty({ required: false, description: 'The place chosen from GET /api/places (preferred over matching the text)' })
+  @ApiProperty({
+    required: false,
+    pattern: PLACE_ID_PATTERN,
+    description: 'The place chosen from GET /api/places (preferred over matching the text)',
+  })
   @IsOptional()
-  @Matches(PLACE_ID, { message: LISTING_TEXTS.unknownPlace })
+  @PlaceId(LISTING_TEXTS.unknownPlace)
   place_id?: string;
 
   @ApiProperty({
@@ -221,9 +230,23 @@ export class ListingSearchRequest {
   @IsNumber({}, { message: 'max_price must be a number' })
   max_price?: number;
 
-  @ApiProperty({ required: false, description: 'A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1)' })
+  @ApiProperty({
+    required: false,
+    enum: Object.keys(PRICE_UNITS),
+    description:
+      'The unit min_price and max_price are in: a listing priced otherwise counts only where its head count or acres convert it (a lot of 40 at £4,000 is £100 per head)',
+  })
   @IsOptional()
-  @Matches(PLACE_ID, { message: 'location must be a place id from the list, a postcode or an outcode' })
+  @IsIn(Object.keys(PRICE_UNITS), { message: `price_unit must be one of: ${Object.keys(PRICE_UNITS).join(', ')}` })
+  price_unit?: string;
+
+  @ApiProperty({
+    required: false,
+    pattern: PLACE_ID_PATTERN,
+    description: 'A place id from GET /api/places, a UK postcode or an outcode (EX20 1AB, TA1)',
+  })
+  @IsOptional()
+  @PlaceId('location must be a place id from the list, a postcode or an outcode')
   location?: string;
 
   @ApiProperty({ required: false, description: 'Miles around the location (default 25)' })

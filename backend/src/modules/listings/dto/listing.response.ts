@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LISTING_TYPES, type ListingType } from '../../../contracts/listings.js';
+import { type AttributeValue, LISTING_TYPES, type ListingType } from '../../../contracts/listings.js';
 import { SELLER_TYPES, type SellerType } from '../../../contracts/trust.js';
 import { ImageView } from '../../images/dto/image.response.js';
 
@@ -136,10 +136,17 @@ export class ListingDetail extends ListingCard {
   declare description: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
-  attributes!: Record<string, string | number | boolean>;
+  attributes!: Record<string, AttributeValue>;
 
   @ApiProperty({ type: ListingSeller })
   seller!: ListingSeller;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why distance_miles is null although `near` was given (the postcode service not answering, the place unknown)',
+  })
+  distance_note!: string | null;
 
   @ApiProperty({
     type: 'object',
@@ -171,11 +178,6 @@ export class ListingDetail extends ListingCard {
 /** The answer to posting a listing: the listing, and how many buyers' wanted ads it answers. */
 export class PostedListing extends ListingDetail {
   @ApiProperty({ description: 'Live wanted ads this listing matches (their owners are told); 0 for a wanted ad' })
-  wanted_by!: number;
-}
-
-export class WantedByResponse {
-  @ApiProperty({ description: 'Live wanted ads the listing answers' })
   wanted_by!: number;
 }
 

@@ -5,7 +5,7 @@ import { categoryBySlug } from '../../../contracts/categories.js';
 import { DATE_RANGES } from '../../../contracts/listings.js';
 import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
 import { Geocoder } from '../../../infra/geocoding/geocoder.js';
-import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
+import { canonicalPostcode } from '../../../contracts/postcodes.js';
 import type { ListingPage } from '../dto/listing.response.js';
 import { ListingCards } from '../listing-cards.js';
 import { SearchPlanner, TOTAL_CAP } from './planner.js';
@@ -37,13 +37,16 @@ export class ListingSearch {
     @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
   ) {}
 
-  /** One page of listings; answers are the same for everyone, so a repeated query is served from the cache. */
-  search(query: SearchQuery, position: SearchPosition): Promise<ListingPage> {
-    return this.answers.get(searchQueryParams(query, position).toString(), () => this.searchNow(query, position));
+  /**
+   * One page of listings; answers are the same for everyone, so a repeated query is served from the
+   * cache. `client` (clientKey of the asker's address): a postcode not yet known counts against their lookups.
+   */
+  search(query: SearchQuery, position: SearchPosition, client?: string): Promise<ListingPage> {
+    return this.answers.get(searchQueryParams(query, position).toString(), () => this.searchNow(query, position, client));
   }
 
-  private async searchNow(asked: SearchQuery, position: SearchPosition): Promise<ListingPage> {
-    const { query, pastWindow } = afterRelevanceWindow(await this.resolved(asked, position));
+  private async searchNow(asked: SearchQuery, position: SearchPosition, client: string | undefined): Promise<ListingPage> {
+    const { query, pastWindow } = afterRelevanceWindow(await this.resolved(asked, position, client));
     // The search's one SQL: every plan below (a spelling correction's too) is read through it.
     const sql = this.cards.sql(query);
     const count = (plan: SearchPlan) => this.count(sql, plan);
@@ -101,8 +104,8 @@ export class ListingSearch {
   }
 
   /** The query as the database knows it: the place's coordinates (a place id that names none is refused), the category's id. */
-  async resolved(asked: SearchQuery, position: SearchPosition): Promise<ListingQuery> {
-    const place = asked.location ? await this.geocoder.byId(asked.location) : undefined;
+  async resolved(asked: SearchQuery, position: SearchPosition, client?: string): Promise<ListingQuery> {
+    const place = asked.location ? await this.geocoder.byId(asked.location, { client }) : undefined;
     if (asked.location && !place) throw new FieldValidationException({ location: unknownLocationText(asked.location) });
     return {
       categoryId: asked.category ? categoryBySlug(asked.category)?.id : undefined,
@@ -110,6 +113,7 @@ export class ListingSearch {
       type: asked.type,
       minPricePence: asked.minPricePence,
       maxPricePence: asked.maxPricePence,
+      priceUnit: asked.priceUnit,
       near: place,
       radiusMiles: place ? asked.radiusMiles : undefined,
       verifiedSellersOnly: asked.verifiedSellersOnly,

@@ -79,7 +79,7 @@ describe('a search query', () => {
 
   it('refuses bad values with the message of the filter at fault', () => {
     expect(errorsOf('sort=cheapest')).toEqual({
-      sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance',
+      sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance, price-per-head',
     });
     expect(errorsOf('min_price=abc')).toEqual({ min_price: 'min_price must be a number' });
     expect(errorsOf('min_price=1e308')).toEqual({ min_price: 'min_price must be a number from 0 to 100,000,000' });
@@ -102,7 +102,7 @@ describe('a search query', () => {
       errors: { params: 'params must all be text' },
     });
     expect(searchQueryFromJson({ version: 1, params: { sort: 'cheapest' } })).toEqual({
-      errors: { sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance' },
+      errors: { sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance, price-per-head' },
     });
   });
 });

@@ -11,10 +11,11 @@ import {
   type ListingSort,
   PAGE_SIZE,
   PRICE_MAX_POUNDS,
+  type PriceUnit,
   type RentSubcategory,
 } from '../../../contracts/listings.js';
-import { canonicalPostcode } from '../../../infra/geocoding/postcodes.js';
-import { addDays } from '../../../contracts/field-formats.js';
+import { canonicalPostcode } from '../../../contracts/postcodes.js';
+import { addDays, listItems } from '../../../contracts/field-formats.js';
 import { ListingSearchRequest } from '../dto/listing.request.js';
 import type { AttributeMatch } from './search-sql.js';
 
@@ -35,6 +36,12 @@ export interface SearchQuery {
   type?: ListingType;
   minPricePence?: number;
   maxPricePence?: number;
+  /**
+   * The unit min and max price are in (a wanted ad's "up to £120 per head"): a listing priced in
+   * another unit is compared only where its own quantity converts it (search-sql's priceInUnit).
+   * Only with a price bound.
+   */
+  priceUnit?: PriceUnit;
   /** A place id from GET /api/places: a town or village's, or a postcode or outcode ("EX20 1AB", "TA1"). */
   location?: string;
   /** Only with a location. */
@@ -49,8 +56,12 @@ export interface SearchQuery {
   sort: ListingSort;
 }
 
-/** A choice or yes-no field equal to a value, or a date field whose validity (CategoryField validFor) covers a day. */
-export type AttributeFilter = { key: string; equals: string | boolean } | { key: string; validOn: string };
+/**
+ * A choice or yes-no field equal to a value, a several-choices field holding any of some options,
+ * or a date field whose validity (CategoryField validFor) covers a day.
+ */
+export type AttributeFilter =
+  { key: string; equals: string | boolean } | { key: string; anyOf: string[] } | { key: string; validOn: string };
 
 export interface AttributeRange {
   key: string;
@@ -95,6 +106,11 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       throw new FieldValidationException({ max_price: 'max_price must not be below min_price' });
     }
     const date = request.date as DateRange | undefined;
+    const sort = (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest');
+    if (sort === 'price-per-head' && category !== 'livestock') {
+      throw new FieldValidationException({ sort: 'sort=price-per-head needs category=livestock' });
+    }
+    const priced = minPricePence !== undefined || maxPricePence !== undefined;
     const query: SearchQuery = {
       text,
       category,
@@ -102,6 +118,7 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       type: request.type === 'buy' ? 'sale' : (request.type as ListingType | undefined),
       minPricePence,
       maxPricePence,
+      priceUnit: priced ? (request.price_unit as PriceUnit | undefined) : undefined,
       // A postcode however typed ("ex201ab"): one spelling, so equal searches share answers.
       location: request.location && (canonicalPostcode(request.location) ?? request.location),
       radiusMiles: request.location ? (request.radius ?? DEFAULT_RADIUS_MILES) : undefined,
@@ -110,7 +127,7 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       postedWithin: date && date !== 'all' ? date : undefined,
       attributeRanges: attributeRanges(category, subcategory, raw),
       attributeFilters: attributeFilters(category, subcategory, raw),
-      sort: (request.sort as ListingSort | undefined) ?? (text ? 'relevance' : 'newest'),
+      sort,
     };
     return { query: withoutAbsent(query), position: withoutAbsent({ cursor: request.cursor, limit: request.limit ?? PAGE_SIZE }) };
   } catch (error) {
@@ -138,6 +155,7 @@ export function searchQueryParams(query: SearchQuery, position?: SearchPosition)
   put('type', query.type);
   put('min_price', query.minPricePence === undefined ? undefined : query.minPricePence / 100);
   put('max_price', query.maxPricePence === undefined ? undefined : query.maxPricePence / 100);
+  put('price_unit', query.priceUnit);
   put('location', query.location);
   put('radius', query.location ? query.radiusMiles : undefined);
   put('verified', query.verifiedSellersOnly);
@@ -149,6 +167,7 @@ export function searchQueryParams(query: SearchQuery, position?: SearchPosition)
   }
   for (const filter of query.attributeFilters ?? []) {
     if ('validOn' in filter) put(`${filter.key}_valid_on`, filter.validOn);
+    else if ('anyOf' in filter) put(filter.key, filter.anyOf.join(','));
     else put(filter.key, typeof filter.equals === 'boolean' ? (filter.equals ? 'yes' : 'no') : filter.equals);
   }
   put('sort', query.sort);
@@ -245,6 +264,12 @@ function attributeFilters(
     else if (field.kind === 'choice') {
       if (value in field.options) filters.push({ key: field.key, equals: value });
       else errors[name] = `${name} must be one of: ${Object.keys(field.options).join(', ')}`;
+    } else if (field.kind === 'choices') {
+      // Has any of them: `designations=sssi,nvz`.
+      const anyOf = [...new Set(listItems(value))];
+      const unknown = anyOf.find((option) => !(option in field.options));
+      if (anyOf.length > 0 && !unknown) filters.push({ key: field.key, anyOf });
+      else errors[name] = `${name} must be one or more of, separated by commas: ${Object.keys(field.options).join(', ')}`;
     } else if (field.kind === 'text') {
       // A make from GET /api/listings/makes: matched as the sellers wrote it.
       if (value.trim().length <= field.maxLength) filters.push({ key: field.key, equals: value.trim() });
@@ -259,10 +284,10 @@ function attributeFilters(
   return filters.length > 0 ? filters : undefined;
 }
 
-/** Whether search filters on a field by value: a text, choice or yes-no declared `filter`, a date that stays valid. */
+/** Whether search filters on a field by value: a text, choice(s) or yes-no declared `filter`, a date that stays valid. */
 function filterable(field: CategoryField): boolean {
   return (
-    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'yes-no') && Boolean(field.filter)) ||
+    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'choices' || field.kind === 'yes-no') && Boolean(field.filter)) ||
     (field.kind === 'date' && Boolean(field.validFor))
   );
 }

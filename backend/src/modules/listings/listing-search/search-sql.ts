@@ -15,6 +15,7 @@ import {
 } from '../geo-grid.js';
 import { decodeTypedCursor, encodeCursor, type CursorType } from '../../../common/keyset-pagination.js';
 import type { CategorySlug } from '../../../contracts/categories.js';
+import { PRICE_UNITS, type PriceUnit } from '../../../contracts/listing-display.js';
 import {
   RADIUS_MILES_MAX,
   type ListingSort,
@@ -34,6 +35,8 @@ export interface ListingQuery {
   type?: ListingType;
   minPricePence?: number;
   maxPricePence?: number;
+  /** The unit the price bounds are in (priceInUnit); absent: the listing's price as it stands, whatever its unit. */
+  priceUnit?: PriceUnit;
   near?: { latitude: number; longitude: number };
   radiusMiles?: number;
   verifiedSellersOnly?: boolean;
@@ -53,8 +56,9 @@ export interface ListingQuery {
   limit: number;
 }
 
-/** A text, choice or yes-no equal to a value, or a date within a range. */
-export type AttributeMatch = { key: string; equals: string | boolean } | { key: string; dateFrom: string; dateTo: string };
+/** A text, choice or yes-no equal to a value, a list of choices holding any of some, or a date within a range. */
+export type AttributeMatch =
+  { key: string; equals: string | boolean } | { key: string; anyOf: string[] } | { key: string; dateFrom: string; dateTo: string };
 
 /**
  * How one search's rows are found, chosen by SearchPlanner before any page is read; every SQL of
@@ -101,6 +105,8 @@ export interface ListingRow {
   excerpt: string;
   price_pence: string;
   price_unit: string;
+  /** The price per head, where the listing has one (priceInUnit). */
+  price_per_head_pence: string | null;
   vat: string;
   type: ListingType;
   rent_subcategory: string | null;
@@ -206,8 +212,18 @@ export class ListingSearchSql {
     if (query.categoryId !== undefined) this.baseFilters.push(fragment('l.category_id = ?', query.categoryId));
     if (query.rentSubcategory) this.baseFilters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
     if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
-    if (query.minPricePence !== undefined) this.baseFilters.push(fragment('l.price_pence >= ?', query.minPricePence));
-    if (query.maxPricePence !== undefined) this.baseFilters.push(fragment('l.price_pence <= ?', query.maxPricePence));
+    // Per head as listing_price_per_head_index holds it (those without a price per head beyond any
+    // bound), so a bound is a range of that index; other units are checked row by row.
+    const price =
+      query.priceUnit === 'per-head'
+        ? fragment(PRICE_PER_HEAD_SORTED)
+        : query.priceUnit
+          ? priceInUnit(query.priceUnit)
+          : fragment('l.price_pence');
+    if (query.minPricePence !== undefined) this.baseFilters.push(fragment(`${price.sql} >= ?`, ...price.params, query.minPricePence));
+    if (query.maxPricePence !== undefined) this.baseFilters.push(fragment(`${price.sql} <= ?`, ...price.params, query.maxPricePence));
+    if (query.priceUnit === 'per-head' && query.minPricePence !== undefined)
+      this.baseFilters.push(fragment(`${PRICE_PER_HEAD_SORTED} < ${NO_PRICE_PER_HEAD}`));
     if (query.verifiedSellersOnly) this.baseFilters.push(fragment('u.business_verified_at is not null'));
     if (query.featuredOnly) this.baseFilters.push(fragment('l.featured'));
     // The one place listings read the images module's table: "has a ready photo" as an EXISTS keeps
@@ -224,6 +240,9 @@ export class ListingSearchSql {
       // Text against text (a yes-no as 'true' / 'false'): the migrations keep statistics of each
       // filtered field's values, so PostgreSQL knows how many match and walks the sort's index.
       if ('equals' in match) this.baseFilters.push(fragment('l.attributes->>? = ?', match.key, String(match.equals)));
+      // (The function, not its operator `?|`, whose question mark would read as a placeholder.)
+      else if ('anyOf' in match)
+        this.baseFilters.push(fragment('jsonb_exists_any(l.attributes->?, array[?]::text[])', match.key, match.anyOf));
       else this.baseFilters.push(fragment('l.attributes->>? between ? and ?', match.key, match.dateFrom, match.dateTo));
     }
     if (query.near) {
@@ -321,6 +340,9 @@ export class ListingSearchSql {
         return column('l.price_pence', 'bigint', (r) => Number(r.price_pence), 'desc');
       case 'popular':
         return column('l.views', 'integer', (r) => r.views, 'desc');
+      case 'price-per-head':
+        // As listing_price_per_head_index holds it, so a page is read from the index's top.
+        return column(PRICE_PER_HEAD_SORTED, 'bigint', (r) => Number(r.price_per_head_pence ?? NO_PRICE_PER_HEAD), 'asc');
       case 'nearest':
         if (!this.arc) throw new BadRequestException('Sorting by distance needs a location.');
         return [{ expression: this.arc, value: (r) => Number(r.proximity), direction: 'asc', cast: 'float8' }, byId('asc')];
@@ -836,7 +858,22 @@ function prefixSelect(
   );
 }
 
+/**
+ * A listing's price in pence in `unit`: its own price when priced in that unit, else converted
+ * where its own quantity says how (listing_price_in_unit: a lot's total over its head count or
+ * acres, or the reverse), else null, which no price bound matches. The unit is written into the
+ * SQL, not bound: it is one of PRICE_UNITS, and an index holds the per-head expression.
+ */
+function priceInUnit(unit: PriceUnit): Fragment {
+  if (!(unit in PRICE_UNITS)) throw new Error(`Unknown price unit ${unit}`);
+  return fragment(`listing_price_in_unit(l.price_pence, l.price_unit, l.attributes, '${unit}')`);
+}
+
+/** Where listings without a price per head sort: last (a safe integer, so a cursor carries it exactly). */
+const NO_PRICE_PER_HEAD = Number.MAX_SAFE_INTEGER;
+const PRICE_PER_HEAD_SORTED = `coalesce(${priceInUnit('per-head').sql}, ${NO_PRICE_PER_HEAD})`;
+
 const SELECT = `l.id, l.title, left(l.description, 160) as excerpt, l.price_pence, l.price_unit, l.vat, l.type,
   l.rent_subcategory, l.location_text, l.featured, l.views, l.saves_count, l.published_at, l.expires_at, l.status,
-  c.slug as category_slug, c.name as category_name, u.id as seller_id, u.full_name as seller_name,
+  ${priceInUnit('per-head').sql} as price_per_head_pence, c.slug as category_slug, c.name as category_name, u.id as seller_id, u.full_name as seller_name,
   (u.business_verified_at is not null) as seller_verified, u.seller_type`;

@@ -22,6 +22,23 @@ export function parsePostcode(text: string): ParsedPostcode | undefined {
   return undefined;
 }
 
+/**
+ * A place id's form, as the API contract states it: a GeoNames id (digits), or an outcode and
+ * optionally an inward code, in either case, spaces around them allowed; the inward code's letters
+ * are Royal Mail's (never C, I, K, M, O or V).
+ */
+export const PLACE_ID_PATTERN = '^(\\d{1,12}|\\s*[A-Za-z]{1,2}\\d[A-Za-z\\d]?\\s*(\\d[ABD-HJLNP-UW-Zabd-hjlnp-uw-z]{2})?\\s*)$';
+const PLACE_ID = new RegExp(PLACE_ID_PATTERN);
+
+/**
+ * Whether `text` names a place as GET /api/places gives ids: a GeoNames town or village (digits) or a
+ * UK postcode or outcode however typed ("EX20 1AB", "ex201ab", "TA1"). The one test of a place id:
+ * request bodies, search parameters and the listing page's `near` all use it.
+ */
+export function isPlaceId(text: string): boolean {
+  return PLACE_ID.test(text) && (/^\d+$/.test(text) || parsePostcode(text) !== undefined);
+}
+
 /** The canonical form of a postcode or outcode ("EX20 1AB", "TA1"), or undefined. */
 export function canonicalPostcode(text: string): string | undefined {
   const parsed = parsePostcode(text);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalPostcode, parsePostcode, roundedCoordinate } from './postcodes.js';
+import { canonicalPostcode, isPlaceId, parsePostcode, roundedCoordinate } from './postcodes.js';
 
 describe('postcodes as typed', () => {
   it.each([
@@ -36,4 +36,19 @@ describe('postcodes as typed', () => {
     expect(roundedCoordinate(-4.00244)).toBe(-4);
     expect(roundedCoordinate(-3.10516)).toBe(-3.11);
   });
+});
+
+describe('isPlaceId: the one test of a place id (bodies, search parameters, a listing page’s near)', () => {
+  it.each(['2636177', 'EX20 1AB', 'ex201ab', 'TA1', 'sw1a 2aa'])('takes %s', (id) => expect(isPlaceId(id)).toBe(true));
+  it.each([
+    '',
+    'Taunton',
+    '1234567890123',
+    'TA1 1AAA',
+    // An inward code with a letter Royal Mail never uses (C, I, K, M, O, V): the old pattern let it through.
+    'EX20 1CI',
+    '12a',
+    // Spaces inside an outward code: the parser would read TA1, the stated pattern does not.
+    'T A1',
+  ])('refuses %p', (id) => expect(isPlaceId(id)).toBe(false));
 });
