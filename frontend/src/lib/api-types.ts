@@ -2523,6 +2523,8 @@ export interface components {
             read: boolean;
             /** Format: date-time */
             created_at: string;
+            /** @description Show the caller a safety notice beside this message (it carries bank details, a payment link or asks to talk elsewhere); only ever true for its recipient */
+            safety_notice: boolean;
         };
         MessagePage: {
             /** @description Oldest to newest */
