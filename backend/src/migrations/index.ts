@@ -27,6 +27,7 @@ import { Migration20261126115000_success_stories } from './Migration202611261150
 import { Migration20261126115100_seller_trust } from './Migration20261126115100_seller_trust.js';
 import { Migration20261126115200_image_withheld } from './Migration20261126115200_image_withheld.js';
 import { Migration20261126132000_message_safety_notice } from './Migration20261126132000_message_safety_notice.js';
+import { Migration20261126132010_listing_appeals } from './Migration20261126132010_listing_appeals.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -58,4 +59,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126115100_seller_trust', class: Migration20261126115100_seller_trust },
   { name: 'Migration20261126115200_image_withheld', class: Migration20261126115200_image_withheld },
   { name: 'Migration20261126132000_message_safety_notice', class: Migration20261126132000_message_safety_notice },
+  { name: 'Migration20261126132010_listing_appeals', class: Migration20261126132010_listing_appeals },
 ];

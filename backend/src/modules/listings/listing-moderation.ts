@@ -55,6 +55,8 @@ export class ListingModeration {
     listing.statusBeforeRemoval = from;
     listing.status = 'removed';
     listing.removalReason = reason;
+    listing.removedAt = new Date();
+    listing.removalClosedAt = null;
     listing.featured = false;
     this.events.publish(tx, 'listing.status-changed', { listingId: id, from, to: 'removed' });
     this.events.publish(tx, 'listing.removed-by-staff', { listingId: id });
@@ -70,6 +72,8 @@ export class ListingModeration {
     listing.status = backFrom(listing);
     listing.statusBeforeRemoval = undefined;
     listing.removalReason = undefined;
+    listing.removedAt = null;
+    listing.removalClosedAt = null;
     this.events.publish(tx, 'listing.status-changed', { listingId: id, from: 'removed', to: listing.status });
     await this.images.withhold(tx, [id], false);
     return summaryOf(listing);
@@ -135,7 +139,7 @@ export class ListingModeration {
         'The reason we gave:',
         listing.removalReason ?? '(none given)',
         '',
-        `If you think this is a mistake, or you have put it right, write to us: ${this.config.publicUrl}/contact`,
+        `If you think this is a mistake, you can appeal once from the listing's page: ${this.config.publicUrl}/listing/${listing.id}`,
         'You can still see the listing in My Listings.',
         '',
         'The Fieldmarket team',

@@ -11,6 +11,8 @@ import { PostcodesIoGeocoder } from '../../infra/geocoding/postcodes-io-geocoder
 import { UkGeocoder } from '../../infra/geocoding/uk-geocoder.js';
 import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
+import { ListingAppeals } from './listing-appeals.js';
+import { ListingAppeal } from './listing-appeal.entity.js';
 import { ListingViews } from './listing-views.js';
 import { ListingCards } from './listing-cards.js';
 import { ListingMatches } from './listing-search/listing-matches.js';
@@ -28,7 +30,7 @@ import { WantedMatches } from './wanted-matches.js';
 
 /** Listings: posting, browse and search, detail, saved listings, and their life cycle. */
 @Module({
-  imports: [ormEntities([Listing, SavedListing]), CategoriesModule, ImagesModule],
+  imports: [ormEntities([Listing, SavedListing, ListingAppeal]), CategoriesModule, ImagesModule],
   controllers: [ListingsController, SellerListingsController, PlacesController],
   providers: [
     ListingsService,
@@ -41,6 +43,7 @@ import { WantedMatches } from './wanted-matches.js';
     ListingWords,
     ListingsLifecycle,
     ListingModeration,
+    ListingAppeals,
     SearchAnswers,
     WantedMatches,
     {

@@ -194,6 +194,31 @@ export class NotificationsSubscriber {
     );
   }
 
+  /** The owner of a listing staff hid: what staff decided about their appeal (the e-mail is the listings module's). */
+  @OnDomainEvent('listing.appeal-decided', { name: 'notifications.appeal-decided', queue: 'notifications' })
+  async appealDecided(event: DomainEvent<'listing.appeal-decided'>): Promise<void> {
+    const { listingId, ownerId, decision } = event.payload;
+    const listing = await this.listings.brief(listingId);
+    if (!listing) return;
+    const approved = decision === 'approved';
+    await this.notify(
+      [ownerId],
+      {
+        kind: 'LISTING_UPDATED',
+        type: approved ? 'success' : 'warning',
+        message: approved
+          ? `Your appeal was upheld: "${listing.title}" is restored.`
+          : `Your appeal was declined: "${listing.title}" stays hidden.`,
+        actionUrl: `/listing/${listingId}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'LISTING_UPDATED',
+        { type: 'LISTING_UPDATED', data: { listing_id: listingId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
   /** A deleted account's notifications, follows and event log. */
   @OnDomainEvent('user.deleted', { name: 'notifications.forget-deleted-user', queue: 'maintenance' })
   async forgetDeletedUser(event: DomainEvent<'user.deleted'>): Promise<void> {
