@@ -95,6 +95,15 @@ describe('sellers', () => {
       expect([again.statusCode, again.json<{ error: string }>().error]).toEqual([409, SELLER_TEXTS.verificationWaiting]);
     });
 
+    it('waits one at a time even when two are asked at the same moment (409 for the other)', async () => {
+      const quick = await signedInPerson(t, db, newPerson('Quinn Quick'));
+      await quick.browser.call('PUT', '/api/profile/seller', TRADE);
+      const ask = () => quick.browser.call('POST', '/api/profile/seller/business-check', {});
+      const answers = await Promise.all([ask(), ask(), ask()]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+      expect(await db.query(`select id from business_verification where seller_id = $1`, [quick.id])).toHaveLength(1);
+    });
+
     it('declined with a reason that the seller is sent; approved, the badge shows with its date and the filter finds the seller', async () => {
       expect(await verifiedTitles()).toEqual([]);
       const item = await inboxItem();

@@ -43,6 +43,16 @@ describe('success stories', () => {
     }
   });
 
+  it('wait one at a time even when two are sent at the same moment (409 for the other)', async () => {
+    const { buyer } = await talkedAbout();
+    const send = () => buyer.browser.call('POST', '/api/stories', { story: STORY, naming: 'anonymous' });
+    const answers = await Promise.all([send(), send(), send()]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+    for (const refused of answers.filter((a) => a.statusCode === 409))
+      expect(refused.json()).toMatchObject({ error: STORY_TEXTS.alreadyWaiting });
+    expect(await db.query(`select id from success_story where author_id = $1 and status = 'pending'`, [buyer.id])).toHaveLength(1);
+  });
+
   it('are checked: length, control characters, a naming', async () => {
     const { buyer } = await talkedAbout();
     const short = await buyer.browser.call('POST', '/api/stories', { story: 'Great!', naming: 'full-name' });

@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { RESPONSE_HOURS } from '../../contracts/staff.js';
 import { STORY_NAMING_LABELS, storyAuthorName } from '../../contracts/stories.js';
@@ -11,7 +11,6 @@ import {
   InboxSourceBase,
   InboxSources,
 } from '../staff/inbox/inbox-source.js';
-import { User } from '../users/user.entity.js';
 import { SuccessStory } from './story.entity.js';
 
 /** Success stories in the staff inbox (a fourth source): staff read each and approve or decline it. */
@@ -25,22 +24,31 @@ export class StoryInbox extends InboxSourceBase<SuccessStory> {
     super(em, registry);
   }
 
-  protected async toItem(story: SuccessStory): Promise<InboxItem> {
-    const author = await this.em.fork().findOne(User, { id: story.author });
+  /** With the author, whose name and address the item shows (one query for a page, not one per item). */
+  protected override load(
+    em: EntityManager,
+    where: FilterQuery<SuccessStory>,
+    options: { orderBy?: QueryOrderMap<SuccessStory>; limit?: number },
+  ): Promise<SuccessStory[]> {
+    return em.find(SuccessStory, where, { ...options, populate: ['author'] });
+  }
+
+  protected toItem(story: SuccessStory): InboxItem {
+    const author = story.author.getEntity();
     return {
       ...this.tracked(story),
       subject: `Success story (${story.status}): ${story.dealLabel}`,
-      from: author && !author.deletedAt ? { name: author.fullName, email: author.email } : null,
+      from: author.deletedAt ? null : { name: author.fullName, email: author.email },
       preview: story.story.slice(0, 140),
       category: null,
       categoryLabel: null,
       rating: null,
-      target: author ? { kind: 'user', id: author.id, label: author.fullName } : null,
+      target: { kind: 'user', id: author.id, label: author.fullName },
     };
   }
 
-  protected async toDetail(story: SuccessStory): Promise<InboxItemDetail> {
-    const item = await this.toItem(story);
+  protected toDetail(story: SuccessStory): InboxItemDetail {
+    const item = this.toItem(story);
     return {
       ...item,
       body: story.story,
