@@ -140,7 +140,7 @@ export class ProfileService {
           this.em.fork().findOne(User, { id, deletedAt: null }, { connectionType: connectionFor(at) }),
         )
       : null;
-    if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
+    if (!visibleTo(user, viewerId)) throw new NotFoundException('Profile not found');
     const statistics = await this.userData.statisticsFor(user.id);
     return {
       id: user.id,
@@ -169,14 +169,24 @@ export class ProfileService {
    */
   async revealPhone(ownerId: string, viewer: User): Promise<PhoneRevealResponse> {
     const owner = isUuid(ownerId) ? await this.em.findOne(User, { id: ownerId, deletedAt: null }) : null;
-    const phone = owner && (owner.profileVisible || owner.id === viewer.id) ? phoneShownOf(owner) : undefined;
+    const phone = visibleTo(owner, viewer.id) ? phoneShownOf(owner) : undefined;
     if (!owner || phone === undefined) throw new NotFoundException('This member does not show a phone number');
-    if (owner.id !== viewer.id) {
-      await this.limits.consume(
-        { key: `phone-reveal:viewer:${viewer.id}`, ...PHONE_REVEALS_PER_VIEWER },
-        (wait) =>
-          `You have seen ${PHONE_REVEALS_PER_VIEWER.limit} phone numbers today. Please wait ${waitText(wait)}, or send a message instead.`,
-      );
+    // The allowance counts different numbers: the same seller's again today (a reload) is not counted twice.
+    const seen = `phone-reveal:seen:${viewer.id}:${owner.id}`;
+    if (
+      owner.id !== viewer.id &&
+      (await this.limits.allows({ key: seen, limit: 1, windowSeconds: PHONE_REVEALS_PER_VIEWER.windowSeconds }))
+    ) {
+      try {
+        await this.limits.consume(
+          { key: `phone-reveal:viewer:${viewer.id}`, ...PHONE_REVEALS_PER_VIEWER },
+          (wait) =>
+            `You have seen ${PHONE_REVEALS_PER_VIEWER.limit} phone numbers today. Please wait ${waitText(wait)}, or send a message instead.`,
+        );
+      } catch (error) {
+        await this.limits.reset(seen); // refused: not seen, so asking again is refused again
+        throw error;
+      }
       this.logger.log(`phone number of ${owner.id} shown to ${viewer.id}`);
     }
     return { phone };
@@ -200,6 +210,11 @@ function privacyOf(user: User): PrivacySettings {
     email_notifications: user.emailNotifications,
     push_notifications: user.pushNotifications,
   };
+}
+
+/** A profile others may see: it exists and its owner shows it (its owner always sees it). */
+function visibleTo(user: User | null, viewerId: string | undefined): user is User {
+  return user !== null && (user.profileVisible || user.id === viewerId);
 }
 
 /** The number others may ask to see: set, and the owner's "Show phone number" switch on. */
