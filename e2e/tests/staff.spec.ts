@@ -293,6 +293,9 @@ test.describe('staff', () => {
     await share.getByRole('radio', { name: 'My first name only' }).check();
     await share.getByRole('button', { name: 'Send my story' }).click();
     await expect(buyer.getByText('Waiting for our team')).toBeVisible();
+    // Said as news, not as an error.
+    await expect(share.getByRole('status')).toHaveText(/Thank you. Our team reads every story/);
+    await expect(share.getByRole('alert')).toBeHidden();
     await page.goto('/');
     await expect(page.getByTestId('home-stories')).toBeHidden();
     await page.goto('/success-stories');

@@ -9189,7 +9189,10 @@ export interface operations {
     };
     StoriesController_published: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 to 30 (default 30) */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9207,6 +9210,15 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PublishedStoriesResponse"];
                     };
+                };
+            };
+            /** @description limit is not a whole number from 1 to 30. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests from this client; Retry-After says when to try again */

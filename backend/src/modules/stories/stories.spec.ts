@@ -4,6 +4,7 @@ import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { sendMessage, startConversation } from '../../testing/conversations.js';
 import { postListing } from '../../testing/listings.js';
 import { staffMember } from '../../testing/staff.js';
+import { eventually, readOutbox } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 
 type Member = Awaited<ReturnType<typeof signedInPerson>>;
@@ -88,6 +89,19 @@ describe('success stories', () => {
     ]);
     const audit = (await staff.browser.call('GET', `/api/staff/audit?target_kind=story&target_id=${item.id}`)).body;
     expect(audit).toContain('story.approve');
+    // The author is told, by bell and by e-mail.
+    await eventually(async () =>
+      expect((await buyer.browser.call('GET', '/api/notifications')).body).toContain('Your success story is published.'),
+    );
+    await eventually(async () =>
+      expect((await readOutbox(t.config.mail.outboxDir)).map((m) => [m.to, m.subject])).toContainEqual([
+        buyer.person.email,
+        'Your story is published on Fieldmarket',
+      ]),
+    );
+    // The home page asks for as many as it shows.
+    expect((await new Browser(t).call('GET', '/api/stories?limit=1')).json()).toMatchObject({ data: { stories: [expect.anything()] } });
+    expect((await new Browser(t).call('GET', '/api/stories?limit=0')).json()).toMatchObject({ error: 'limit must be at least 1' });
 
     // The seller's story is declined: the reason is required, and the seller reads it.
     await seller.browser.call('POST', '/api/stories', { story: `${STORY} Now buying another.`, naming: 'anonymous' });
@@ -108,6 +122,12 @@ describe('success stories', () => {
       data: { stories: [{ status: 'declined', decline_reason: reason }] },
     });
     expect(await published()).toHaveLength(1);
+    await eventually(async () => {
+      const mail = (await readOutbox(t.config.mail.outboxDir)).find(
+        (m) => m.to === seller.person.email && m.subject === 'We did not publish your story',
+      );
+      expect(mail?.text).toContain(reason);
+    });
 
     // Only staff decide.
     const notStaff = await buyer.browser.call('POST', `/api/staff/inbox/story/${second.id}/decision`, { decision: 'approve' });
