@@ -1,9 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { APPEAL_TEXTS } from '../../contracts/listings.js';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
-import { insertListing } from '../../testing/listings.js';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RETENTION } from '../../contracts/retention.js';
+import { RetentionRegistry } from '../retention/retention.registry.js';
+import { insertListing, postListing } from '../../testing/listings.js';
 import { staffMember } from '../../testing/staff.js';
-import { eventually, readOutbox } from '../../testing/test-app.js';
+import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 
 type Json = Record<string, unknown>;
@@ -119,6 +124,43 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
       appeal: { status: 'approved' },
     });
     await eventually(async () => expect(JSON.stringify(await bell(owner))).toContain('Your appeal was upheld'));
+  });
+
+  it('purges a hidden listing and its photo files after the retention period, keeping one whose appeal waits', async () => {
+    const owner = await signedInPerson(t, db);
+    const listed = async (title: string) => {
+      const listing = await postListing<{ id: string; images: Array<{ id: string }> }>(owner.browser, { title });
+      await staff.browser.call('POST', `/api/staff/listings/${listing.id}/hide`, { reason: REASON });
+      return { id: listing.id, imageId: listing.images[0]!.id };
+    };
+    const old = await listed('Long hidden Deutz tractor');
+    const appealed = await listed('Appealed Deutz tractor');
+    const recent = await listed('Recently hidden Deutz tractor');
+    await owner.browser.call('POST', `/api/listings/${appealed.id}/appeal`, { text: 'Still waiting on our team to look.' });
+    await waitForJobs(db);
+    const files = async (imageId: string) => {
+      const dir = join(t.config.storage.uploadsDir, 'images', imageId);
+      return existsSync(dir) ? await readdir(dir) : [];
+    };
+    for (const listing of [old, appealed, recent]) expect((await files(listing.imageId)).length).toBeGreaterThan(0);
+    await db.query(`update listing set removed_at = now() - make_interval(days => $2) where id = any($1)`, [
+      [old.id, appealed.id],
+      RETENTION.hiddenListingDays + 1,
+    ]);
+
+    const hidden = t.app
+      .get(RetentionRegistry)
+      .all()
+      .find((purge) => purge.what === 'hidden listings')!;
+    expect(await hidden.purge(new Date())).toBeGreaterThanOrEqual(1);
+    await waitForJobs(db);
+    const left = (await db.query<{ id: string }>('select id from listing where id = any($1)', [[old.id, appealed.id, recent.id]])).map(
+      (r) => r.id,
+    );
+    expect(left.sort()).toEqual([appealed.id, recent.id].sort());
+    expect(await files(old.imageId)).toEqual([]);
+    expect(existsSync(join(t.config.storage.uploadsDir, 'originals', old.imageId))).toBe(false);
+    expect((await files(appealed.imageId)).length).toBeGreaterThan(0);
   });
 
   it('answers 409 to an appeal about a listing that is not hidden', async () => {
