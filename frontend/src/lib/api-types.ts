@@ -1966,7 +1966,7 @@ export interface components {
             /** Format: date-time */
             member_since: string;
             /** @description The e-mail address is confirmed */
-            verified: boolean;
+            email_confirmed: boolean;
             two_factor_enabled: boolean;
             /** @enum {string} */
             provider: "password" | "google";
@@ -2006,7 +2006,7 @@ export interface components {
             /** Format: date-time */
             member_since: string;
             /** @description "Business verified": our team checked the trade seller's details (not an e-mail check) */
-            verified: boolean;
+            business_verified: boolean;
             /** @description The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address) */
             phone_available: boolean;
             /** @description Whether the owner shows their listings */

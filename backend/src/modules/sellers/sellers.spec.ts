@@ -34,7 +34,11 @@ describe('sellers', () => {
 
     await postListing(seller.browser, { seller_type: 'trade', business_name: 'Quantock Machinery' });
     expect((await seller.browser.call('GET', '/api/listings/seller-declaration')).json()).toMatchObject({ data: { seller_type: 'trade' } });
-    expect(await publicProfile(seller.id)).toMatchObject({ seller_type: 'trade', business_name: 'Quantock Machinery', verified: false });
+    expect(await publicProfile(seller.id)).toMatchObject({
+      seller_type: 'trade',
+      business_name: 'Quantock Machinery',
+      business_verified: false,
+    });
     // Asked once: the next listing needs no choice.
     await postListing(seller.browser, { seller_type: undefined });
   });
@@ -116,14 +120,14 @@ describe('sellers', () => {
       const mails = (await readOutbox(t.config.mail.outboxDir)).filter((m) => m.to === trader.person.email);
       expect(mails.at(-1)).toMatchObject({ subject: 'We could not verify your business details' });
       expect(mails.at(-1)?.text).toContain('The company number belongs to another business.');
-      expect(await publicProfile(trader.id)).toMatchObject({ verified: false, business_verified_at: null });
+      expect(await publicProfile(trader.id)).toMatchObject({ business_verified: false, business_verified_at: null });
 
       await trader.browser.call('POST', '/api/profile/seller/business-check', {});
       const approve = await staff.browser.call('POST', `/api/staff/inbox/business/${(await inboxItem()).id}/decision`, {
         decision: 'approve',
       });
       expect(approve.statusCode).toBe(204);
-      expect(await publicProfile(trader.id)).toMatchObject({ verified: true, business_verified_at: expect.any(String) });
+      expect(await publicProfile(trader.id)).toMatchObject({ business_verified: true, business_verified_at: expect.any(String) });
       const listing = (await new Browser(t).call('GET', `/api/listings/${listingId}`)).json<{ data: Record<string, unknown> }>().data;
       expect(listing).toMatchObject({
         seller_verified: true,
@@ -136,7 +140,7 @@ describe('sellers', () => {
 
       // Changing the details takes the badge away until our team checks again.
       await trader.browser.call('PUT', '/api/profile/seller', { ...TRADE, business_name: 'Levels Dairy and Beef Ltd' });
-      expect(await publicProfile(trader.id)).toMatchObject({ verified: false });
+      expect(await publicProfile(trader.id)).toMatchObject({ business_verified: false });
       // Searches are reused for a moment (listing-search's short-lived cache); the next one after that leaves the seller out.
       await eventually(async () => expect(await verifiedTitles()).toEqual([]));
     });
