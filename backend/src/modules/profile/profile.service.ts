@@ -8,7 +8,8 @@ import { RateLimiter, waitText } from '../../infra/rate-limit/rate-limiter.js';
 import { Passwords } from '../auth/passwords.js';
 import type { Session } from '../auth/session.entity.js';
 import { Sessions } from '../auth/sessions.service.js';
-import { UserDataRegistry } from '../users/user-data.registry.js';
+import { ShortLivedCache } from '../../common/short-lived-cache.js';
+import { type ProfileStatistics, UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
 import { AccountDeletion } from './account-deletion.js';
 import type {
@@ -25,6 +26,8 @@ import { lastActiveOf } from '../../contracts/trust.js';
 /** Password checks per account until one succeeds (profile password change, account deletion). */
 const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 /** Phone numbers one member may see in a day (issue 23 §4): enough to call a few sellers, too few to harvest. */
+/** How long visitors see a public profile's statistics unchanged (its owner always sees them fresh). */
+const PUBLIC_STATISTICS_MS = 60_000;
 export const PHONE_REVEALS_PER_VIEWER = { limit: 10, windowSeconds: 24 * 60 * 60 };
 /** A Google account proves it is its owner by signing in with Google again, this recently. */
 export const REAUTHENTICATION_MINUTES = 5;
@@ -32,6 +35,11 @@ export const REAUTHENTICATION_MINUTES = 5;
 @Injectable()
 export class ProfileService {
   private readonly logger = new Logger('PhoneReveal');
+  /**
+   * A public profile's statistics (a year-long reply-time median among them) for visitors, kept a minute
+   * per profile: a popular seller's page does not run them on the primary for every visitor.
+   */
+  private readonly publicStatistics = new ShortLivedCache<ProfileStatistics>(PUBLIC_STATISTICS_MS, 5_000);
 
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
@@ -141,7 +149,10 @@ export class ProfileService {
         )
       : null;
     if (!visibleTo(user, viewerId)) throw new NotFoundException('Profile not found');
-    const statistics = await this.userData.statisticsFor(user.id);
+    const statistics =
+      user.id === viewerId
+        ? await this.userData.statisticsFor(user.id)
+        : await this.publicStatistics.get(user.id, () => this.userData.statisticsFor(user.id));
     return {
       id: user.id,
       full_name: user.fullName,

@@ -146,6 +146,16 @@ describe('sellers', () => {
     });
   });
 
+  it('keeps a public profile’s statistics a minute for visitors (not run for every visit); its owner sees them at once', async () => {
+    const seller = await signedInPerson(t, db);
+    const { id } = await postListing(seller.browser);
+    expect(await publicProfile(seller.id)).toMatchObject({ listings_sold: 0 });
+    await seller.browser.call('PATCH', `/api/listings/${id}/status`, { status: 'sold' });
+    expect(await publicProfile(seller.id)).toMatchObject({ listings_sold: 0 });
+    const own = await seller.browser.call('GET', `/api/profile/public/${seller.id}`);
+    expect(own.json()).toMatchObject({ data: { listings_sold: 1 } });
+  });
+
   it('shows member facts on the public profile: listings sold, coarse last activity, no reply time under 3 replies', async () => {
     const seller = await signedInPerson(t, db);
     const { id } = await postListing(seller.browser);
