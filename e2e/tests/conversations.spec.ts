@@ -379,7 +379,11 @@ test.describe('the safety notice', () => {
     expect(sent.status()).toBe(201);
 
     const phone = { width: 390, height: 844 };
-    for (const side of [buyer, seller]) await side.page.setViewportSize(phone);
+    for (const side of [buyer, seller]) {
+      await side.page.setViewportSize(phone);
+      // The screenshot shows the chat, not the cookie banner.
+      await side.page.addInitScript(() => window.localStorage.setItem('cookieConsent', 'accepted'));
+    }
     await seller.page.goto(`/messages?conversation=${conversationId}`);
     await expect(seller.page.getByTestId('chat-message').filter({ hasText: risky })).toHaveAttribute('data-mine', 'true');
     await expect(seller.page.getByTestId('safety-notice')).toHaveCount(0);

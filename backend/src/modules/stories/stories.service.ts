@@ -67,12 +67,12 @@ export class StoriesService implements OnModuleInit {
   }
 
   async mine(userId: string): Promise<OwnStoriesResponse> {
-    const [deals, stories] = await Promise.all([
-      this.deals.dealsOf(userId),
+    const [deal, stories] = await Promise.all([
+      this.deals.firstDeal(userId),
       this.em.fork().find(SuccessStory, { author: userId }, { orderBy: { createdAt: 'desc' } }),
     ]);
     return {
-      eligible: deals.length > 0,
+      eligible: deal !== undefined,
       stories: stories.map((s) => ({
         id: s.id,
         story: s.story,
@@ -86,7 +86,7 @@ export class StoriesService implements OnModuleInit {
 
   /** Stores the story for staff to read: only from a member with a deal here, one waiting at a time. */
   async tell(userId: string, request: StoryRequest): Promise<OwnStoriesResponse> {
-    const [deal] = await this.deals.dealsOf(userId);
+    const deal = await this.deals.firstDeal(userId);
     if (!deal) throw new ForbiddenException(STORY_TEXTS.noDeal);
     await this.em
       .fork()
