@@ -359,6 +359,47 @@ test.describe('conversations on a phone', () => {
   });
 });
 
+test.describe('the safety notice', () => {
+  test('the recipient of a message with bank details sees a calm notice beside it; the sender does not', async ({ browser }) => {
+    const seller = await person(browser, 'Sid Sortcode');
+    const buyer = await person(browser, 'Bea Careful');
+    const place = await placeNamed(seller.page.request, 'Exeter');
+    const { id } = await postListing(seller.page.request, {
+      category: 'equipment',
+      title: `Massey ${uniqueWord()} baler`,
+      price: 3500,
+      location: place.label,
+      place_id: place.id,
+    });
+    const started = await buyer.page.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
+    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+    await buyer.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Can I see it on Saturday?' } });
+    const risky = 'A £300 deposit holds it: sort code 20-45-77, account 41234567';
+    const sent = await seller.page.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: risky } });
+    expect(sent.status()).toBe(201);
+
+    const phone = { width: 390, height: 844 };
+    for (const side of [buyer, seller]) {
+      await side.page.setViewportSize(phone);
+      // The screenshot shows the chat, not the cookie banner.
+      await side.page.addInitScript(() => window.localStorage.setItem('cookieConsent', 'accepted'));
+    }
+    await seller.page.goto(`/messages?conversation=${conversationId}`);
+    await expect(seller.page.getByTestId('chat-message').filter({ hasText: risky })).toHaveAttribute('data-mine', 'true');
+    await expect(seller.page.getByTestId('safety-notice')).toHaveCount(0);
+
+    await buyer.page.goto(`/messages?conversation=${conversationId}`);
+    const message = buyer.page.getByTestId('chat-message').filter({ hasText: risky });
+    await expect(message.getByTestId('safety-notice')).toHaveText(
+      /Pay only after you have seen the animals or the machine; never pay a deposit to a stranger by bank transfer/,
+    );
+    await expect(buyer.page.getByTestId('safety-notice')).toHaveCount(1);
+    await buyer.page.screenshot({ path: join(SCREENSHOTS, 'safety-notice-phone.png') });
+    await seller.context.close();
+    await buyer.context.close();
+  });
+});
+
 /** A rental the owner posts, and a booking request for it from the renter: their conversation's id. */
 async function bookingBetween(owner: { page: Page }, renter: { page: Page }): Promise<string> {
   const place = await placeNamed(owner.page.request, 'Minehead');

@@ -9,7 +9,7 @@ import { outboxMails } from './outbox.js';
 import { productUnderTest } from './product.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
-import { PASSWORD, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
+import { PASSWORD, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -135,6 +135,53 @@ test.describe('staff', () => {
     expect((await visitor.goto(`/listing/${id}`))?.status()).toBe(404);
   });
 
+  test('staff hide a listing: its photo URL fails at once; the owner reads why on a phone, appeals once, and staff restore it', async ({
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const owner = await newPerson(browser, '10.250.9.21');
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.addInitScript(() => window.localStorage.setItem('cookieConsent', 'accepted'));
+    await signUpVerified(owner.request, 'Owen Owner');
+    const place = await placeNamed(owner.request, 'Ludlow');
+    const title = `Kuhn ${uniqueWord()} tedder`;
+    const { id } = await postListing(owner.request, {
+      category: 'equipment',
+      title,
+      price: 2100,
+      location: place.label,
+      place_id: place.id,
+    });
+    await photosReady(owner.request, id);
+    const visitor = await newPerson(browser, '10.250.9.22');
+    const [photo] = ((await (await visitor.request.get(`/api/listings/${id}`)).json()) as { data: { images: Array<{ url: string }> } }).data
+      .images;
+    expect((await visitor.request.get(photo!.url)).status()).toBe(200);
+
+    const staff = await staffPerson(browser, '10.250.9.23');
+    const reason = 'The photos show a different machine from the one described.';
+    expect((await staff.request.post(`/api/staff/listings/${id}/hide`, { headers: SITE, data: { reason } })).status()).toBe(201);
+    expect((await visitor.request.get(photo!.url)).status()).toBe(404);
+
+    // The owner reads why, and appeals once from the listing's page.
+    await owner.goto(`/listing/${id}`);
+    const hidden = owner.getByTestId('listing-hidden');
+    await expect(hidden.getByTestId('hidden-reason')).toHaveText(reason);
+    await expect(owner.locator('[data-delete]')).toHaveCount(0);
+    await hidden
+      .getByLabel('Think this is a mistake? You can appeal once.')
+      .fill('These are my own photos of this tedder, taken last week.');
+    await hidden.getByRole('button', { name: 'Send appeal' }).click();
+    await expect(hidden.getByTestId('appeal-state')).toHaveText(/Your appeal is with our team/);
+    await expect(hidden.getByRole('button', { name: 'Send appeal' })).toHaveCount(0);
+    await owner.screenshot({ path: join(SCREENSHOTS, 'hidden-listing-owner-phone.png'), fullPage: true });
+
+    await approveInInbox(staff, 'Appeals', title, 'Approved');
+    await owner.goto(`/listing/${id}`);
+    await expect(owner.getByTestId('listing-hidden')).toHaveCount(0);
+    expect((await visitor.goto(`/listing/${id}`))?.status()).toBe(200);
+  });
+
   test('a visitor sends feedback; staff find it by kind, category and rating, read it and reply by e-mail', async ({ browser }) => {
     test.setTimeout(90_000);
     const word = uniqueWord();
@@ -255,6 +302,10 @@ test.describe('staff', () => {
     await share.getByRole('radio', { name: 'My first name only' }).check();
     await share.getByRole('button', { name: 'Send my story' }).click();
     await expect(buyer.getByText('Waiting for our team')).toBeVisible();
+    // Said as news, not as an error.
+    const card = buyer.locator('[data-share-story]');
+    await expect(card.getByRole('status')).toHaveText(/Thank you. Our team reads every story/);
+    await expect(card.getByRole('alert')).toBeHidden();
     await page.goto('/');
     await expect(page.getByTestId('home-stories')).toBeHidden();
     await page.goto('/success-stories');

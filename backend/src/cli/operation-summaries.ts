@@ -55,6 +55,8 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /api/listings/{id}': 'One listing',
   'PUT /api/listings/{id}': 'Edit your listing',
   'DELETE /api/listings/{id}': 'Delete your listing',
+  'GET /api/listings/{id}/moderation': 'Why staff hid your listing, and where your appeal stands',
+  'POST /api/listings/{id}/appeal': 'Appeal once against staff hiding your listing',
   'PATCH /api/listings/{id}/status': 'Mark your listing sold, let, withdrawn or live',
   'GET /api/users/{id}/listings': 'A seller’s live listings',
   'GET /api/places': 'Find UK towns and villages',

@@ -537,3 +537,17 @@ export const LISTING_TEXTS = {
   overEighteenLabel: 'I confirm I am 18 or over',
   overEighteenRequired: 'Please confirm you are 18 or over to post a listing.',
 } as const;
+
+/** The owner's appeal against a listing staff hid (issue 23 §5): once per listing, decided by staff in the inbox. */
+export const APPEAL_RULES = {
+  text: { label: 'Appeal', minLength: 10, maxLength: 1000 },
+} as const satisfies Record<string, TextRule>;
+
+export const APPEAL_TEXTS = {
+  alreadyAppealed: 'You have already appealed against hiding this listing; our team decides each appeal once.',
+  notHiddenByStaff: 'Only a listing our team has hidden can be appealed.',
+  hiddenWithAccount: 'This listing is hidden because your account is suspended; write to us through the contact page instead.',
+  caseOpen:
+    'Our team hid this listing and has not closed the case yet, so it cannot be deleted now; it can be deleted once they have decided.',
+  received: 'Thank you. Our team will look at your appeal within 3 days and tell you what they decide.',
+} as const;

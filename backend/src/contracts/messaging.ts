@@ -18,6 +18,9 @@ export const MESSAGING_TEXTS = {
   listingNotFound: 'Listing Not Found',
   listingNotLive: 'This listing is no longer available, so a new conversation cannot be started about it.',
   blockedByThem: 'You cannot send messages to this user.',
+  /** Beside a message with bank details, a payment link or a move off Fieldmarket (contracts/message-safety.ts), for its recipient. */
+  safetyNotice:
+    'Pay only after you have seen the animals or the machine; never pay a deposit to a stranger by bank transfer. Keep the conversation on Fieldmarket.',
   blockedByYou: 'You have blocked this user. Unblock them to send messages.',
   otherGone: 'This user has deleted their account, so they cannot receive messages.',
   cannotBlockYourself: 'You cannot block yourself.',
@@ -109,6 +112,8 @@ export interface ChatMessage {
   booking: BookingDetails | null;
   read: boolean;
   created_at: string;
+  /** Show the safety notice beside it (contracts/message-safety.ts); only ever true for its recipient. */
+  safety_notice: boolean;
 }
 
 /** "9+" above 9 (SPEC §9). */

@@ -13,6 +13,11 @@ export const RETENTION = {
   /** A newsletter sign-up never confirmed, or unsubscribed, is deleted after this long. */
   newsletterUnconfirmedDays: 30,
   newsletterUnsubscribedDays: 30,
+  /**
+   * A listing staff hid (for itself, not with a suspended seller) is deleted with its photos this long
+   * after it was hidden, unless its owner's appeal is still waiting (issue 23 §5).
+   */
+  hiddenListingDays: 180,
   /** Backups are deleted within this long (an operator's duty; see docs/retention.md). */
   backupDays: 30,
 } as const;

@@ -30,7 +30,7 @@ export const STAFF_RULES = {
 } as const satisfies Record<string, TextRule>;
 
 /** The kinds of item in the staff inbox; each is one source (a module) behind the inbox port. */
-export const INBOX_KINDS = ['contact', 'report', 'feedback', 'story', 'business'] as const;
+export const INBOX_KINDS = ['contact', 'report', 'feedback', 'story', 'business', 'appeal'] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
 export const INBOX_STATUSES = ['unread', 'read', 'open', 'archived', 'all'] as const;
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
@@ -39,7 +39,7 @@ export type InboxStatus = (typeof INBOX_STATUSES)[number];
  * How soon staff answer (SPEC §9 "Stated response times"): support e-mail 24 h, listing review
  * 24 h, feedback 48 h and urgent feedback (bug reports) 24 h.
  */
-export const RESPONSE_HOURS = { contact: 24, report: 24, feedback: 48, urgentFeedback: 24, story: 72, business: 72 } as const;
+export const RESPONSE_HOURS = { contact: 24, report: 24, feedback: 48, urgentFeedback: 24, story: 72, business: 72, appeal: 72 } as const;
 
 export const STAFF_TEXTS = {
   staffOnly: 'This page is for Fieldmarket staff only.',

@@ -18,11 +18,6 @@ export function ukPhoneError(value: string): string | undefined {
     : 'Phone must be a UK number, like 01823 555123 or 07700 900123';
 }
 
-/** The digits of a UK phone number in one form (+44…), so the same number is counted and shown once. */
-export function ukPhoneDigits(value: string): string {
-  return `+44${value.replace(SEPARATORS, '').replace(/^(?:\+44|0044)?0?/, '')}`;
-}
-
 /**
  * A Companies House company number: eight characters, all digits (England and Wales) or two letters
  * and six digits (SC Scotland, NI Northern Ireland, OC an LLP, ...), e.g. "01234567", "SC123456".

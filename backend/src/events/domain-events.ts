@@ -64,8 +64,12 @@ export interface DomainEventPayloads {
   'listing.deleted': { listingId: string; sellerId: string };
   /** Staff hid the listing (status removed); its seller is told why. */
   'listing.removed-by-staff': { listingId: string };
+  /** Staff decided the owner's appeal against hiding a listing (approved: restored; declined: upheld); the owner is told. */
+  'listing.appeal-decided': { appealId: string; listingId: string; ownerId: string; decision: 'approved' | 'declined' };
   /** Staff approved or declined a trade seller's request for a business check; the seller is told. */
   'seller.business-check-decided': { verificationId: string };
+  /** Staff approved (published) or declined a success story; its author is told. */
+  'story.decided': { storyId: string; authorId: string; decision: 'approved' | 'declined' };
   /** A signed-in user reported a listing or a profile; it waits in the staff inbox. */
   'report.received': { reportId: string };
   /** A member of staff replied from the inbox; the reply is to be e-mailed. */

@@ -25,6 +25,7 @@ export interface MessageView {
   content: string;
   kind: string;
   read: boolean;
+  safety_notice: boolean;
   booking: { from: string; to: string; status: string; listing_id: string; quote?: Record<string, unknown> | null } | null;
 }
 

@@ -692,6 +692,40 @@ export interface paths {
         patch: operations["ListingsController_changeStatus"];
         trace?: never;
     };
+    "/api/listings/{id}/moderation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why staff hid your listing, and where your appeal stands */
+        get: operations["ListingsController_moderation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings/{id}/appeal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Appeal once against staff hiding your listing */
+        post: operations["ListingsController_appeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/listings": {
         parameters: {
             query?: never;
@@ -1915,7 +1949,7 @@ export interface components {
             /** Format: date-time */
             member_since: string;
             /** @description The e-mail address is confirmed */
-            verified: boolean;
+            email_confirmed: boolean;
             two_factor_enabled: boolean;
             /** @enum {string} */
             provider: "password" | "google";
@@ -1955,7 +1989,7 @@ export interface components {
             /** Format: date-time */
             member_since: string;
             /** @description "Business verified": our team checked the trade seller's details (not an e-mail check) */
-            verified: boolean;
+            business_verified: boolean;
             /** @description The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address) */
             phone_available: boolean;
             /** @description Whether the owner shows their listings */
@@ -2382,6 +2416,41 @@ export interface components {
              */
             status: "live" | "sold" | "let" | "withdrawn";
         };
+        ListingAppealView: {
+            text: string;
+            /**
+             * @description approved: the listing was restored; declined: the hiding stands
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "declined";
+            /** @description Why staff upheld the hiding */
+            decline_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+        };
+        ListingModerationView: {
+            /** @description Hidden from everyone but its owner (status removed) */
+            hidden: boolean;
+            /** @description Hidden with its owner’s suspended account rather than for itself */
+            hidden_with_account: boolean;
+            /** @description The reason staff gave for hiding it */
+            reason: string | null;
+            /** Format: date-time */
+            hidden_at: string | null;
+            /** @description Staff closed the case (upheld the hiding after an appeal) */
+            case_closed: boolean;
+            /** @description The owner may still appeal (once per listing) */
+            may_appeal: boolean;
+            /** @description The owner may delete it: not hidden by staff, or the case is closed */
+            may_delete: boolean;
+            appeal: components["schemas"]["ListingAppealView"] | null;
+        };
+        ListingAppealRequest: {
+            /** @example The photos are my own: I took them on the farm last week and can send more. */
+            text: string;
+        };
         PlaceResponse: {
             id: string;
             /** @example Taunton */
@@ -2506,6 +2575,8 @@ export interface components {
             read: boolean;
             /** Format: date-time */
             created_at: string;
+            /** @description Show the caller a safety notice beside this message (it carries bank details, a payment link or asks to talk elsewhere); only ever true for its recipient */
+            safety_notice: boolean;
         };
         MessagePage: {
             /** @description Oldest to newest */
@@ -2852,7 +2923,7 @@ export interface components {
         };
         InboxItemResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback" | "story" | "business";
+            kind: "contact" | "report" | "feedback" | "story" | "business" | "appeal";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -2886,7 +2957,7 @@ export interface components {
         };
         WaitingCountResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback" | "story" | "business";
+            kind: "contact" | "report" | "feedback" | "story" | "business" | "appeal";
             /** @description Not archived */
             open: number;
             unread: number;
@@ -2962,7 +3033,7 @@ export interface components {
         };
         InboxItemDetailResponse: {
             /** @enum {string} */
-            kind: "contact" | "report" | "feedback" | "story" | "business";
+            kind: "contact" | "report" | "feedback" | "story" | "business" | "appeal";
             /** Format: uuid */
             id: string;
             subject: string;
@@ -6195,6 +6266,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Staff hid it and have not closed the case yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description A part of the path is longer than 100 characters */
             414: {
                 headers: {
@@ -6274,6 +6354,192 @@ export interface operations {
             };
             /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ListingsController_moderation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Why staff hid it and where the owner’s appeal stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingModerationView"];
+                    };
+                };
+            };
+            /** @description A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ListingsController_appeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingAppealRequest"];
+            };
+        };
+        responses: {
+            /** @description The appeal is in the staff inbox */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingModerationView"];
+                    };
+                };
+            };
+            /** @description The appeal text is missing, too short or too long. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not the seller’s. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Already appealed once, or not hidden by staff */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8844,7 +9110,10 @@ export interface operations {
     };
     StoriesController_published: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 to 30 (default 30) */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8862,6 +9131,15 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PublishedStoriesResponse"];
                     };
+                };
+            };
+            /** @description limit is not a whole number from 1 to 30. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests from this client; Retry-After says when to try again */
@@ -9543,7 +9821,7 @@ export interface operations {
     StaffController_inbox: {
         parameters: {
             query?: {
-                kind?: "contact" | "report" | "feedback" | "story" | "business";
+                kind?: "contact" | "report" | "feedback" | "story" | "business" | "appeal";
                 /** @description open (default): not archived */
                 status?: "unread" | "read" | "open" | "archived" | "all";
                 /** @description A report's reason or feedback's category */

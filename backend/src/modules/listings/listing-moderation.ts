@@ -1,6 +1,12 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { ListingImages } from './listing-images.js';
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
+import { RETENTION } from '../../contracts/retention.js';
+import { daysBefore, RetentionRegistry } from '../retention/retention.registry.js';
+import { ListingAppeal } from './listing-appeal.entity.js';
+
+/** Hidden listings the retention job deletes in one run at most (the next run takes the rest). */
+const PURGE_BATCH = 500;
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { LISTING_TEXTS, type ListingStatus } from '../../contracts/listings.js';
@@ -28,14 +34,48 @@ export interface ListingModerationSummary {
  * transaction, so the staff module writes its audit entry with the change.
  */
 @Injectable()
-export class ListingModeration {
+export class ListingModeration implements OnModuleInit {
   constructor(
+    @Inject(RetentionRegistry) private readonly retention: RetentionRegistry,
     @Inject(EntityManager) private readonly em: EntityManager,
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(MailService) private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ListingImages) private readonly images: ListingImages,
   ) {}
+
+  onModuleInit(): void {
+    this.retention.add({ what: 'hidden listings', purge: (now) => this.purgeHidden(now) });
+  }
+
+  /**
+   * Deletes listings staff hid more than RETENTION.hiddenListingDays ago, with their photos (the files go
+   * once each deletion commits, like an owner's delete), except those whose appeal is still waiting.
+   */
+  private async purgeHidden(now: Date): Promise<number> {
+    const em = this.em.fork();
+    const waiting = (await em.find(ListingAppeal, { status: 'pending' }, { fields: ['listing'] })).map((appeal) => appeal.listing.id);
+    const due = await em.find(
+      Listing,
+      {
+        status: 'removed',
+        removedWithSeller: false,
+        removedAt: { $lt: daysBefore(now, RETENTION.hiddenListingDays) },
+        ...(waiting.length > 0 ? { id: { $nin: waiting } } : {}),
+      },
+      { fields: ['id'], limit: PURGE_BATCH },
+    );
+    for (const { id } of due) {
+      await this.em.fork().transactional(async (tx) => {
+        const listing = await tx.findOne(Listing, { id, status: 'removed' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!listing) return;
+        await this.images.deleteFor(id, tx);
+        tx.remove(listing);
+        this.events.publish(tx, 'listing.deleted', { listingId: id, sellerId: listing.seller.id });
+      });
+    }
+    return due.length;
+  }
 
   async summary(id: string): Promise<ListingModerationSummary | null> {
     const listing = isUuid(id) ? await this.em.fork().findOne(Listing, { id }, { populate: ['seller'] }) : null;
@@ -55,6 +95,8 @@ export class ListingModeration {
     listing.statusBeforeRemoval = from;
     listing.status = 'removed';
     listing.removalReason = reason;
+    listing.removedAt = new Date();
+    listing.removalClosedAt = null;
     listing.featured = false;
     this.events.publish(tx, 'listing.status-changed', { listingId: id, from, to: 'removed' });
     this.events.publish(tx, 'listing.removed-by-staff', { listingId: id });
@@ -70,6 +112,8 @@ export class ListingModeration {
     listing.status = backFrom(listing);
     listing.statusBeforeRemoval = undefined;
     listing.removalReason = undefined;
+    listing.removedAt = null;
+    listing.removalClosedAt = null;
     this.events.publish(tx, 'listing.status-changed', { listingId: id, from: 'removed', to: listing.status });
     await this.images.withhold(tx, [id], false);
     return summaryOf(listing);
@@ -135,7 +179,7 @@ export class ListingModeration {
         'The reason we gave:',
         listing.removalReason ?? '(none given)',
         '',
-        `If you think this is a mistake, or you have put it right, write to us: ${this.config.publicUrl}/contact`,
+        `If you think this is a mistake, you can appeal once from the listing's page: ${this.config.publicUrl}/listing/${listing.id}`,
         'You can still see the listing in My Listings.',
         '',
         'The Fieldmarket team',

@@ -161,6 +161,17 @@ export class Listing {
   @Enum({ items: [...LISTING_STATUSES], nullable: true })
   statusBeforeRemoval?: ListingStatus;
 
+  /** When staff hid it for itself (not with its seller); the retention purge counts from here. */
+  @Property({ type: 'datetime', nullable: true })
+  removedAt?: Date | null;
+
+  /**
+   * When staff closed the case of a listing they hid (declined its appeal): until then its owner
+   * cannot delete it, so the evidence stays (issue 23 §5).
+   */
+  @Property({ type: 'datetime', nullable: true })
+  removalClosedAt?: Date | null;
+
   /** Hidden because its seller was suspended (not for itself): lifting the suspension restores it. */
   @Property({ type: 'boolean' })
   removedWithSeller: boolean = false;

@@ -10,6 +10,7 @@ import { MessageResponse } from '../auth/dto/auth.response.js';
 import type { User } from '../users/user.entity.js';
 import {
   FeaturedRequest,
+  ListingAppealRequest,
   ListingRequest,
   ListingSearchRequest,
   ListingStatusRequest,
@@ -20,6 +21,7 @@ import {
   FeaturedListings,
   MakesInUse,
   ListingDetail,
+  ListingModerationView,
   PostedListing,
   ListingPage,
   PlaceResponse,
@@ -31,6 +33,7 @@ import { ListingSearch } from './listing-search/listing-search.js';
 import { searchQueryOrFail } from './listing-search/search-query.js';
 import { type Viewer } from './listing-views.js';
 import { ListingsService } from './listings.service.js';
+import { ListingAppeals } from './listing-appeals.js';
 
 const viewerOf = (request: AuthenticatedRequest): Viewer => ({
   userId: request.auth?.user.id,
@@ -43,6 +46,7 @@ export class ListingsController {
   constructor(
     @Inject(ListingsService) private readonly listings: ListingsService,
     @Inject(ListingSearch) private readonly listingSearch: ListingSearch,
+    @Inject(ListingAppeals) private readonly appeals: ListingAppeals,
   ) {}
 
   @Get()
@@ -150,11 +154,31 @@ export class ListingsController {
     return this.listings.changeStatus(user, id, body.status);
   }
 
+  @Get(':id/moderation')
+  @SignedIn()
+  @ApiEnvelope(200, ListingModerationView, { description: 'Why staff hid it and where the owner’s appeal stands' })
+  @ApiErrorEnvelope(404, 'Not found, or not the seller’s')
+  moderation(@CurrentUser() user: User, @Param('id') id: string): Promise<ListingModerationView> {
+    return this.appeals.ofOwner(user.id, id);
+  }
+
+  @Post(':id/appeal')
+  @SignedIn()
+  @HttpCode(201)
+  @ApiEnvelope(201, ListingModerationView, { description: 'The appeal is in the staff inbox' })
+  @ApiErrorEnvelope(400, 'The appeal text is missing, too short or too long')
+  @ApiErrorEnvelope(404, 'Not found, or not the seller’s')
+  @ApiErrorEnvelope(409, 'Already appealed once, or not hidden by staff')
+  appeal(@CurrentUser() user: User, @Param('id') id: string, @Body() body: ListingAppealRequest): Promise<ListingModerationView> {
+    return this.appeals.appeal(user.id, id, body.text);
+  }
+
   @Delete(':id')
   @SignedIn()
   @HttpCode(200)
   @ApiEnvelope(200, MessageResponse, { description: 'Deleted, with its photos' })
   @ApiErrorEnvelope(404, 'Not found, or not the seller’s')
+  @ApiErrorEnvelope(409, 'Staff hid it and have not closed the case yet')
   async delete(@CurrentUser() user: User, @Param('id') id: string): Promise<MessageResponse> {
     await this.listings.delete(user, id);
     return { message: 'Listing deleted' };

@@ -13,6 +13,8 @@ import { PostcodeLookupPurgeJob } from '../../infra/geocoding/postcode-lookup-pu
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { ListingImages } from './listing-images.js';
 import { ListingModeration } from './listing-moderation.js';
+import { ListingAppeals } from './listing-appeals.js';
+import { ListingAppeal } from './listing-appeal.entity.js';
 import { ListingViews } from './listing-views.js';
 import { ListingCards } from './listing-cards.js';
 import { ListingMatches } from './listing-search/listing-matches.js';
@@ -30,7 +32,7 @@ import { WantedMatches } from './wanted-matches.js';
 
 /** Listings: posting, browse and search, detail, saved listings, and their life cycle. */
 @Module({
-  imports: [ormEntities([Listing, SavedListing]), CategoriesModule, ImagesModule],
+  imports: [ormEntities([Listing, SavedListing, ListingAppeal]), CategoriesModule, ImagesModule],
   controllers: [ListingsController, SellerListingsController, PlacesController],
   providers: [
     ListingsService,
@@ -43,6 +45,7 @@ import { WantedMatches } from './wanted-matches.js';
     ListingWords,
     ListingsLifecycle,
     ListingModeration,
+    ListingAppeals,
     SearchAnswers,
     WantedMatches,
     PostcodeLookupPurgeJob,

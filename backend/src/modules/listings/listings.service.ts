@@ -1,9 +1,10 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
-import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, Logger } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException, Logger } from '@nestjs/common';
 import { FieldValidationException, TooManyRequestsException } from '../../common/errors.js';
 import { clientKey } from '../../common/api-rate-limit.js';
 import { CATEGORIES, categoryBySlug, type CategorySlug } from '../../contracts/categories.js';
 import {
+  APPEAL_TEXTS,
   categoryFieldError,
   fieldsFor,
   LISTING_LIFETIME_DAYS,
@@ -333,6 +334,8 @@ export class ListingsService {
   async delete(seller: User, id: string): Promise<void> {
     await this.em.transactional(async (tx) => {
       const listing = await this.owned(tx, id, seller.id);
+      // Staff hid it: the evidence stays until they close the case (issue 23 §5).
+      if (listing.status === 'removed' && !listing.removalClosedAt) throw new ConflictException(APPEAL_TEXTS.caseOpen);
       await this.images.deleteFor(id, tx);
       tx.remove(listing);
       this.events.publish(tx, 'listing.deleted', { listingId: id, sellerId: seller.id });

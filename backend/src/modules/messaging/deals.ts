@@ -17,6 +17,9 @@ export interface Deal {
   how: 'booking' | 'sold' | 'let';
 }
 
+/** Conversations firstDeal reads at a time. */
+const FIRST_DEAL_PAGE = 20;
+
 interface ConversationRow {
   id: string;
   listing_id: string;
@@ -37,7 +40,25 @@ export class Deals {
 
   /** The deals `userId` took part in, newest conversation first; `listingId` narrows to one listing. */
   async dealsOf(userId: string, listingId?: string): Promise<Deal[]> {
-    const rows = await this.em
+    return this.dealsIn(await this.conversationRows(userId, listingId), userId);
+  }
+
+  /**
+   * The newest deal of `userId`, or undefined: reads their conversations a page at a time and stops at
+   * the first deal, instead of loading every deal to test for one.
+   */
+  async firstDeal(userId: string): Promise<Deal | undefined> {
+    for (let offset = 0; ; offset += FIRST_DEAL_PAGE) {
+      const rows = await this.conversationRows(userId, undefined, { limit: FIRST_DEAL_PAGE, offset });
+      const [deal] = await this.dealsIn(rows, userId);
+      if (deal) return deal;
+      if (rows.length < FIRST_DEAL_PAGE) return undefined;
+    }
+  }
+
+  /** Conversations about a listing in which both wrote, newest first, with whether a booking in it was accepted. */
+  private conversationRows(userId: string, listingId?: string, page?: { limit: number; offset: number }): Promise<ConversationRow[]> {
+    return this.em
       .fork()
       .getConnection()
       .execute<ConversationRow[]>(
@@ -47,9 +68,12 @@ export class Deals {
         where (c.starter_id = ? or c.owner_id = ?) and c.listing_id is not null ${listingId ? 'and c.listing_id = ?' : ''}
         group by c.id
        having bool_or(m.sender_id = c.starter_id) and bool_or(m.sender_id = c.owner_id)
-        order by c.created_at desc`,
-        listingId ? [userId, userId, listingId] : [userId, userId],
+        order by c.created_at desc, c.id ${page ? 'limit ? offset ?' : ''}`,
+        [userId, userId, ...(listingId ? [listingId] : []), ...(page ? [page.limit, page.offset] : [])],
       );
+  }
+
+  private async dealsIn(rows: ConversationRow[], userId: string): Promise<Deal[]> {
     const briefs = await this.listings.briefs(rows.filter((row) => !row.booked).map((row) => row.listing_id));
     return rows.flatMap((row): Deal[] => {
       const status = briefs.get(row.listing_id)?.status;

@@ -22,7 +22,7 @@ export type MessageKind = 'text' | 'booking-request';
     'create index "message_unread_reminder_index" on "message" ("created_at") where "read_at" is null and "reminder_handled_at" is null',
 })
 export class Message {
-  [OptionalProps]?: 'createdAt' | 'kind';
+  [OptionalProps]?: 'createdAt' | 'kind' | 'safetyNotice';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -41,6 +41,13 @@ export class Message {
 
   @Property({ type: 'text' })
   content!: string;
+
+  /**
+   * Its recipient sees a safety notice beside it: it carries bank details, a payment link or a way
+   * to talk elsewhere (contracts/message-safety.ts, applied once when it is stored; never blocks it).
+   */
+  @Property({ type: 'boolean', default: false })
+  safetyNotice: boolean = false;
 
   @Property({ type: 'json', nullable: true })
   booking?: BookingDetails | null;

@@ -37,6 +37,7 @@ import type {
   UnreadCounts,
 } from './dto/messaging.response.js';
 import { Message } from './message.entity.js';
+import { needsSafetyNotice } from '../../contracts/message-safety.js';
 import { isUuid } from '../../common/uuid.js';
 
 /** A deleted account's id is not shown either: nothing links the record back to the person. */
@@ -162,7 +163,7 @@ export class MessagingService {
         cursor: before,
       },
     );
-    return { messages: await this.messageViews(page.items.reverse()), next_cursor: page.nextCursor };
+    return { messages: await this.messageViews(userId, page.items.reverse()), next_cursor: page.nextCursor };
   }
 
   /** Stores the message (acknowledged only once committed), then tells both sides' open pages. */
@@ -178,9 +179,8 @@ export class MessagingService {
       const message = this.store(tx, conversation, user.id, { content });
       return { message, conversation };
     });
-    const view = this.messageView(message, user);
-    this.pushNewMessage(view, conversation);
-    return view;
+    this.pushNewMessage(message, user, conversation);
+    return this.messageView(message, user, user.id);
   }
 
   /** Marks the other party's messages read (never the caller's own: SPEC §6) and tells both sides. */
@@ -243,9 +243,8 @@ export class MessagingService {
       const content = bookingRequestText(request.from, request.to, note);
       return this.store(tx, locked, user.id, { content, kind: 'booking-request', booking });
     });
-    const view = this.messageView(message, user);
-    this.pushNewMessage(view, conversation);
-    return { conversation_id: conversation.id, message: view };
+    this.pushNewMessage(message, user, conversation);
+    return { conversation_id: conversation.id, message: this.messageView(message, user, user.id) };
   }
 
   /** The listing's owner accepts or declines a pending request, once; both sides' cards change. */
@@ -271,11 +270,12 @@ export class MessagingService {
       });
       return { message, conversation };
     });
-    const [view] = await this.messageViews([message]);
-    const payload = { type: 'BOOKING_UPDATED' as const, data: { message: view as MessageView }, timestamp: new Date().toISOString() };
-    this.push(conversation.starter, 'BOOKING_UPDATED', payload);
-    this.push(conversation.owner, 'BOOKING_UPDATED', payload);
-    return view as MessageView;
+    const timestamp = new Date().toISOString();
+    for (const side of [conversation.starter, conversation.owner]) {
+      const [view] = await this.messageViews(side, [message]);
+      this.push(side, 'BOOKING_UPDATED', { type: 'BOOKING_UPDATED', data: { message: view! }, timestamp });
+    }
+    return (await this.messageViews(user.id, [message]))[0]!;
   }
 
   /** The days a rental's accepted bookings hold, soonest first, from today on: what a requester cannot book. */
@@ -407,7 +407,8 @@ export class MessagingService {
   ): Message {
     const createdAt = new Date();
     const recipient = otherParticipant(conversation, senderId);
-    const message = tx.create(Message, { conversation: conversation.id, sender: senderId, recipient, createdAt, ...body });
+    const safetyNotice = needsSafetyNotice(body.content);
+    const message = tx.create(Message, { conversation: conversation.id, sender: senderId, recipient, createdAt, safetyNotice, ...body });
     tx.persist(message);
     conversation.updatedAt = createdAt;
     conversation.starterHiddenAt = null;
@@ -416,14 +417,16 @@ export class MessagingService {
     return message;
   }
 
-  private pushNewMessage(view: MessageView, conversation: Conversation): void {
-    const payload = {
-      type: 'NEW_MESSAGE' as const,
-      data: { message: view, conversation_title: conversation.title },
-      timestamp: view.created_at,
-    };
-    this.push(conversation.starter, 'NEW_MESSAGE', payload);
-    this.push(conversation.owner, 'NEW_MESSAGE', payload);
+  /** Each side gets its own view: only the recipient's carries the safety notice. */
+  private pushNewMessage(message: Message, sender: User, conversation: Conversation): void {
+    for (const side of [conversation.starter, conversation.owner]) {
+      const view = this.messageView(message, sender, side);
+      this.push(side, 'NEW_MESSAGE', {
+        type: 'NEW_MESSAGE',
+        data: { message: view, conversation_title: conversation.title },
+        timestamp: view.created_at,
+      });
+    }
   }
 
   /** Live events go after the commit; a failure to push never fails the request (the row is stored). */
@@ -521,15 +524,16 @@ export class MessagingService {
     return new Map((await em.find(User, { id: { $in: unique } })).map((u) => [u.id, u]));
   }
 
-  private async messageViews(messages: Message[]): Promise<MessageView[]> {
+  /** The messages as `viewerId` sees them. */
+  private async messageViews(viewerId: string, messages: Message[]): Promise<MessageView[]> {
     const users = await this.usersById(
       this.em.fork(),
       messages.map((m) => m.sender),
     );
-    return messages.map((m) => this.messageView(m, users.get(m.sender)));
+    return messages.map((m) => this.messageView(m, users.get(m.sender), viewerId));
   }
 
-  private messageView(message: Message, sender: User | undefined): MessageView {
+  private messageView(message: Message, sender: User | undefined, viewerId: string): MessageView {
     return {
       id: message.id,
       conversation_id: message.conversation,
@@ -540,6 +544,8 @@ export class MessagingService {
       booking: message.booking ?? null,
       read: Boolean(message.readAt),
       created_at: message.createdAt.toISOString(),
+      // Shown to the recipient only: the sender is not told which words set it off.
+      safety_notice: message.safetyNotice && viewerId === message.recipient,
     };
   }
 }

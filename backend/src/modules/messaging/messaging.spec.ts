@@ -624,6 +624,35 @@ describe('messaging', () => {
     });
   });
 
+  describe('the safety notice', () => {
+    it('flags bank details, a payment link or a move off the platform for the recipient only, live and in the chat; the message is delivered', async () => {
+      const { buyer, seller, conversation } = await pair();
+      const sellerSocket = await connect(seller);
+      const buyerSocket = await connect(buyer);
+      try {
+        const arrived = new Promise<Message>((resolve) =>
+          buyerSocket.once('NEW_MESSAGE', (event) => resolve(event.data.message as Message)),
+        );
+        const echoed = new Promise<Message>((resolve) =>
+          sellerSocket.once('NEW_MESSAGE', (event) => resolve(event.data.message as Message)),
+        );
+        const risky = await sendMessage(seller, conversation.id, 'Deposit of £300 to sort code 20-45-77 account 41234567 holds them');
+        expect(risky.safety_notice).toBe(false);
+        expect((await arrived).safety_notice).toBe(true);
+        expect((await echoed).safety_notice).toBe(false);
+      } finally {
+        sellerSocket.close();
+        buyerSocket.close();
+      }
+      await sendMessage(seller, conversation.id, 'Or pay at paypal.me/farmerjoe');
+      await sendMessage(seller, conversation.id, 'Easier on WhatsApp: 07700 900123');
+      await sendMessage(seller, conversation.id, 'Ear tags UK 123456 700123, collect on 12-05-24, CPH 12/345/6789');
+      const notices = async (who: Person) => (await page(who, conversation.id)).messages.map((m) => m.safety_notice);
+      expect(await notices(buyer)).toEqual([true, true, true, false]);
+      expect(await notices(seller)).toEqual([false, false, false, false]);
+    });
+  });
+
   describe('the unread e-mail', () => {
     const remind = () => t.app.get(MessagingLifecycle).remindUnread();
     const mailsTo = async (email: string) =>

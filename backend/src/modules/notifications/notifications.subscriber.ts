@@ -193,6 +193,52 @@ export class NotificationsSubscriber {
     );
   }
 
+  /** A success story's author: staff published or declined it (the e-mail, with a decline's reason, is the stories module's). */
+  @OnDomainEvent('story.decided', { name: 'notifications.story-decided', queue: 'notifications' })
+  async storyDecided(event: DomainEvent<'story.decided'>): Promise<void> {
+    const { authorId, decision } = event.payload;
+    await this.notify(
+      [authorId],
+      {
+        kind: 'PROFILE_UPDATED',
+        type: decision === 'approved' ? 'success' : 'warning',
+        message:
+          decision === 'approved' ? 'Your success story is published.' : 'Your success story was not published; the e-mail says why.',
+        actionUrl: '/success-stories',
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'PROFILE_UPDATED',
+        { type: 'PROFILE_UPDATED', data: { user_id: authorId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
+  /** The owner of a listing staff hid: what staff decided about their appeal (the e-mail is the listings module's). */
+  @OnDomainEvent('listing.appeal-decided', { name: 'notifications.appeal-decided', queue: 'notifications' })
+  async appealDecided(event: DomainEvent<'listing.appeal-decided'>): Promise<void> {
+    const { listingId, ownerId, decision } = event.payload;
+    const listing = await this.listings.brief(listingId);
+    if (!listing) return;
+    const approved = decision === 'approved';
+    await this.notify(
+      [ownerId],
+      {
+        kind: 'LISTING_UPDATED',
+        type: approved ? 'success' : 'warning',
+        message: approved
+          ? `Your appeal was upheld: "${listing.title}" is restored.`
+          : `Your appeal was declined: "${listing.title}" stays hidden.`,
+        actionUrl: `/listing/${listingId}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'LISTING_UPDATED',
+        { type: 'LISTING_UPDATED', data: { listing_id: listingId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
   /** A deleted account's notifications, follows and event log. */
   @OnDomainEvent('user.deleted', { name: 'notifications.forget-deleted-user', queue: 'maintenance' })
   async forgetDeletedUser(event: DomainEvent<'user.deleted'>): Promise<void> {

@@ -8,7 +8,8 @@ import { RateLimiter, waitText } from '../../infra/rate-limit/rate-limiter.js';
 import { Passwords } from '../auth/passwords.js';
 import type { Session } from '../auth/session.entity.js';
 import { Sessions } from '../auth/sessions.service.js';
-import { UserDataRegistry } from '../users/user-data.registry.js';
+import { ShortLivedCache } from '../../common/short-lived-cache.js';
+import { type ProfileStatistics, UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
 import { AccountDeletion } from './account-deletion.js';
 import type {
@@ -25,6 +26,8 @@ import { lastActiveOf } from '../../contracts/trust.js';
 /** Password checks per account until one succeeds (profile password change, account deletion). */
 const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 /** Phone numbers one member may see in a day (issue 23 §4): enough to call a few sellers, too few to harvest. */
+/** How long visitors see a public profile's statistics unchanged (its owner always sees them fresh). */
+const PUBLIC_STATISTICS_MS = 60_000;
 export const PHONE_REVEALS_PER_VIEWER = { limit: 10, windowSeconds: 24 * 60 * 60 };
 /** A Google account proves it is its owner by signing in with Google again, this recently. */
 export const REAUTHENTICATION_MINUTES = 5;
@@ -32,6 +35,11 @@ export const REAUTHENTICATION_MINUTES = 5;
 @Injectable()
 export class ProfileService {
   private readonly logger = new Logger('PhoneReveal');
+  /**
+   * A public profile's statistics (a year-long reply-time median among them) for visitors, kept a minute
+   * per profile: a popular seller's page does not run them on the primary for every visitor.
+   */
+  private readonly publicStatistics = new ShortLivedCache<ProfileStatistics>(PUBLIC_STATISTICS_MS, 5_000);
 
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
@@ -56,7 +64,7 @@ export class ProfileService {
       bio: user.bio ?? null,
       avatar_url: user.avatarUrl ?? null,
       member_since: user.createdAt.toISOString(),
-      verified: Boolean(user.emailVerifiedAt),
+      email_confirmed: Boolean(user.emailVerifiedAt),
       two_factor_enabled: Boolean(user.twoFactorEnabledAt),
       provider: user.provider,
       listings_count: statistics.activeListings,
@@ -140,8 +148,11 @@ export class ProfileService {
           this.em.fork().findOne(User, { id, deletedAt: null }, { connectionType: connectionFor(at) }),
         )
       : null;
-    if (!user || (!user.profileVisible && user.id !== viewerId)) throw new NotFoundException('Profile not found');
-    const statistics = await this.userData.statisticsFor(user.id);
+    if (!visibleTo(user, viewerId)) throw new NotFoundException('Profile not found');
+    const statistics =
+      user.id === viewerId
+        ? await this.userData.statisticsFor(user.id)
+        : await this.publicStatistics.get(user.id, () => this.userData.statisticsFor(user.id));
     return {
       id: user.id,
       full_name: user.fullName,
@@ -149,7 +160,7 @@ export class ProfileService {
       location: user.location ?? null,
       bio: user.bio ?? null,
       member_since: user.createdAt.toISOString(),
-      verified: Boolean(user.businessVerifiedAt),
+      business_verified: Boolean(user.businessVerifiedAt),
       phone_available: phoneShownOf(user) !== undefined,
       listings_visible: user.listingsVisible,
       seller_type: user.sellerType ?? null,
@@ -169,14 +180,24 @@ export class ProfileService {
    */
   async revealPhone(ownerId: string, viewer: User): Promise<PhoneRevealResponse> {
     const owner = isUuid(ownerId) ? await this.em.findOne(User, { id: ownerId, deletedAt: null }) : null;
-    const phone = owner && (owner.profileVisible || owner.id === viewer.id) ? phoneShownOf(owner) : undefined;
+    const phone = visibleTo(owner, viewer.id) ? phoneShownOf(owner) : undefined;
     if (!owner || phone === undefined) throw new NotFoundException('This member does not show a phone number');
-    if (owner.id !== viewer.id) {
-      await this.limits.consume(
-        { key: `phone-reveal:viewer:${viewer.id}`, ...PHONE_REVEALS_PER_VIEWER },
-        (wait) =>
-          `You have seen ${PHONE_REVEALS_PER_VIEWER.limit} phone numbers today. Please wait ${waitText(wait)}, or send a message instead.`,
-      );
+    // The allowance counts different numbers: the same seller's again today (a reload) is not counted twice.
+    const seen = `phone-reveal:seen:${viewer.id}:${owner.id}`;
+    if (
+      owner.id !== viewer.id &&
+      (await this.limits.allows({ key: seen, limit: 1, windowSeconds: PHONE_REVEALS_PER_VIEWER.windowSeconds }))
+    ) {
+      try {
+        await this.limits.consume(
+          { key: `phone-reveal:viewer:${viewer.id}`, ...PHONE_REVEALS_PER_VIEWER },
+          (wait) =>
+            `You have seen ${PHONE_REVEALS_PER_VIEWER.limit} phone numbers today. Please wait ${waitText(wait)}, or send a message instead.`,
+        );
+      } catch (error) {
+        await this.limits.reset(seen); // refused: not seen, so asking again is refused again
+        throw error;
+      }
       this.logger.log(`phone number of ${owner.id} shown to ${viewer.id}`);
     }
     return { phone };
@@ -200,6 +221,11 @@ function privacyOf(user: User): PrivacySettings {
     email_notifications: user.emailNotifications,
     push_notifications: user.pushNotifications,
   };
+}
+
+/** A profile others may see: it exists and its owner shows it (its owner always sees it). */
+function visibleTo(user: User | null, viewerId: string | undefined): user is User {
+  return user !== null && (user.profileVisible || user.id === viewerId);
 }
 
 /** The number others may ask to see: set, and the owner's "Show phone number" switch on. */

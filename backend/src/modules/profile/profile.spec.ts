@@ -36,7 +36,7 @@ describe('the profile', () => {
       full_name: person.name,
       phone: null,
       bio: null,
-      verified: true,
+      email_confirmed: true,
       two_factor_enabled: false,
       provider: 'password',
       listings_count: 0,
@@ -114,7 +114,7 @@ describe('the profile', () => {
         location: 'Frome',
         phone_available: true,
         // "Business verified" (issue 23 §2): a confirmed e-mail is a requirement, not a badge.
-        verified: false,
+        business_verified: false,
       });
       for (const key of ['privacy_settings', 'two_factor_enabled', 'provider', 'email', 'phone'])
         expect(Object.keys(shown)).not.toContain(key);

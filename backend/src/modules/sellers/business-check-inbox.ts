@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { RESPONSE_HOURS } from '../../contracts/staff.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
@@ -11,7 +11,6 @@ import {
   InboxSourceBase,
   InboxSources,
 } from '../staff/inbox/inbox-source.js';
-import { User } from '../users/user.entity.js';
 import { BusinessVerification } from './business-verification.entity.js';
 
 /** Requests for a business check in the staff inbox: staff check the details (Companies House, HMRC) and approve or decline. */
@@ -29,25 +28,34 @@ export class BusinessCheckInbox extends InboxSourceBase<BusinessVerification> {
     super(em, registry);
   }
 
-  protected async toItem(check: BusinessVerification): Promise<InboxItem> {
-    const seller = await this.em.fork().findOne(User, { id: check.seller });
+  /** With the seller, whose name and address the item shows (one query for a page, not one per item). */
+  protected override load(
+    em: EntityManager,
+    where: FilterQuery<BusinessVerification>,
+    options: { orderBy?: QueryOrderMap<BusinessVerification>; limit?: number },
+  ): Promise<BusinessVerification[]> {
+    return em.find(BusinessVerification, where, { ...options, populate: ['seller'] });
+  }
+
+  protected toItem(check: BusinessVerification): InboxItem {
+    const seller = check.seller.getEntity();
     return {
       ...this.tracked(check),
       subject: `Business check (${check.status}): ${check.businessName}`,
-      from: seller && !seller.deletedAt ? { name: seller.fullName, email: seller.email } : null,
+      from: seller.deletedAt ? null : { name: seller.fullName, email: seller.email },
       preview: [check.companyNumber && `Company ${check.companyNumber}`, check.vatNumber && `VAT GB${check.vatNumber}`]
         .filter(Boolean)
         .join(', '),
       category: null,
       categoryLabel: null,
       rating: null,
-      target: seller ? { kind: 'user', id: seller.id, label: seller.fullName } : null,
+      target: { kind: 'user', id: seller.id, label: seller.fullName },
     };
   }
 
-  protected async toDetail(check: BusinessVerification): Promise<InboxItemDetail> {
+  protected toDetail(check: BusinessVerification): InboxItemDetail {
     return {
-      ...(await this.toItem(check)),
+      ...this.toItem(check),
       body: 'Check the business on the Companies House register and the VAT number with HMRC before approving.',
       fields: [
         { label: 'Business name', value: check.businessName },
@@ -64,7 +72,7 @@ export class BusinessCheckInbox extends InboxSourceBase<BusinessVerification> {
     if (!check) return false;
     const now = new Date();
     applyDecision(check, decision, reason, now);
-    const seller = await tx.findOne(User, { id: check.seller });
+    const seller = check.seller.getEntity();
     const same =
       seller?.sellerType === 'trade' &&
       seller.businessName === check.businessName &&

@@ -21,7 +21,7 @@ export class BusinessCheckMail {
   async tell(event: DomainEvent<'seller.business-check-decided'>): Promise<void> {
     const em = this.em.fork();
     const check = await em.findOne(BusinessVerification, { id: event.payload.verificationId });
-    const seller = check && (await em.findOne(User, { id: check.seller, deletedAt: null }));
+    const seller = check && (await em.findOne(User, { id: check.seller.id, deletedAt: null }));
     if (!check || !seller || check.status === 'pending') return;
     const approved = check.status === 'approved';
     await this.mail.send({

@@ -1,4 +1,4 @@
-import { OptionalProps } from '@mikro-orm/core';
+import { OptionalProps, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { randomUUID } from 'node:crypto';
 import { User } from '../users/user.entity.js';
@@ -9,15 +9,19 @@ import { User } from '../users/user.entity.js';
  */
 @Entity({ tableName: 'business_verification' })
 @Index({ properties: ['createdAt'] })
+@Index({
+  name: 'business_verification_one_pending_per_seller',
+  expression: `create unique index "business_verification_one_pending_per_seller" on "business_verification" ("seller_id") where "status" = 'pending'`,
+})
 export class BusinessVerification {
   [OptionalProps]?: 'createdAt' | 'status';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
+  @ManyToOne(() => User, { ref: true, deleteRule: 'cascade' })
   @Index()
-  seller!: string;
+  seller!: Ref<User>;
 
   @Property({ type: 'string', length: 100 })
   businessName!: string;

@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { SELLER_TEXTS } from '../../contracts/trust.js';
 import { setSellerDetails } from '../users/seller-details.js';
@@ -57,21 +57,28 @@ export class SellersService implements OnModuleInit {
 
   /** A trade seller asks staff to check their details: one request waiting at a time. */
   async requestCheck(userId: string): Promise<SellerDetailsResponse> {
-    await this.em.transactional(async (tx) => {
-      const user = await tx.findOneOrFail(User, { id: userId });
-      if (user.sellerType !== 'trade' || !user.businessName) throw new BadRequestException(SELLER_TEXTS.verificationNeedsTrade);
-      if (user.businessVerifiedAt) throw new ConflictException(SELLER_TEXTS.alreadyVerified);
-      if (await tx.count(BusinessVerification, { seller: userId, status: 'pending' }))
-        throw new ConflictException(SELLER_TEXTS.verificationWaiting);
-      tx.persist(
-        tx.create(BusinessVerification, {
-          seller: userId,
-          businessName: user.businessName,
-          companyNumber: user.companyNumber ?? null,
-          vatNumber: user.vatNumber ?? null,
-        }),
-      );
-    });
+    await this.em
+      .fork()
+      .transactional(async (tx) => {
+        const user = await tx.findOneOrFail(User, { id: userId });
+        if (user.sellerType !== 'trade' || !user.businessName) throw new BadRequestException(SELLER_TEXTS.verificationNeedsTrade);
+        if (user.businessVerifiedAt) throw new ConflictException(SELLER_TEXTS.alreadyVerified);
+        if (await tx.count(BusinessVerification, { seller: userId, status: 'pending' }))
+          throw new ConflictException(SELLER_TEXTS.verificationWaiting);
+        tx.persist(
+          tx.create(BusinessVerification, {
+            seller: userId,
+            businessName: user.businessName,
+            companyNumber: user.companyNumber ?? null,
+            vatNumber: user.vatNumber ?? null,
+          }),
+        );
+      })
+      .catch((error: unknown) => {
+        // Two sent at the same moment: the partial unique index lets one through.
+        if (error instanceof UniqueConstraintViolationException) throw new ConflictException(SELLER_TEXTS.verificationWaiting);
+        throw error;
+      });
     return this.detailsOf(userId);
   }
 }

@@ -34,7 +34,11 @@ describe('sellers', () => {
 
     await postListing(seller.browser, { seller_type: 'trade', business_name: 'Quantock Machinery' });
     expect((await seller.browser.call('GET', '/api/listings/seller-declaration')).json()).toMatchObject({ data: { seller_type: 'trade' } });
-    expect(await publicProfile(seller.id)).toMatchObject({ seller_type: 'trade', business_name: 'Quantock Machinery', verified: false });
+    expect(await publicProfile(seller.id)).toMatchObject({
+      seller_type: 'trade',
+      business_name: 'Quantock Machinery',
+      business_verified: false,
+    });
     // Asked once: the next listing needs no choice.
     await postListing(seller.browser, { seller_type: undefined });
   });
@@ -95,6 +99,15 @@ describe('sellers', () => {
       expect([again.statusCode, again.json<{ error: string }>().error]).toEqual([409, SELLER_TEXTS.verificationWaiting]);
     });
 
+    it('waits one at a time even when two are asked at the same moment (409 for the other)', async () => {
+      const quick = await signedInPerson(t, db, newPerson('Quinn Quick'));
+      await quick.browser.call('PUT', '/api/profile/seller', TRADE);
+      const ask = () => quick.browser.call('POST', '/api/profile/seller/business-check', {});
+      const answers = await Promise.all([ask(), ask(), ask()]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+      expect(await db.query(`select id from business_verification where seller_id = $1`, [quick.id])).toHaveLength(1);
+    });
+
     it('declined with a reason that the seller is sent; approved, the badge shows with its date and the filter finds the seller', async () => {
       expect(await verifiedTitles()).toEqual([]);
       const item = await inboxItem();
@@ -107,14 +120,14 @@ describe('sellers', () => {
       const mails = (await readOutbox(t.config.mail.outboxDir)).filter((m) => m.to === trader.person.email);
       expect(mails.at(-1)).toMatchObject({ subject: 'We could not verify your business details' });
       expect(mails.at(-1)?.text).toContain('The company number belongs to another business.');
-      expect(await publicProfile(trader.id)).toMatchObject({ verified: false, business_verified_at: null });
+      expect(await publicProfile(trader.id)).toMatchObject({ business_verified: false, business_verified_at: null });
 
       await trader.browser.call('POST', '/api/profile/seller/business-check', {});
       const approve = await staff.browser.call('POST', `/api/staff/inbox/business/${(await inboxItem()).id}/decision`, {
         decision: 'approve',
       });
       expect(approve.statusCode).toBe(204);
-      expect(await publicProfile(trader.id)).toMatchObject({ verified: true, business_verified_at: expect.any(String) });
+      expect(await publicProfile(trader.id)).toMatchObject({ business_verified: true, business_verified_at: expect.any(String) });
       const listing = (await new Browser(t).call('GET', `/api/listings/${listingId}`)).json<{ data: Record<string, unknown> }>().data;
       expect(listing).toMatchObject({
         seller_verified: true,
@@ -127,10 +140,20 @@ describe('sellers', () => {
 
       // Changing the details takes the badge away until our team checks again.
       await trader.browser.call('PUT', '/api/profile/seller', { ...TRADE, business_name: 'Levels Dairy and Beef Ltd' });
-      expect(await publicProfile(trader.id)).toMatchObject({ verified: false });
+      expect(await publicProfile(trader.id)).toMatchObject({ business_verified: false });
       // Searches are reused for a moment (listing-search's short-lived cache); the next one after that leaves the seller out.
       await eventually(async () => expect(await verifiedTitles()).toEqual([]));
     });
+  });
+
+  it('keeps a public profile’s statistics a minute for visitors (not run for every visit); its owner sees them at once', async () => {
+    const seller = await signedInPerson(t, db);
+    const { id } = await postListing(seller.browser);
+    expect(await publicProfile(seller.id)).toMatchObject({ listings_sold: 0 });
+    await seller.browser.call('PATCH', `/api/listings/${id}/status`, { status: 'sold' });
+    expect(await publicProfile(seller.id)).toMatchObject({ listings_sold: 0 });
+    const own = await seller.browser.call('GET', `/api/profile/public/${seller.id}`);
+    expect(own.json()).toMatchObject({ data: { listings_sold: 1 } });
   });
 
   it('shows member facts on the public profile: listings sold, coarse last activity, no reply time under 3 replies', async () => {

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { CurrentUser, SignedIn, VerifiedEmail } from '../auth/access.js';
 import type { User } from '../users/user.entity.js';
-import { OwnStoriesResponse, PublishedStoriesResponse, StoryRequest } from './dto/story.dto.js';
+import { OwnStoriesResponse, PublishedStoriesQuery, PublishedStoriesResponse, StoryRequest } from './dto/story.dto.js';
 import { PUBLISHED_STORIES_MAX, StoriesService } from './stories.service.js';
 
 @ApiTags('stories')
@@ -14,8 +14,9 @@ export class StoriesController {
   @Get()
   @Header('cache-control', 'no-cache')
   @ApiEnvelope(200, PublishedStoriesResponse)
-  published(): Promise<PublishedStoriesResponse> {
-    return this.stories.published(PUBLISHED_STORIES_MAX);
+  @ApiErrorEnvelope(400, 'limit is not a whole number from 1 to 30')
+  published(@Query() query: PublishedStoriesQuery): Promise<PublishedStoriesResponse> {
+    return this.stories.published(query.limit ?? PUBLISHED_STORIES_MAX);
   }
 
   @Get('mine')

@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { ConflictException, ForbiddenException, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { STORY_TEXTS, storyAuthorName } from '../../contracts/stories.js';
 import type { DomainEvent } from '../../events/domain-events.js';
@@ -47,11 +47,11 @@ export class StoriesService implements OnModuleInit {
     const em = this.em.fork();
     const stories = await em.find(SuccessStory, { status: 'approved' }, { orderBy: { decidedAt: 'desc', id: 'desc' }, limit });
     const authors = new Map(
-      (await em.find(User, { id: { $in: stories.map((s) => s.author) }, deletedAt: null })).map((u) => [u.id, u.fullName]),
+      (await em.find(User, { id: { $in: stories.map((s) => s.author.id) }, deletedAt: null })).map((u) => [u.id, u.fullName]),
     );
     return {
       stories: stories.flatMap((s) => {
-        const name = authors.get(s.author);
+        const name = authors.get(s.author.id);
         if (name === undefined) return [];
         return [
           {
@@ -67,12 +67,12 @@ export class StoriesService implements OnModuleInit {
   }
 
   async mine(userId: string): Promise<OwnStoriesResponse> {
-    const [deals, stories] = await Promise.all([
-      this.deals.dealsOf(userId),
+    const [deal, stories] = await Promise.all([
+      this.deals.firstDeal(userId),
       this.em.fork().find(SuccessStory, { author: userId }, { orderBy: { createdAt: 'desc' } }),
     ]);
     return {
-      eligible: deals.length > 0,
+      eligible: deal !== undefined,
       stories: stories.map((s) => ({
         id: s.id,
         story: s.story,
@@ -86,20 +86,27 @@ export class StoriesService implements OnModuleInit {
 
   /** Stores the story for staff to read: only from a member with a deal here, one waiting at a time. */
   async tell(userId: string, request: StoryRequest): Promise<OwnStoriesResponse> {
-    const [deal] = await this.deals.dealsOf(userId);
+    const deal = await this.deals.firstDeal(userId);
     if (!deal) throw new ForbiddenException(STORY_TEXTS.noDeal);
-    await this.em.transactional(async (tx) => {
-      if (await tx.count(SuccessStory, { author: userId, status: 'pending' })) throw new ConflictException(STORY_TEXTS.alreadyWaiting);
-      await this.limits.consume({ key: `stories:author:${userId}`, ...STORIES_PER_DAY }, () => STORY_TEXTS.tooMany);
-      tx.persist(
-        tx.create(SuccessStory, {
-          author: userId,
-          story: request.story,
-          naming: request.naming,
-          dealLabel: `${DEAL_LABELS[deal.how]}: ${deal.listingTitle}`.slice(0, 150),
-        }),
-      );
-    });
+    await this.em
+      .fork()
+      .transactional(async (tx) => {
+        if (await tx.count(SuccessStory, { author: userId, status: 'pending' })) throw new ConflictException(STORY_TEXTS.alreadyWaiting);
+        await this.limits.consume({ key: `stories:author:${userId}`, ...STORIES_PER_DAY }, () => STORY_TEXTS.tooMany);
+        tx.persist(
+          tx.create(SuccessStory, {
+            author: userId,
+            story: request.story,
+            naming: request.naming,
+            dealLabel: `${DEAL_LABELS[deal.how]}: ${deal.listingTitle}`.slice(0, 150),
+          }),
+        );
+      })
+      .catch((error: unknown) => {
+        // Two sent at the same moment: the partial unique index lets one through.
+        if (error instanceof UniqueConstraintViolationException) throw new ConflictException(STORY_TEXTS.alreadyWaiting);
+        throw error;
+      });
     return this.mine(userId);
   }
 

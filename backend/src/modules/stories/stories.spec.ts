@@ -4,6 +4,7 @@ import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { sendMessage, startConversation } from '../../testing/conversations.js';
 import { postListing } from '../../testing/listings.js';
 import { staffMember } from '../../testing/staff.js';
+import { eventually, readOutbox } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 
 type Member = Awaited<ReturnType<typeof signedInPerson>>;
@@ -43,6 +44,16 @@ describe('success stories', () => {
     }
   });
 
+  it('wait one at a time even when two are sent at the same moment (409 for the other)', async () => {
+    const { buyer } = await talkedAbout();
+    const send = () => buyer.browser.call('POST', '/api/stories', { story: STORY, naming: 'anonymous' });
+    const answers = await Promise.all([send(), send(), send()]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+    for (const refused of answers.filter((a) => a.statusCode === 409))
+      expect(refused.json()).toMatchObject({ error: STORY_TEXTS.alreadyWaiting });
+    expect(await db.query(`select id from success_story where author_id = $1 and status = 'pending'`, [buyer.id])).toHaveLength(1);
+  });
+
   it('are checked: length, control characters, a naming', async () => {
     const { buyer } = await talkedAbout();
     const short = await buyer.browser.call('POST', '/api/stories', { story: 'Great!', naming: 'full-name' });
@@ -78,6 +89,19 @@ describe('success stories', () => {
     ]);
     const audit = (await staff.browser.call('GET', `/api/staff/audit?target_kind=story&target_id=${item.id}`)).body;
     expect(audit).toContain('story.approve');
+    // The author is told, by bell and by e-mail.
+    await eventually(async () =>
+      expect((await buyer.browser.call('GET', '/api/notifications')).body).toContain('Your success story is published.'),
+    );
+    await eventually(async () =>
+      expect((await readOutbox(t.config.mail.outboxDir)).map((m) => [m.to, m.subject])).toContainEqual([
+        buyer.person.email,
+        'Your story is published on Fieldmarket',
+      ]),
+    );
+    // The home page asks for as many as it shows.
+    expect((await new Browser(t).call('GET', '/api/stories?limit=1')).json()).toMatchObject({ data: { stories: [expect.anything()] } });
+    expect((await new Browser(t).call('GET', '/api/stories?limit=0')).json()).toMatchObject({ error: 'limit must be at least 1' });
 
     // The seller's story is declined: the reason is required, and the seller reads it.
     await seller.browser.call('POST', '/api/stories', { story: `${STORY} Now buying another.`, naming: 'anonymous' });
@@ -98,6 +122,12 @@ describe('success stories', () => {
       data: { stories: [{ status: 'declined', decline_reason: reason }] },
     });
     expect(await published()).toHaveLength(1);
+    await eventually(async () => {
+      const mail = (await readOutbox(t.config.mail.outboxDir)).find(
+        (m) => m.to === seller.person.email && m.subject === 'We did not publish your story',
+      );
+      expect(mail?.text).toContain(reason);
+    });
 
     // Only staff decide.
     const notStaff = await buyer.browser.call('POST', `/api/staff/inbox/story/${second.id}/decision`, { decision: 'approve' });

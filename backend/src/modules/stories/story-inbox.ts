@@ -1,6 +1,12 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { RESPONSE_HOURS } from '../../contracts/staff.js';
+import type { DomainEvent } from '../../events/domain-events.js';
+import { MailService } from '../../infra/mail/mail.service.js';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
+import { OnDomainEvent } from '../../infra/queue/job-registry.js';
 import { STORY_NAMING_LABELS, storyAuthorName } from '../../contracts/stories.js';
 import {
   applyDecision,
@@ -11,7 +17,6 @@ import {
   InboxSourceBase,
   InboxSources,
 } from '../staff/inbox/inbox-source.js';
-import { User } from '../users/user.entity.js';
 import { SuccessStory } from './story.entity.js';
 
 /** Success stories in the staff inbox (a fourth source): staff read each and approve or decline it. */
@@ -21,26 +26,67 @@ export class StoryInbox extends InboxSourceBase<SuccessStory> {
   protected readonly entity = SuccessStory;
   protected readonly responseHours = RESPONSE_HOURS.story;
 
-  constructor(@Inject(EntityManager) em: EntityManager, @Inject(InboxSources) registry: InboxSources) {
+  constructor(
+    @Inject(EntityManager) em: EntityManager,
+    @Inject(InboxSources) registry: InboxSources,
+    @Inject(DomainEvents) private readonly events: DomainEvents,
+    @Inject(MailService) private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
     super(em, registry);
   }
 
-  protected async toItem(story: SuccessStory): Promise<InboxItem> {
-    const author = await this.em.fork().findOne(User, { id: story.author });
+  /** Tells the author what staff decided, with the reason of a decline (the bell is the notifications module's part). */
+  @OnDomainEvent('story.decided', { name: 'stories.mail-decision', queue: 'mail' })
+  async mailDecision(event: DomainEvent<'story.decided'>): Promise<void> {
+    const story = await this.em.fork().findOne(SuccessStory, { id: event.payload.storyId }, { populate: ['author'] });
+    const author = story?.author.getEntity();
+    if (!story || !author || author.deletedAt || story.status === 'pending') return;
+    const approved = story.status === 'approved';
+    await this.mail.send({
+      key: `story-${story.id}.${event.id}`,
+      to: author.email,
+      subject: approved ? 'Your story is published on Fieldmarket' : 'We did not publish your story',
+      text: [
+        `Hello ${author.fullName},`,
+        '',
+        approved
+          ? `Thank you: our team has published your story about "${story.dealLabel}".`
+          : `Our team read your story about "${story.dealLabel}" and did not publish it. The reason we gave:`,
+        ...(approved ? [] : [story.declineReason ?? '(none given)', '', 'You can tell it again, changed, from the success stories page.']),
+        '',
+        `${this.config.publicUrl}/success-stories`,
+        '',
+        'The Fieldmarket team',
+      ].join('\n'),
+    });
+  }
+
+  /** With the author, whose name and address the item shows (one query for a page, not one per item). */
+  protected override load(
+    em: EntityManager,
+    where: FilterQuery<SuccessStory>,
+    options: { orderBy?: QueryOrderMap<SuccessStory>; limit?: number },
+  ): Promise<SuccessStory[]> {
+    return em.find(SuccessStory, where, { ...options, populate: ['author'] });
+  }
+
+  protected toItem(story: SuccessStory): InboxItem {
+    const author = story.author.getEntity();
     return {
       ...this.tracked(story),
       subject: `Success story (${story.status}): ${story.dealLabel}`,
-      from: author && !author.deletedAt ? { name: author.fullName, email: author.email } : null,
+      from: author.deletedAt ? null : { name: author.fullName, email: author.email },
       preview: story.story.slice(0, 140),
       category: null,
       categoryLabel: null,
       rating: null,
-      target: author ? { kind: 'user', id: author.id, label: author.fullName } : null,
+      target: { kind: 'user', id: author.id, label: author.fullName },
     };
   }
 
-  protected async toDetail(story: SuccessStory): Promise<InboxItemDetail> {
-    const item = await this.toItem(story);
+  protected toDetail(story: SuccessStory): InboxItemDetail {
+    const item = this.toItem(story);
     return {
       ...item,
       body: story.story,
@@ -56,6 +102,11 @@ export class StoryInbox extends InboxSourceBase<SuccessStory> {
     const [story] = await this.load(tx, { id }, { limit: 1 });
     if (!story) return false;
     applyDecision(story, decision, reason);
+    this.events.publish(tx, 'story.decided', {
+      storyId: story.id,
+      authorId: story.author.id,
+      decision: story.status as 'approved' | 'declined',
+    });
     await tx.flush();
     return true;
   }

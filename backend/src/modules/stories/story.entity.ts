@@ -1,4 +1,4 @@
-import { OptionalProps } from '@mikro-orm/core';
+import { OptionalProps, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { randomUUID } from 'node:crypto';
 import { STORY_NAMINGS, type StoryNaming, type StoryStatus } from '../../contracts/stories.js';
@@ -11,15 +11,19 @@ import { User } from '../users/user.entity.js';
 @Entity({ tableName: 'success_story' })
 @Index({ properties: ['status', 'decidedAt', 'id'] })
 @Index({ properties: ['createdAt'] })
+@Index({
+  name: 'success_story_one_pending_per_author',
+  expression: `create unique index "success_story_one_pending_per_author" on "success_story" ("author_id") where "status" = 'pending'`,
+})
 export class SuccessStory {
   [OptionalProps]?: 'createdAt' | 'status';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
+  @ManyToOne(() => User, { ref: true, deleteRule: 'cascade' })
   @Index()
-  author!: string;
+  author!: Ref<User>;
 
   @Property({ type: 'text' })
   story!: string;

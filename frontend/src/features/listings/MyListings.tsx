@@ -4,13 +4,46 @@ import { countOf } from '../../lib/format';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { imageHtml, statusLabel, type ListingCardData } from './listing-card';
-import { changeStatus, deleteListing, type OwnerStatus } from './listings-api';
+import { api } from '../../lib/api';
+import {
+  changeStatus,
+  deleteListing,
+  REQUEST_TIMEOUT_MS,
+  settle,
+  SITE_HEADERS,
+  type ListingModeration,
+  type OwnerStatus,
+} from './listings-api';
 import { ACTION_LABELS, myListings, ownerActions } from './my-listings-api';
 import './listing-card.css';
 import './profile-listings.css';
 
 type State =
   { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; listings: ListingCardData[]; cursor: string | null; total: number | null };
+
+/** Why staff hid one of the owner's listings, and where its appeal stands (issue 23 §5). */
+function HiddenByStaff({ id }: { id: string }) {
+  const [moderation, setModeration] = useState<ListingModeration | null>(null);
+  useEffect(() => {
+    void settle<ListingModeration>(() =>
+      api.GET('/api/listings/{id}/moderation', {
+        params: { path: { id } },
+        headers: SITE_HEADERS,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      }),
+    ).then((outcome) => outcome.ok && setModeration(outcome.data));
+  }, [id]);
+  if (!moderation?.reason) return null;
+  const appeal = moderation.appeal
+    ? ` Your appeal: ${moderation.appeal.status === 'pending' ? 'with our team' : moderation.appeal.status}.`
+    : '';
+  return (
+    <p className="profile-listings__hidden" data-testid="hidden-reason">
+      Hidden by our team: {moderation.reason}.{appeal}{' '}
+      <a href={`/listing/${id}`}>{moderation.may_appeal ? 'See why and appeal' : 'See details'}</a>
+    </p>
+  );
+}
 
 /**
  * The profile's My Listings (GET /api/listings/mine, every state): Active Listings count, Load More,
@@ -129,6 +162,7 @@ function MyListings() {
                 <h3 className="listing-card__title">
                   <a href={`/listing/${listing.id}`}>{listing.title}</a>
                 </h3>
+                {listing.status === 'removed' && <HiddenByStaff id={listing.id} />}
                 <p className="listing-card__price">{formatListingPrice(listing.price, listing.price_unit, listing.vat)}</p>
                 <p className="listing-card__location">
                   {countOf(listing.views, 'view')} · {countOf(listing.saves_count, 'save')}

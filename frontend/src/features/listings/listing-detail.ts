@@ -4,6 +4,7 @@ import { countOf } from '../../lib/format';
 import { setupListingMessaging } from '../messages/listing-messaging';
 import { imageHtml } from './listing-card';
 import {
+  appealListing,
   changeStatus,
   deleteListing,
   hasSignedInHint,
@@ -93,6 +94,22 @@ export function setupListingPage(root: HTMLElement): void {
     button.disabled = false;
     dialog?.close();
     showToast({ title: 'Error', description: outcome.error, variant: 'destructive' });
+  });
+
+  const appealForm = root.querySelector<HTMLFormElement>('[data-appeal-form]');
+  appealForm?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const button = appealForm.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    const error = appealForm.querySelector<HTMLElement>('[data-appeal-error]')!;
+    button.disabled = true;
+    const outcome = await appealListing(id, new FormData(appealForm).get('text')?.toString() ?? '');
+    if (outcome.ok) {
+      location.reload();
+      return;
+    }
+    button.disabled = false;
+    error.textContent = outcome.error;
+    error.hidden = false;
   });
 
   // Thumbnails switch the photo in place (without the script they jump to it).

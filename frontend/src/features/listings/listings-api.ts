@@ -6,6 +6,7 @@ export type ListingPage = components['schemas']['ListingPage'];
 export type ListingDetail = components['schemas']['ListingDetail'];
 /** POST /api/listings' answer: the listing, and how many buyers' wanted ads it answers. */
 export type PostedListing = components['schemas']['PostedListing'];
+export type ListingModeration = components['schemas']['ListingModerationView'];
 export type FeaturedListings = components['schemas']['FeaturedListings'];
 export type Place = components['schemas']['PlaceResponse'];
 
@@ -96,6 +97,18 @@ export function changeStatus(id: string, status: OwnerStatus): Promise<Outcome<L
 export function deleteListing(id: string): Promise<Outcome<{ message: string }>> {
   return settle(() =>
     api.DELETE('/api/listings/{id}', { params: { path: { id } }, headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+  );
+}
+
+/** The owner's one appeal against staff hiding their listing. */
+export function appealListing(id: string, text: string): Promise<Outcome<ListingModeration>> {
+  return settle(() =>
+    api.POST('/api/listings/{id}/appeal', {
+      params: { path: { id } },
+      body: { text },
+      headers: SITE_HEADERS,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }),
   );
 }
 

@@ -214,6 +214,11 @@ export function ChatPanel(props: Props) {
                   ) : (
                     <p className="chat-message__text">{message.content}</p>
                   )}
+                  {message.safety_notice && !mine && (
+                    <p className="chat-message__safety" role="note" data-testid="safety-notice">
+                      <strong>Staying safe:</strong> {MESSAGING_TEXTS.safetyNotice}
+                    </p>
+                  )}
                   <p className="chat-message__meta">
                     <time dateTime={message.created_at}>{formatRelativeTime(message.created_at)}</time>
                     {mine && (

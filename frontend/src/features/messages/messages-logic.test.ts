@@ -41,6 +41,7 @@ const message = (id: string, at: string, sender = 'other', conversationId = 'a')
   booking: null,
   read: false,
   created_at: at,
+  safety_notice: false,
 });
 
 describe('the conversation list', () => {

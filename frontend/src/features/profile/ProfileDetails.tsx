@@ -86,7 +86,7 @@ export function ProfileDetails({ profile, onSaved, notify }: { profile: Profile;
             <dt>Email</dt>
             <dd>
               {profile.email}{' '}
-              {profile.verified ? (
+              {profile.email_confirmed ? (
                 <span className="badge badge--success">Confirmed</span>
               ) : (
                 <span className="badge badge--warning">Not confirmed</span>
@@ -94,7 +94,7 @@ export function ProfileDetails({ profile, onSaved, notify }: { profile: Profile;
             </dd>
           </div>
         </dl>
-        {!profile.verified && (
+        {!profile.email_confirmed && (
           <p className="profile-note">
             Posting listings and messaging sellers need a confirmed address.{' '}
             <button type="button" className="link-button" onClick={() => void resend()} disabled={resent}>

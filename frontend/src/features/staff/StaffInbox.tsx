@@ -24,6 +24,7 @@ const KIND_LABELS: Record<string, string> = {
   feedback: 'Feedback',
   story: 'Stories',
   business: 'Business checks',
+  appeal: 'Appeals',
 };
 const DECISION_LABELS = { pending: 'waiting for a decision', approved: 'approved', declined: 'declined' } as const;
 const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });

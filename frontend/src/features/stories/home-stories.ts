@@ -2,13 +2,15 @@ import { api } from '../../lib/api';
 import { REQUEST_TIMEOUT_MS, settle } from '../listings/listings-api';
 import { storyCardHtml, type PublishedStory } from './story-card';
 
-/** Stories on the home page: the newest three, shown only when there are some. */
+const HOME_STORIES = 3;
+
+/** Stories on the home page: the newest three (only those are fetched), shown only when there are some. */
 export async function showHomeStories(section: HTMLElement): Promise<void> {
   const list = section.querySelector<HTMLElement>('[data-home-stories-list]');
   const outcome = await settle<{ stories: PublishedStory[] }>(() =>
-    api.GET('/api/stories', { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+    api.GET('/api/stories', { params: { query: { limit: HOME_STORIES } }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
   );
   if (!list || !outcome.ok || outcome.data.stories.length === 0) return;
-  list.innerHTML = outcome.data.stories.slice(0, 3).map(storyCardHtml).join('');
+  list.innerHTML = outcome.data.stories.map(storyCardHtml).join('');
   section.hidden = false;
 }

@@ -16,6 +16,7 @@ export async function setupShareStory(root: HTMLElement): Promise<void> {
   const part = (name: string) => root.querySelector<HTMLElement>(`[data-share-story-${name}]`)!;
   const form = part('form') as HTMLFormElement;
   const error = part('error');
+  const sentNote = part('sent');
   if (!hasSignedInHint(document.cookie)) return;
   part('signin').hidden = true;
 
@@ -47,6 +48,7 @@ export async function setupShareStory(root: HTMLElement): Promise<void> {
     const values = new FormData(form);
     const story = String(trimText(String(values.get('story') ?? '')));
     const naming = String(values.get('naming') ?? '') as 'full-name' | 'first-name' | 'anonymous';
+    sentNote.hidden = true;
     const problem = textFieldError(STORY_RULES.story, story);
     error.hidden = !problem;
     if (problem) {
@@ -59,9 +61,9 @@ export async function setupShareStory(root: HTMLElement): Promise<void> {
     if (sent.ok) {
       form.reset();
       show(sent.data);
-      error.hidden = false;
-      error.textContent = STORY_TEXTS.sent;
-      root.append(error);
+      error.hidden = true;
+      sentNote.textContent = STORY_TEXTS.sent;
+      sentNote.hidden = false;
     } else {
       // The text stays in the form: nothing the member wrote is lost.
       error.textContent = sent.status === 0 ? 'Unable to connect to the server. Please try again.' : (sent.fields?.['story'] ?? sent.error);

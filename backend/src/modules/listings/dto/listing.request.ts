@@ -1,3 +1,4 @@
+import { APPEAL_RULES } from '../../../contracts/listings.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -309,4 +310,10 @@ export class PlaceSearchRequest {
   @IsString({ message: 'q must be text' })
   @IsNotEmpty({ message: 'q is required' })
   q!: string;
+}
+
+/** The owner's appeal against a listing staff hid. */
+export class ListingAppealRequest {
+  @TextField(APPEAL_RULES.text, { example: 'The photos are my own: I took them on the farm last week and can send more.' })
+  text!: string;
 }

@@ -233,3 +233,51 @@ export class PlaceResponse {
   @ApiProperty()
   longitude!: number;
 }
+
+/** The owner's appeal against the hiding, as they see it. */
+export class ListingAppealView {
+  @ApiProperty()
+  text!: string;
+
+  @ApiProperty({
+    enum: ['pending', 'approved', 'declined'],
+    description: 'approved: the listing was restored; declined: the hiding stands',
+  })
+  status!: 'pending' | 'approved' | 'declined';
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why staff upheld the hiding' })
+  decline_reason!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  decided_at!: string | null;
+}
+
+/** A listing's moderation as its owner sees it: why staff hid it, and their appeal. */
+export class ListingModerationView {
+  @ApiProperty({ description: 'Hidden from everyone but its owner (status removed)' })
+  hidden!: boolean;
+
+  @ApiProperty({ description: 'Hidden with its owner’s suspended account rather than for itself' })
+  hidden_with_account!: boolean;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The reason staff gave for hiding it' })
+  reason!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  hidden_at!: string | null;
+
+  @ApiProperty({ description: 'Staff closed the case (upheld the hiding after an appeal)' })
+  case_closed!: boolean;
+
+  @ApiProperty({ description: 'The owner may still appeal (once per listing)' })
+  may_appeal!: boolean;
+
+  @ApiProperty({ description: 'The owner may delete it: not hidden by staff, or the case is closed' })
+  may_delete!: boolean;
+
+  @ApiProperty({ type: ListingAppealView, nullable: true })
+  appeal!: ListingAppealView | null;
+}

@@ -95,6 +95,12 @@ export class MessageView implements ChatMessage {
 
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
+
+  @ApiProperty({
+    description:
+      'Show the caller a safety notice beside this message (it carries bank details, a payment link or asks to talk elsewhere); only ever true for its recipient',
+  })
+  safety_notice!: boolean;
 }
 
 export class MessagePage {

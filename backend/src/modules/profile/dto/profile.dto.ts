@@ -62,7 +62,7 @@ export class ProfileResponse extends ProfileStatisticsResponse {
   member_since!: string;
 
   @ApiProperty({ description: 'The e-mail address is confirmed' })
-  verified!: boolean;
+  email_confirmed!: boolean;
 
   @ApiProperty()
   two_factor_enabled!: boolean;
@@ -134,7 +134,7 @@ export class PublicProfileResponse {
   member_since!: string;
 
   @ApiProperty({ description: '"Business verified": our team checked the trade seller\'s details (not an e-mail check)' })
-  verified!: boolean;
+  business_verified!: boolean;
 
   @ApiProperty({
     description: 'The owner has a phone number and lets members see it; POST …/phone reveals it (never the e-mail address)',

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { TextField } from '../../../common/validation.js';
 import { STORY_NAMINGS, STORY_RULES, type StoryNaming, type StoryStatus } from '../../../contracts/stories.js';
 
@@ -10,6 +11,17 @@ export class StoryRequest {
   @ApiProperty({ enum: STORY_NAMINGS, description: 'How the author is named under the story' })
   @IsIn(STORY_NAMINGS, { message: 'Please choose how you are named' })
   naming!: StoryNaming;
+}
+
+/** How many published stories to send (the home page shows 3). */
+export class PublishedStoriesQuery {
+  @ApiProperty({ required: false, description: '1 to 30 (default 30)' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(30, { message: 'limit must be at most 30' })
+  @IsInt({ message: 'limit must be a whole number' })
+  limit?: number;
 }
 
 /** A published story, as visitors see it. */

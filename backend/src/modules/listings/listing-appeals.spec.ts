@@ -1,0 +1,173 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { APPEAL_TEXTS } from '../../contracts/listings.js';
+import { Browser, signedInPerson } from '../../testing/accounts.js';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RETENTION } from '../../contracts/retention.js';
+import { RetentionRegistry } from '../retention/retention.registry.js';
+import { insertListing, postListing } from '../../testing/listings.js';
+import { staffMember } from '../../testing/staff.js';
+import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
+
+type Json = Record<string, unknown>;
+const data = <T = Json>(response: { json: <R>() => R }) => response.json<{ data: T }>().data;
+
+describe('a hidden listing: the owner sees why, appeals once, and cannot delete it until staff close the case', () => {
+  let staff: Awaited<ReturnType<typeof staffMember>>;
+  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', PUBLIC_URL: 'https://fieldmarket.example' }, { waitForJobs: true });
+  beforeAll(async () => {
+    staff = await staffMember(t, db);
+  });
+
+  const REASON = 'Photos copied from another seller’s advert';
+  const hiddenListing = async (title: string) => {
+    const owner = await signedInPerson(t, db);
+    const id = await insertListing(db, { seller: owner.id, title });
+    expect((await staff.browser.call('POST', `/api/staff/listings/${id}/hide`, { reason: REASON })).statusCode).toBe(201);
+    return { owner, id };
+  };
+  const appealItem = async (listingId: string) => {
+    const inbox = data<{ items: Array<{ id: string; target: { id: string } | null; preview: string }> }>(
+      await staff.browser.call('GET', '/api/staff/inbox?kind=appeal&status=all'),
+    );
+    return inbox.items.find((item) => item.target?.id === listingId);
+  };
+  const bell = async (owner: { browser: Browser }) =>
+    data<{ notifications: Array<{ message: string }> } | Array<{ message: string }>>(await owner.browser.call('GET', '/api/notifications'));
+
+  it('shows the owner the reason (nobody else), takes one appeal into the staff inbox, and refuses a second with 409', async () => {
+    const { owner, id } = await hiddenListing('Appealed Claas baler');
+    const seen = await owner.browser.call('GET', `/api/listings/${id}/moderation`);
+    expect(seen.statusCode).toBe(200);
+    expect(data(seen)).toMatchObject({ hidden: true, reason: REASON, may_appeal: true, may_delete: false, appeal: null });
+    const stranger = await signedInPerson(t, db);
+    expect((await stranger.browser.call('GET', `/api/listings/${id}/moderation`)).statusCode).toBe(404);
+    expect(
+      (await stranger.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'These are my own photos, honestly.' })).statusCode,
+    ).toBe(404);
+
+    const tooShort = await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'mine' });
+    expect(tooShort.statusCode).toBe(400);
+    const text = 'These are my own photos: I took them in the yard last Tuesday and can send more.';
+    // Two at once: one goes in, the other is told it was already sent.
+    const [first, second] = await Promise.all([
+      owner.browser.call('POST', `/api/listings/${id}/appeal`, { text }),
+      owner.browser.call('POST', `/api/listings/${id}/appeal`, { text }),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([201, 409]);
+    const again = await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: APPEAL_TEXTS.alreadyAppealed });
+    expect(data(await owner.browser.call('GET', `/api/listings/${id}/moderation`))).toMatchObject({
+      may_appeal: false,
+      appeal: { text, status: 'pending', decline_reason: null },
+    });
+
+    const item = await appealItem(id);
+    expect(item).toMatchObject({ preview: text });
+    const detail = data<{ body: string; fields: Array<{ label: string; value: string }> }>(
+      await staff.browser.call('GET', `/api/staff/inbox/appeal/${item!.id}`),
+    );
+    expect(detail.body).toBe(text);
+    expect(detail.fields).toContainEqual({ label: 'Why we hid it', value: REASON });
+  });
+
+  it('keeps the listing from being deleted until staff uphold the hiding; the owner is told by e-mail and bell; audited', async () => {
+    const { owner, id } = await hiddenListing('Upheld Kuhn mower');
+    const refused = await owner.browser.call('DELETE', `/api/listings/${id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: APPEAL_TEXTS.caseOpen });
+    expect(await db.query('select id from listing where id = $1', [id])).toHaveLength(1);
+
+    await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'The mower is mine and the photos too.' });
+    const item = (await appealItem(id))!;
+    const decline = 'The same photos are on another seller’s advert from March';
+    expect(
+      (await staff.browser.call('POST', `/api/staff/inbox/appeal/${item.id}/decision`, { decision: 'decline', reason: decline }))
+        .statusCode,
+    ).toBeLessThan(300);
+    expect(data(await owner.browser.call('GET', `/api/listings/${id}/moderation`))).toMatchObject({
+      hidden: true,
+      case_closed: true,
+      may_delete: true,
+      appeal: { status: 'declined', decline_reason: decline },
+    });
+    const mail = await eventually(async () => {
+      const found = (await readOutbox(t.config.mail.outboxDir)).find(
+        (m) => m.to === owner.person.email && m.subject.includes('Your appeal about "Upheld Kuhn mower"'),
+      );
+      if (!found) throw new Error('owner not told yet');
+      return found;
+    });
+    expect(mail.text).toContain(decline);
+    await eventually(async () => expect(JSON.stringify(await bell(owner))).toContain('Your appeal was declined'));
+    const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=appeal&target_id=${item.id}`));
+    expect(audit.map((a) => a.action)).toEqual(['appeal.decline']);
+
+    expect((await staff.browser.call('POST', `/api/staff/inbox/appeal/${item.id}/decision`, { decision: 'approve' })).statusCode).toBe(409);
+    expect((await owner.browser.call('DELETE', `/api/listings/${id}`)).statusCode).toBe(200);
+  });
+
+  it('restores the listing when staff approve the appeal, and the owner is told', async () => {
+    const { owner, id } = await hiddenListing('Restored Bateman sprayer');
+    await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'I have replaced the photos with my own.' });
+    const item = (await appealItem(id))!;
+    expect(
+      (await staff.browser.call('POST', `/api/staff/inbox/appeal/${item.id}/decision`, { decision: 'approve' })).statusCode,
+    ).toBeLessThan(300);
+    expect((await new Browser(t).call('GET', `/api/listings/${id}`)).statusCode).toBe(200);
+    expect(data(await owner.browser.call('GET', `/api/listings/${id}/moderation`))).toMatchObject({
+      hidden: false,
+      may_delete: true,
+      appeal: { status: 'approved' },
+    });
+    await eventually(async () => expect(JSON.stringify(await bell(owner))).toContain('Your appeal was upheld'));
+  });
+
+  it('purges a hidden listing and its photo files after the retention period, keeping one whose appeal waits', async () => {
+    const owner = await signedInPerson(t, db);
+    const listed = async (title: string) => {
+      const listing = await postListing<{ id: string; images: Array<{ id: string }> }>(owner.browser, { title });
+      await staff.browser.call('POST', `/api/staff/listings/${listing.id}/hide`, { reason: REASON });
+      return { id: listing.id, imageId: listing.images[0]!.id };
+    };
+    const old = await listed('Long hidden Deutz tractor');
+    const appealed = await listed('Appealed Deutz tractor');
+    const recent = await listed('Recently hidden Deutz tractor');
+    await owner.browser.call('POST', `/api/listings/${appealed.id}/appeal`, { text: 'Still waiting on our team to look.' });
+    await waitForJobs(db);
+    const files = async (imageId: string) => {
+      const dir = join(t.config.storage.uploadsDir, 'images', imageId);
+      return existsSync(dir) ? await readdir(dir) : [];
+    };
+    for (const listing of [old, appealed, recent]) expect((await files(listing.imageId)).length).toBeGreaterThan(0);
+    await db.query(`update listing set removed_at = now() - make_interval(days => $2) where id = any($1)`, [
+      [old.id, appealed.id],
+      RETENTION.hiddenListingDays + 1,
+    ]);
+
+    const hidden = t.app
+      .get(RetentionRegistry)
+      .all()
+      .find((purge) => purge.what === 'hidden listings')!;
+    expect(await hidden.purge(new Date())).toBeGreaterThanOrEqual(1);
+    await waitForJobs(db);
+    const left = (await db.query<{ id: string }>('select id from listing where id = any($1)', [[old.id, appealed.id, recent.id]])).map(
+      (r) => r.id,
+    );
+    expect(left.sort()).toEqual([appealed.id, recent.id].sort());
+    expect(await files(old.imageId)).toEqual([]);
+    expect(existsSync(join(t.config.storage.uploadsDir, 'originals', old.imageId))).toBe(false);
+    expect((await files(appealed.imageId)).length).toBeGreaterThan(0);
+  });
+
+  it('answers 409 to an appeal about a listing that is not hidden', async () => {
+    const owner = await signedInPerson(t, db);
+    const id = await insertListing(db, { seller: owner.id, title: 'Live Lely rake' });
+    const refused = await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'Nothing to appeal here at all.' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: APPEAL_TEXTS.notHiddenByStaff });
+  });
+});
