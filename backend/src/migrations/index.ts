@@ -26,6 +26,7 @@ import { Migration20261126114000_saved_searches } from './Migration2026112611400
 import { Migration20261126115000_success_stories } from './Migration20261126115000_success_stories.js';
 import { Migration20261126115100_seller_trust } from './Migration20261126115100_seller_trust.js';
 import { Migration20261126115200_image_withheld } from './Migration20261126115200_image_withheld.js';
+import { Migration20261126131000_reviews } from './Migration20261126131000_reviews.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126115000_success_stories', class: Migration20261126115000_success_stories },
   { name: 'Migration20261126115100_seller_trust', class: Migration20261126115100_seller_trust },
   { name: 'Migration20261126115200_image_withheld', class: Migration20261126115200_image_withheld },
+  { name: 'Migration20261126131000_reviews', class: Migration20261126131000_reviews },
 ];

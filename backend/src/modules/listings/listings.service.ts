@@ -1,3 +1,4 @@
+import { shownRating } from '../../contracts/reviews.js';
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, Logger } from '@nestjs/common';
 import { FieldValidationException } from '../../common/errors.js';
@@ -491,6 +492,7 @@ export class ListingsService {
       seller_name: seller.deletedAt ? 'Unknown User' : seller.fullName,
       seller_verified: Boolean(seller.businessVerifiedAt),
       seller_type: seller.sellerType ?? null,
+      seller_rating: seller.deletedAt ? null : shownRating(seller.reviewCount, seller.reviewStarsTotal),
       images: images.get(listing.id) ?? [],
       featured: listing.featured,
       views: listing.views,

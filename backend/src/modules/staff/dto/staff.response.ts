@@ -11,8 +11,8 @@ export class InboxPerson {
 }
 
 export class InboxTarget {
-  @ApiProperty({ enum: ['listing', 'user'] })
-  kind!: 'listing' | 'user';
+  @ApiProperty({ enum: ['listing', 'user', 'review'] })
+  kind!: 'listing' | 'user' | 'review';
 
   @ApiProperty({ format: 'uuid' })
   id!: string;
