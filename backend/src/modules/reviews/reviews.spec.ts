@@ -1,0 +1,383 @@
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { REVIEW_TEXTS } from '../../contracts/reviews.js';
+import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
+import { ControlledClock } from '../../testing/clock.js';
+import { day, decideBooking, requestBooking, sendMessage, startConversation } from '../../testing/conversations.js';
+import { insertListing } from '../../testing/listings.js';
+import { staffMember } from '../../testing/staff.js';
+import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
+import { useTestApp } from '../../testing/test-context.js';
+
+type Member = Awaited<ReturnType<typeof signedInPerson>>;
+type Json = Record<string, unknown>;
+interface ReviewJson {
+  id: string;
+  stars: number;
+  text: string;
+  author: { id: string | null; name: string };
+  reply: { text: string } | null;
+  can_edit: boolean;
+  can_reply: boolean;
+}
+interface PageJson {
+  count: number;
+  average: number | null;
+  reviews: ReviewJson[];
+  next_cursor: string | null;
+}
+
+const TEXT = 'Collected the ewes as agreed; healthy, well handled and the paperwork was in order.';
+const HOUR = 3600_000;
+const data = <T = Json>(response: { json: <R>() => R }) => response.json<{ data: T }>().data;
+
+/** Issue 23 §3: reviews only after a real deal, once per listing, editable for 48 hours, moderated by staff. */
+describe('reviews', () => {
+  const clock = new ControlledClock();
+  const { db, t } = useTestApp({ API_RATE_LIMIT: '100000' }, { clock, waitForJobs: true });
+  let staff: Awaited<ReturnType<typeof staffMember>>;
+
+  beforeAll(async () => {
+    staff = await staffMember(t, db);
+  });
+  beforeEach(() => clock.set(new Date()));
+
+  const later = (hours: number) => clock.set(new Date(Date.now() + hours * HOUR));
+
+  /** A seller and a buyer who talked about a listing; by default both wrote and the seller marked it sold. */
+  async function talk({ sellerWrites = true, sold = true, seller = undefined as Member | undefined, buyer = undefined as Member | undefined } = {}) {
+    seller ??= await signedInPerson(t, db, newPerson('Sam Seller'));
+    buyer ??= await signedInPerson(t, db, newPerson('Bella Buyer'));
+    const listingId = await insertListing(db, { seller: seller.id, title: 'Twenty Lleyn ewes' });
+    const conversation = await startConversation(buyer, listingId);
+    await sendMessage(buyer, conversation.id, 'Are the ewes still for sale? I could come on Saturday.');
+    if (sellerWrites) await sendMessage(seller, conversation.id, 'Yes, Saturday morning suits.');
+    if (sold) expect((await seller.browser.call('PATCH', `/api/listings/${listingId}/status`, { status: 'sold' })).statusCode).toBe(200);
+    return { seller, buyer, listingId, conversationId: conversation.id };
+  }
+
+  const review = (who: Member, conversationId: string, stars = 5, text = TEXT) =>
+    who.browser.call('POST', '/api/reviews', { conversation_id: conversationId, stars, text });
+  const refusal = async (response: Promise<{ statusCode: number; json: <R>() => R }>) => {
+    const answer = await response;
+    return [answer.statusCode, answer.json<{ error: string }>().error];
+  };
+  const reviewsOf = async (memberId: string, as: Browser = new Browser(t), cursor?: string) =>
+    data<PageJson>(await as.call('GET', `/api/reviews/users/${memberId}${cursor ? `?cursor=${cursor}` : ''}`));
+
+  describe('who may review whom', () => {
+    it('lets either party review the other after a sale, from 24 hours after the first message, and says why before', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      expect(await refusal(review(buyer, conversationId))).toEqual([403, REVIEW_TEXTS.tooSoon]);
+      expect(data(await buyer.browser.call('GET', `/api/reviews/eligibility?conversation_id=${conversationId}`))).toMatchObject({
+        can_review: false,
+        reason: 'You can review after 24 hours from your first message.',
+        reviewed_name: 'Sam Seller',
+      });
+      later(23.9);
+      expect(await refusal(review(buyer, conversationId))).toEqual([403, REVIEW_TEXTS.tooSoon]);
+      later(24.1);
+      const written = await review(buyer, conversationId, 4);
+      expect(written.statusCode).toBe(201);
+      expect(data(written)).toMatchObject({ stars: 4, text: TEXT, author: { id: buyer.id, name: 'Bella Buyer' }, can_edit: true });
+      expect((await review(seller, conversationId, 5, 'Paid on collection, easy to deal with, would sell to again.')).statusCode).toBe(201);
+      expect((await reviewsOf(seller.id)).reviews.map((r) => r.stars)).toEqual([4]);
+      expect((await reviewsOf(buyer.id)).reviews.map((r) => r.stars)).toEqual([5]);
+    });
+
+    it('counts an accepted booking as a deal', async () => {
+      const owner = await signedInPerson(t, db, newPerson('Owen Owner'));
+      const renter = await signedInPerson(t, db, newPerson('Rhian Renter'));
+      const listingId = await insertListing(db, {
+        seller: owner.id,
+        title: 'Grazing for 40 ewes',
+        type: 'rent',
+        category: 6,
+        rentSubcategory: 'land',
+        attributes: { acres: 12 },
+      });
+      const { conversation_id, message } = await requestBooking(renter, listingId, { from: day(3), to: day(5) });
+      later(25);
+      expect(await refusal(review(renter, conversation_id))).toEqual([403, REVIEW_TEXTS.bothMustWrite]);
+      await sendMessage(owner, conversation_id, 'Happy to have your ewes; the gate code follows.');
+      expect(await refusal(review(renter, conversation_id))).toEqual([403, REVIEW_TEXTS.noDeal]);
+      await decideBooking(owner, message.id, 'accepted');
+      expect((await review(renter, conversation_id)).statusCode).toBe(201);
+    });
+
+    it('refuses while only one of them wrote, or before the listing is sold, let or booked', async () => {
+      const silent = await talk({ sellerWrites: false });
+      const unsold = await talk({ sold: false });
+      later(25);
+      expect(await refusal(review(silent.buyer, silent.conversationId))).toEqual([403, REVIEW_TEXTS.bothMustWrite]);
+      expect(await refusal(review(silent.seller, silent.conversationId))).toEqual([403, REVIEW_TEXTS.bothMustWrite]);
+      expect(await refusal(review(unsold.buyer, unsold.conversationId))).toEqual([403, REVIEW_TEXTS.noDeal]);
+      expect(data(await unsold.buyer.browser.call('GET', `/api/reviews/eligibility?conversation_id=${unsold.conversationId}`))).toMatchObject({
+        can_review: false,
+        reason: REVIEW_TEXTS.noDeal,
+      });
+    });
+
+    it('refuses a conversation that is not yours, or not one at all', async () => {
+      const { conversationId } = await talk();
+      const stranger = await signedInPerson(t, db);
+      later(25);
+      expect(await refusal(review(stranger, conversationId))).toEqual([404, REVIEW_TEXTS.conversationNotFound]);
+      expect(await refusal(review(stranger, randomUUID()))).toEqual([404, REVIEW_TEXTS.conversationNotFound]);
+      const visitor = await new Browser(t).call('POST', '/api/reviews', { conversation_id: conversationId, stars: 5, text: TEXT });
+      expect(visitor.statusCode).toBe(401);
+    });
+
+    it('refuses reviewing yourself', async () => {
+      // The API never opens a conversation with yourself; one written straight into the tables is still refused.
+      const member = await signedInPerson(t, db);
+      const listingId = await insertListing(db, { seller: member.id, title: 'A baler' });
+      const id = randomUUID();
+      await db.query(
+        `insert into conversation (id, starter_id, owner_id, listing_id, title, created_at, updated_at) values ($1, $2, $2, $3, 'A baler', now(), now())`,
+        [id, member.id, listingId],
+      );
+      await db.query(
+        `insert into message (id, conversation_id, sender_id, recipient_id, content, created_at) values ($1, $2, $3, $3, 'note', now() - interval '2 days')`,
+        [randomUUID(), id, member.id],
+      );
+      expect(await refusal(review(member, id))).toEqual([403, REVIEW_TEXTS.notYourself]);
+    });
+
+    it('refuses while either of them blocks the other', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      await seller.browser.call('POST', '/api/messages/blocks', { userId: buyer.id });
+      expect(await refusal(review(buyer, conversationId))).toEqual([403, REVIEW_TEXTS.blocked]);
+      expect(await refusal(review(seller, conversationId))).toEqual([403, REVIEW_TEXTS.blocked]);
+      await seller.browser.call('DELETE', `/api/messages/blocks/${buyer.id}`);
+      expect((await review(buyer, conversationId)).statusCode).toBe(201);
+    });
+
+    it('allows one review per listing: again is a 409, and two at once leave one', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      const [a, b] = await Promise.all([review(buyer, conversationId, 5), review(buyer, conversationId, 1)]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+      expect([a, b].find((r) => r.statusCode === 409)!.json()).toEqual({ success: false, error: REVIEW_TEXTS.already });
+      expect(await refusal(review(buyer, conversationId))).toEqual([409, REVIEW_TEXTS.already]);
+      expect((await reviewsOf(seller.id)).reviews).toHaveLength(1);
+      // A deal over another listing of the same seller is another review.
+      const second = await talk({ seller, buyer });
+      later(50);
+      expect((await review(buyer, second.conversationId)).statusCode).toBe(201);
+      expect((await reviewsOf(seller.id)).reviews).toHaveLength(2);
+    });
+
+    it('checks the stars and the text: bounds and control characters', async () => {
+      const { buyer, conversationId } = await talk();
+      later(25);
+      const bad = await buyer.browser.call('POST', '/api/reviews', { conversation_id: conversationId, stars: 6, text: 'Great!' });
+      expect([bad.statusCode, bad.json()]).toEqual([
+        400,
+        expect.objectContaining({ fields: { stars: REVIEW_TEXTS.starsRequired, text: 'Review must be at least 20 characters' } }),
+      ]);
+      const control = await buyer.browser.call('POST', '/api/reviews', { conversation_id: conversationId, stars: 2.5, text: `${TEXT}\u0007` });
+      expect(control.json()).toMatchObject({
+        fields: { stars: REVIEW_TEXTS.starsRequired, text: 'Review must not contain control characters' },
+      });
+      const long = await review(buyer, conversationId, 5, 'x'.repeat(1001));
+      expect(long.json()).toMatchObject({ fields: { text: 'Review must be at most 1000 characters' } });
+      const notId = await buyer.browser.call('POST', '/api/reviews', { conversation_id: 'nope', stars: 5, text: TEXT });
+      expect(notId.json()).toMatchObject({ fields: { conversation_id: 'conversation_id must be the id of one of your conversations' } });
+    });
+  });
+
+  describe('once written', () => {
+    it('can be changed by its author for 48 hours, and answered once by the member reviewed, also for 48 hours', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 3));
+      const edit = (who: Member, stars: number) => who.browser.call('PATCH', `/api/reviews/${id}`, { stars, text: `${TEXT} Edited.` });
+      expect(await refusal(edit(seller, 1))).toEqual([403, REVIEW_TEXTS.notYours]);
+      expect(data(await edit(buyer, 4))).toMatchObject({ stars: 4, text: `${TEXT} Edited.` });
+
+      const reply = (who: Member, method: 'POST' | 'PATCH', text: string) => who.browser.call(method, `/api/reviews/${id}/reply`, { reply: text });
+      expect(await refusal(reply(buyer, 'POST', 'Thanks'))).toEqual([403, REVIEW_TEXTS.replyNotYours]);
+      expect(await refusal(reply(seller, 'PATCH', 'Thanks'))).toEqual([404, REVIEW_TEXTS.noReply]);
+      expect(data(await reply(seller, 'POST', 'Thank you, good to deal with you.'))).toMatchObject({
+        reply: { text: 'Thank you, good to deal with you.' },
+      });
+      expect(await refusal(reply(seller, 'POST', 'Again'))).toEqual([409, REVIEW_TEXTS.alreadyReplied]);
+      expect(data(await reply(seller, 'PATCH', 'Thank you; the ewes are doing well.'))).toMatchObject({
+        reply: { text: 'Thank you; the ewes are doing well.' },
+      });
+
+      later(25 + 48.1);
+      expect(await refusal(edit(buyer, 1))).toEqual([409, REVIEW_TEXTS.editClosed]);
+      expect(await refusal(reply(seller, 'PATCH', 'Changed much later'))).toEqual([409, REVIEW_TEXTS.replyEditClosed]);
+      const [shown] = (await reviewsOf(seller.id, buyer.browser)).reviews;
+      expect(shown).toMatchObject({ stars: 4, can_edit: false, reply: { text: 'Thank you; the ewes are doing well.' } });
+    });
+
+    it('tells the member reviewed in the bell and by e-mail, unless they turned e-mails off', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      const quiet = await talk({ buyer });
+      await quiet.seller.browser.call('PUT', '/api/profile/privacy', {
+        privacy_settings: { profile_visible: true, contact_visible: true, listings_visible: true, email_notifications: false, push_notifications: true },
+      });
+      later(25);
+      await review(buyer, conversationId, 5);
+      await review(buyer, quiet.conversationId, 2, 'Arrived late, but the ewes were as described in the end.');
+      await waitForJobs(db);
+      const bell = await eventually(async () => {
+        const list = data<{ notifications: Array<{ kind: string; title: string; message: string; action_url: string }> }>(
+          await seller.browser.call('GET', '/api/notifications'),
+        ).notifications;
+        if (!list.some((n) => n.kind === 'REVIEW')) throw new Error('no bell yet');
+        return list;
+      });
+      expect(bell).toContainEqual(
+        expect.objectContaining({
+          kind: 'REVIEW',
+          title: 'New Review',
+          message: 'Bella Buyer left you a 5-star review about "Twenty Lleyn ewes".',
+          action_url: `/profile/${seller.id}#reviews`,
+        }),
+      );
+      const mails = await readOutbox(t.config.mail.outboxDir);
+      expect(mails.filter((m) => m.to === seller.person.email && m.subject === 'Bella Buyer reviewed you on Fieldmarket')).toHaveLength(1);
+      expect(mails.filter((m) => m.to === quiet.seller.person.email && m.subject.includes('reviewed you'))).toEqual([]);
+      expect(data<{ notifications: Array<{ kind: string }> }>(await quiet.seller.browser.call('GET', '/api/notifications')).notifications).toContainEqual(
+        expect.objectContaining({ kind: 'REVIEW' }),
+      );
+    });
+  });
+
+  describe('on profiles and cards', () => {
+    it('lists shown reviews newest first a page at a time; the average shows from 3 reviews, on cards and the listing page too', async () => {
+      const seller = await signedInPerson(t, db, newPerson('Sam Seller'));
+      const listingId = await insertListing(db, { seller: seller.id, title: 'Round bales of hay' });
+      const buyers: Member[] = [];
+      for (const [i, stars] of [4, 5, 5, 3, 4, 5, 5, 4, 4, 5, 3].entries()) {
+        const deal = await talk({ seller });
+        buyers.push(deal.buyer);
+        later(25 + i);
+        expect((await review(deal.buyer, deal.conversationId, stars)).statusCode).toBe(201);
+        if (i === 1) {
+          const two = await reviewsOf(seller.id);
+          expect([two.count, two.average]).toEqual([2, null]);
+          const card = data<{ seller_rating: unknown }>(await new Browser(t).call('GET', `/api/listings/${listingId}`));
+          expect(card.seller_rating).toBeNull();
+        }
+      }
+      const first = await reviewsOf(seller.id);
+      expect([first.count, first.average, first.reviews.length]).toEqual([11, 4.3, 10]);
+      expect(first.reviews[0]!.author.id).toBe(buyers.at(-1)!.id);
+      const rest = await reviewsOf(seller.id, new Browser(t), first.next_cursor!);
+      expect([rest.reviews.length, rest.next_cursor, rest.reviews[0]!.author.id]).toEqual([1, null, buyers[0]!.id]);
+      expect(data(await new Browser(t).call('GET', `/api/listings/${listingId}`))).toMatchObject({ seller_rating: { average: 4.3, count: 11 } });
+      const browse = data<{ listings: Array<{ id: string; seller_rating: unknown }> }>(await new Browser(t).call('GET', '/api/listings?q=hay'));
+      expect(browse.listings.find((l) => l.id === listingId)?.seller_rating).toEqual({ average: 4.3, count: 11 });
+      const badCursor = await new Browser(t).call('GET', `/api/reviews/users/${seller.id}?cursor=forged`);
+      expect(badCursor.statusCode).toBe(400);
+    });
+
+    it('carry no e-mail address or phone number in any answer', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      await seller.browser.call('PUT', '/api/profile', { full_name: 'Sam Seller', phone: '07700 900456' });
+      await buyer.browser.call('PUT', '/api/profile', { full_name: 'Bella Buyer', phone: '07700 900789' });
+      later(25);
+      const written = await review(buyer, conversationId);
+      const { id } = data<ReviewJson>(written);
+      const answers = [
+        written,
+        await seller.browser.call('POST', `/api/reviews/${id}/reply`, { reply: 'Thank you, all the best.' }),
+        await new Browser(t).call('GET', `/api/reviews/users/${seller.id}`),
+        await buyer.browser.call('GET', `/api/reviews/users/${seller.id}`),
+        await buyer.browser.call('GET', `/api/reviews/eligibility?conversation_id=${conversationId}`),
+      ];
+      for (const answer of answers) {
+        expect(answer.statusCode).toBeLessThan(300);
+        for (const secret of [seller.person.email, buyer.person.email, '900456', '900789']) expect(answer.body).not.toContain(secret);
+      }
+    });
+  });
+
+  describe('moderation and accounts', () => {
+    it('can be reported; staff hide it (out of lists and averages, audited, its author told why) and restore it', async () => {
+      const seller = await signedInPerson(t, db, newPerson('Sam Seller'));
+      const deals = [await talk({ seller }), await talk({ seller }), await talk({ seller })];
+      later(25);
+      const ids: string[] = [];
+      for (const [i, deal] of deals.entries()) ids.push(data<ReviewJson>(await review(deal.buyer, deal.conversationId, i === 0 ? 1 : 5)).id);
+      expect((await reviewsOf(seller.id)).average).toBe(3.7);
+      const bad = ids[0]!;
+
+      const own = await deals[0]!.buyer.browser.call('POST', '/api/reports', { target_kind: 'review', target_id: bad, reason: 'offensive' });
+      expect(own.statusCode).toBe(400);
+      const reported = await seller.browser.call('POST', '/api/reports', {
+        target_kind: 'review',
+        target_id: bad,
+        reason: 'offensive',
+        details: 'It calls me names.',
+      });
+      expect(reported.statusCode).toBe(201);
+      const inbox = data<{ items: Array<{ id: string; target: { kind: string; id: string } }> }>(
+        await staff.browser.call('GET', '/api/staff/inbox?kind=report'),
+      );
+      expect(inbox.items.find((item) => item.target.id === bad)?.target.kind).toBe('review');
+
+      const reason = 'It insults the seller instead of describing the deal.';
+      expect((await seller.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason })).statusCode).toBe(403);
+      expect((await staff.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason })).statusCode).toBe(204);
+      expect(await refusal(staff.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason }))).toEqual([409, REVIEW_TEXTS.alreadyHidden]);
+      const hidden = await reviewsOf(seller.id);
+      expect([hidden.count, hidden.average, hidden.reviews.map((r) => r.id).sort()]).toEqual([2, null, ids.slice(1).sort()]);
+      const mail = await eventually(async () => {
+        const found = (await readOutbox(t.config.mail.outboxDir)).find(
+          (m) => m.to === deals[0]!.buyer.person.email && m.subject.includes('hidden by our team'),
+        );
+        if (!found) throw new Error('author not told yet');
+        return found;
+      });
+      expect(mail.text).toContain(reason);
+      // Hidden, it can be neither changed nor reported again.
+      expect(await refusal(deals[0]!.buyer.browser.call('PATCH', `/api/reviews/${bad}`, { stars: 5, text: TEXT }))).toEqual([
+        404,
+        REVIEW_TEXTS.notFound,
+      ]);
+
+      expect((await staff.browser.call('POST', `/api/staff/reviews/${bad}/restore`, {})).statusCode).toBe(204);
+      expect(await refusal(staff.browser.call('POST', `/api/staff/reviews/${bad}/restore`, {}))).toEqual([409, REVIEW_TEXTS.notHidden]);
+      const restored = await reviewsOf(seller.id);
+      expect([restored.count, restored.average]).toEqual([3, 3.7]);
+      const audit = data<Array<{ action: string; reason: string | null }>>(
+        await staff.browser.call('GET', `/api/staff/audit?target_kind=review&target_id=${bad}`),
+      );
+      expect(audit.map((a) => [a.action, a.reason])).toEqual([
+        ['review.restore', null],
+        ['review.hide', reason],
+      ]);
+    });
+
+    it('keeps a deleted author’s reviews, by "Deleted user"', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      await review(buyer, conversationId, 5);
+      const deleted = await buyer.browser.call('DELETE', '/api/profile', { password: buyer.person.password });
+      expect(deleted.statusCode).toBe(200);
+      await waitForJobs(db);
+      const page = await reviewsOf(seller.id);
+      expect([page.count, page.reviews[0]?.author, page.reviews[0]?.text]).toEqual([1, { id: null, name: 'Deleted user' }, TEXT]);
+    });
+
+    it('are in the export: the reviews written and those received', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 4));
+      await seller.browser.call('POST', `/api/reviews/${id}/reply`, { reply: 'Thank you, all the best.' });
+      const exported = (who: Member) => who.browser.call('GET', '/api/profile/export').then((r) => r.json<{ data?: Json } & Json>());
+      const mine = await exported(buyer);
+      const theirs = await exported(seller);
+      const part = (e: Json) => ((e['data'] ?? e) as { reviews: { written: Json[]; received: Json[] } }).reviews;
+      expect(part(mine)).toEqual({ written: [expect.objectContaining({ stars: 4, text: TEXT, listing: 'Twenty Lleyn ewes' })], received: [] });
+      expect(part(theirs)).toEqual({ written: [], received: [expect.objectContaining({ stars: 4, reply: 'Thank you, all the best.' })] });
+    });
+  });
+});
