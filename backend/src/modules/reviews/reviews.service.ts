@@ -74,7 +74,12 @@ export class ReviewsService implements OnModuleInit {
     const em = this.em.fork();
     const member = isUuid(userId) ? await em.findOne(User, { id: userId, deletedAt: null }) : null;
     if (!member || (!member.profileVisible && member.id !== viewerId)) throw new NotFoundException('Profile not found');
-    const page = await findKeysetPage(em, Review, { reviewed: userId, hiddenAt: null }, { sort: NEWEST_FIRST, limit: REVIEWS_PAGE, cursor });
+    const page = await findKeysetPage(
+      em,
+      Review,
+      { reviewed: userId, hiddenAt: null },
+      { sort: NEWEST_FIRST, limit: REVIEWS_PAGE, cursor },
+    );
     return {
       count: member.reviewCount,
       average: shownRating(member.reviewCount, member.reviewStarsTotal)?.average ?? null,
@@ -91,7 +96,13 @@ export class ReviewsService implements OnModuleInit {
     const review = await em.findOne(Review, { id, hiddenAt: null });
     if (!review) return null;
     const [view] = await this.views(em, [review], undefined);
-    return { reviewedId: review.reviewed, authorId: view!.author.id, authorName: view!.author.name, stars: review.stars, listingTitle: review.listingTitle };
+    return {
+      reviewedId: review.reviewed,
+      authorId: view!.author.id,
+      authorName: view!.author.name,
+      stars: review.stars,
+      listingTitle: review.listingTitle,
+    };
   }
 
   /** Whether the member may review the other person of a conversation now, and why not. */

@@ -45,7 +45,12 @@ describe('reviews', () => {
   const later = (hours: number) => clock.set(new Date(Date.now() + hours * HOUR));
 
   /** A seller and a buyer who talked about a listing; by default both wrote and the seller marked it sold. */
-  async function talk({ sellerWrites = true, sold = true, seller = undefined as Member | undefined, buyer = undefined as Member | undefined } = {}) {
+  async function talk({
+    sellerWrites = true,
+    sold = true,
+    seller = undefined as Member | undefined,
+    buyer = undefined as Member | undefined,
+  } = {}) {
     seller ??= await signedInPerson(t, db, newPerson('Sam Seller'));
     buyer ??= await signedInPerson(t, db, newPerson('Bella Buyer'));
     const listingId = await insertListing(db, { seller: seller.id, title: 'Twenty Lleyn ewes' });
@@ -112,7 +117,9 @@ describe('reviews', () => {
       expect(await refusal(review(silent.buyer, silent.conversationId))).toEqual([403, REVIEW_TEXTS.bothMustWrite]);
       expect(await refusal(review(silent.seller, silent.conversationId))).toEqual([403, REVIEW_TEXTS.bothMustWrite]);
       expect(await refusal(review(unsold.buyer, unsold.conversationId))).toEqual([403, REVIEW_TEXTS.noDeal]);
-      expect(data(await unsold.buyer.browser.call('GET', `/api/reviews/eligibility?conversation_id=${unsold.conversationId}`))).toMatchObject({
+      expect(
+        data(await unsold.buyer.browser.call('GET', `/api/reviews/eligibility?conversation_id=${unsold.conversationId}`)),
+      ).toMatchObject({
         can_review: false,
         reason: REVIEW_TEXTS.noDeal,
       });
@@ -177,7 +184,11 @@ describe('reviews', () => {
         400,
         expect.objectContaining({ fields: { stars: REVIEW_TEXTS.starsRequired, text: 'Review must be at least 20 characters' } }),
       ]);
-      const control = await buyer.browser.call('POST', '/api/reviews', { conversation_id: conversationId, stars: 2.5, text: `${TEXT}\u0007` });
+      const control = await buyer.browser.call('POST', '/api/reviews', {
+        conversation_id: conversationId,
+        stars: 2.5,
+        text: `${TEXT}\u0007`,
+      });
       expect(control.json()).toMatchObject({
         fields: { stars: REVIEW_TEXTS.starsRequired, text: 'Review must not contain control characters' },
       });
@@ -197,7 +208,8 @@ describe('reviews', () => {
       expect(await refusal(edit(seller, 1))).toEqual([403, REVIEW_TEXTS.notYours]);
       expect(data(await edit(buyer, 4))).toMatchObject({ stars: 4, text: `${TEXT} Edited.` });
 
-      const reply = (who: Member, method: 'POST' | 'PATCH', text: string) => who.browser.call(method, `/api/reviews/${id}/reply`, { reply: text });
+      const reply = (who: Member, method: 'POST' | 'PATCH', text: string) =>
+        who.browser.call(method, `/api/reviews/${id}/reply`, { reply: text });
       expect(await refusal(reply(buyer, 'POST', 'Thanks'))).toEqual([403, REVIEW_TEXTS.replyNotYours]);
       expect(await refusal(reply(seller, 'PATCH', 'Thanks'))).toEqual([404, REVIEW_TEXTS.noReply]);
       expect(data(await reply(seller, 'POST', 'Thank you, good to deal with you.'))).toMatchObject({
@@ -219,7 +231,13 @@ describe('reviews', () => {
       const { seller, buyer, conversationId } = await talk();
       const quiet = await talk({ buyer });
       await quiet.seller.browser.call('PUT', '/api/profile/privacy', {
-        privacy_settings: { profile_visible: true, contact_visible: true, listings_visible: true, email_notifications: false, push_notifications: true },
+        privacy_settings: {
+          profile_visible: true,
+          contact_visible: true,
+          listings_visible: true,
+          email_notifications: false,
+          push_notifications: true,
+        },
       });
       later(25);
       await review(buyer, conversationId, 5);
@@ -243,9 +261,9 @@ describe('reviews', () => {
       const mails = await readOutbox(t.config.mail.outboxDir);
       expect(mails.filter((m) => m.to === seller.person.email && m.subject === 'Bella Buyer reviewed you on Fieldmarket')).toHaveLength(1);
       expect(mails.filter((m) => m.to === quiet.seller.person.email && m.subject.includes('reviewed you'))).toEqual([]);
-      expect(data<{ notifications: Array<{ kind: string }> }>(await quiet.seller.browser.call('GET', '/api/notifications')).notifications).toContainEqual(
-        expect.objectContaining({ kind: 'REVIEW' }),
-      );
+      expect(
+        data<{ notifications: Array<{ kind: string }> }>(await quiet.seller.browser.call('GET', '/api/notifications')).notifications,
+      ).toContainEqual(expect.objectContaining({ kind: 'REVIEW' }));
     });
   });
 
@@ -271,8 +289,12 @@ describe('reviews', () => {
       expect(first.reviews[0]!.author.id).toBe(buyers.at(-1)!.id);
       const rest = await reviewsOf(seller.id, new Browser(t), first.next_cursor!);
       expect([rest.reviews.length, rest.next_cursor, rest.reviews[0]!.author.id]).toEqual([1, null, buyers[0]!.id]);
-      expect(data(await new Browser(t).call('GET', `/api/listings/${listingId}`))).toMatchObject({ seller_rating: { average: 4.3, count: 11 } });
-      const browse = data<{ listings: Array<{ id: string; seller_rating: unknown }> }>(await new Browser(t).call('GET', '/api/listings?q=hay'));
+      expect(data(await new Browser(t).call('GET', `/api/listings/${listingId}`))).toMatchObject({
+        seller_rating: { average: 4.3, count: 11 },
+      });
+      const browse = data<{ listings: Array<{ id: string; seller_rating: unknown }> }>(
+        await new Browser(t).call('GET', '/api/listings?q=hay'),
+      );
       expect(browse.listings.find((l) => l.id === listingId)?.seller_rating).toEqual({ average: 4.3, count: 11 });
       const badCursor = await new Browser(t).call('GET', `/api/reviews/users/${seller.id}?cursor=forged`);
       expect(badCursor.statusCode).toBe(400);
@@ -305,11 +327,16 @@ describe('reviews', () => {
       const deals = [await talk({ seller }), await talk({ seller }), await talk({ seller })];
       later(25);
       const ids: string[] = [];
-      for (const [i, deal] of deals.entries()) ids.push(data<ReviewJson>(await review(deal.buyer, deal.conversationId, i === 0 ? 1 : 5)).id);
+      for (const [i, deal] of deals.entries())
+        ids.push(data<ReviewJson>(await review(deal.buyer, deal.conversationId, i === 0 ? 1 : 5)).id);
       expect((await reviewsOf(seller.id)).average).toBe(3.7);
       const bad = ids[0]!;
 
-      const own = await deals[0]!.buyer.browser.call('POST', '/api/reports', { target_kind: 'review', target_id: bad, reason: 'offensive' });
+      const own = await deals[0]!.buyer.browser.call('POST', '/api/reports', {
+        target_kind: 'review',
+        target_id: bad,
+        reason: 'offensive',
+      });
       expect(own.statusCode).toBe(400);
       const reported = await seller.browser.call('POST', '/api/reports', {
         target_kind: 'review',
@@ -326,7 +353,10 @@ describe('reviews', () => {
       const reason = 'It insults the seller instead of describing the deal.';
       expect((await seller.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason })).statusCode).toBe(403);
       expect((await staff.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason })).statusCode).toBe(204);
-      expect(await refusal(staff.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason }))).toEqual([409, REVIEW_TEXTS.alreadyHidden]);
+      expect(await refusal(staff.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason }))).toEqual([
+        409,
+        REVIEW_TEXTS.alreadyHidden,
+      ]);
       const hidden = await reviewsOf(seller.id);
       expect([hidden.count, hidden.average, hidden.reviews.map((r) => r.id).sort()]).toEqual([2, null, ids.slice(1).sort()]);
       const mail = await eventually(async () => {
@@ -376,7 +406,10 @@ describe('reviews', () => {
       const mine = await exported(buyer);
       const theirs = await exported(seller);
       const part = (e: Json) => ((e['data'] ?? e) as { reviews: { written: Json[]; received: Json[] } }).reviews;
-      expect(part(mine)).toEqual({ written: [expect.objectContaining({ stars: 4, text: TEXT, listing: 'Twenty Lleyn ewes' })], received: [] });
+      expect(part(mine)).toEqual({
+        written: [expect.objectContaining({ stars: 4, text: TEXT, listing: 'Twenty Lleyn ewes' })],
+        received: [],
+      });
       expect(part(theirs)).toEqual({ written: [], received: [expect.objectContaining({ stars: 4, reply: 'Thank you, all the best.' })] });
     });
   });

@@ -5,6 +5,8 @@ import { formatRelativeTime } from '../../lib/format';
 import type { ChatMessage, Conversation } from './messages-api';
 import { bookingDay, initialOf } from './messages-logic';
 import { useFitViewport } from './use-fit-viewport';
+import { ReviewPanel } from '../reviews/ReviewPanel';
+import '../reviews/reviews.css';
 
 interface Props {
   conversation: Conversation;
@@ -178,6 +180,8 @@ export function ChatPanel(props: Props) {
           )}
         </div>
       </header>
+
+      {conversation.listing && other.exists && <ReviewPanel conversationId={conversation.id} />}
 
       <div className="chat__messages" ref={listRef} data-testid="chat-messages" aria-live="polite">
         {props.hasOlder && (
