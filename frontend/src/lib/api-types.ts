@@ -3183,6 +3183,21 @@ export interface components {
             removal_reason: string | null;
             removed_with_seller: boolean;
         };
+        ReviewModerationResponse: {
+            /** Format: uuid */
+            id: string;
+            stars: number;
+            text: string;
+            /** @description Its author, or "Deleted user" */
+            author_name: string;
+            /**
+             * Format: uuid
+             * @description The member reviewed
+             */
+            reviewed_id: string;
+            /** @description Hidden by staff: out of lists and averages */
+            hidden: boolean;
+        };
         AccountModerationResponse: {
             /** Format: uuid */
             id: string;
@@ -3233,6 +3248,8 @@ export interface components {
             audit: components["schemas"]["AuditEntryResponse"][];
             /** @description The reported listing as it is now */
             listing: components["schemas"]["ListingModerationResponse"] | null;
+            /** @description The reported review as it is now */
+            review: components["schemas"]["ReviewModerationResponse"] | null;
             /** @description The reported person as they are now */
             account: components["schemas"]["AccountModerationResponse"] | null;
             /** @description For an item staff approve or decline (a success story) */

@@ -33,6 +33,24 @@ export class ReviewModeration {
     return review && { id: review.id, label: `${review.stars}★ about "${review.listingTitle}"`, ownerId: review.reviewer };
   }
 
+  /** A review as staff read it in the inbox, hidden or not. */
+  async summary(
+    id: string,
+  ): Promise<{ id: string; stars: number; text: string; authorName: string; reviewedId: string; hidden: boolean } | null> {
+    const em = this.em.fork();
+    const review = isUuid(id) ? await em.findOne(Review, { id }) : null;
+    if (!review) return null;
+    const author = review.reviewer ? await em.findOne(User, { id: review.reviewer }) : null;
+    return {
+      id: review.id,
+      stars: review.stars,
+      text: review.text,
+      authorName: author && !author.deletedAt ? author.fullName : REVIEW_TEXTS.deletedAuthor,
+      reviewedId: review.reviewed,
+      hidden: Boolean(review.hiddenAt),
+    };
+  }
+
   async hide(tx: EntityManager, id: string, reason: string): Promise<void> {
     const review = await this.locked(tx, id);
     if (review.hiddenAt) throw new ConflictException(REVIEW_TEXTS.alreadyHidden);

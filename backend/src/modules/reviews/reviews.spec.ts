@@ -348,7 +348,12 @@ describe('reviews', () => {
       const inbox = data<{ items: Array<{ id: string; target: { kind: string; id: string } }> }>(
         await staff.browser.call('GET', '/api/staff/inbox?kind=report'),
       );
-      expect(inbox.items.find((item) => item.target.id === bad)?.target.kind).toBe('review');
+      const item = inbox.items.find((entry) => entry.target.id === bad)!;
+      expect(item.target.kind).toBe('review');
+      // Staff read the review itself in the report's detail.
+      expect(data(await staff.browser.call('GET', `/api/staff/inbox/report/${item.id}`))).toMatchObject({
+        review: { id: bad, stars: 1, text: TEXT, author_name: 'Bella Buyer', reviewed_id: seller.id, hidden: false },
+      });
 
       const reason = 'It insults the seller instead of describing the deal.';
       expect((await seller.browser.call('POST', `/api/staff/reviews/${bad}/hide`, { reason })).statusCode).toBe(403);

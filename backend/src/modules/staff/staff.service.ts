@@ -90,6 +90,7 @@ export class StaffService {
     ];
     const audit = await this.em.fork().find(StaffAction, { $or: targets }, { orderBy: { createdAt: 'desc' }, limit: 100 });
     const listing = item.target?.kind === 'listing' ? await this.listings.summary(item.target.id) : null;
+    const review = item.target?.kind === 'review' ? await this.reviews.summary(item.target.id) : null;
     const account =
       item.target?.kind === 'user'
         ? await this.accounts.summary(item.target.id)
@@ -103,6 +104,14 @@ export class StaffService {
       replies: replies.map(replyResponse),
       audit: audit.map(auditResponse),
       listing: listing && listingResponse(listing),
+      review: review && {
+        id: review.id,
+        stars: review.stars,
+        text: review.text,
+        author_name: review.authorName,
+        reviewed_id: review.reviewedId,
+        hidden: review.hidden,
+      },
       account: account && accountResponse(account),
       decision: item.decision ?? null,
     };

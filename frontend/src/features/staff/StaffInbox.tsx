@@ -313,11 +313,11 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
         </section>
       )}
 
-      {!item.decision && (item.listing || item.account) && (
+      {!item.decision && (item.listing || item.account || item.review) && (
         <section className="staff-item__moderation" aria-label="Moderation">
           <h3>Moderation</h3>
           <label className="form-field">
-            <span>Reason (told to the seller when a listing is hidden)</span>
+            <span>Reason (told to the seller when a listing is hidden, to the author when a review is)</span>
             <textarea rows={2} value={reason} onChange={(event) => setReason(event.target.value)} />
           </label>
           {item.listing && (
@@ -362,6 +362,39 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
                   {item.listing.featured ? 'Unfeature' : 'Feature'}
                 </button>
               )}
+            </div>
+          )}
+          {item.review && (
+            <div className="staff-item__review">
+              <p>
+                Review by {item.review.author_name} (<a href={`/profile/${item.review.reviewed_id}#reviews`}>on their profile</a>),{' '}
+                {item.review.stars} of 5 stars: <strong data-testid="review-status">{item.review.hidden ? 'hidden' : 'shown'}</strong>
+              </p>
+              <blockquote className="staff-item__quote">{item.review.text}</blockquote>
+              <div className="btn-row">
+                {item.review.hidden ? (
+                  <button
+                    type="button"
+                    className="btn btn--small btn--outline"
+                    onClick={() => void act('Review restored', () => staffApi.restoreReview(item.review!.id))}
+                  >
+                    Restore review
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="btn btn--small btn--danger"
+                    onClick={() =>
+                      void act(
+                        'Review hidden',
+                        needReason(() => staffApi.hideReview(item.review!.id, reason.trim())),
+                      )
+                    }
+                  >
+                    Hide review
+                  </button>
+                )}
+              </div>
             </div>
           )}
           {item.account && (
