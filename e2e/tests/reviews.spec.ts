@@ -3,7 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
 import { productDatabase } from './database.js';
 import { expect, test } from './fixtures.js';
-import { placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
+import { dealDone, placeNamed, postListing, signUpVerified, uniqueWord } from './sellers.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 
@@ -33,11 +33,10 @@ test.describe('reviews', () => {
     });
     const buyer = await person(browser, '10.251.3.12');
     await signUpVerified(buyer.request, 'Bethan Buyer');
-    const started = await buyer.request.post('/api/messages/conversations', { headers: SITE, data: { listingId } });
-    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
-    await buyer.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Could I see them on Saturday?' } });
-    await seller.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Saturday at ten suits.' } });
-    expect((await seller.request.patch(`/api/listings/${listingId}/status`, { headers: SITE, data: { status: 'sold' } })).ok()).toBe(true);
+    const conversationId = await dealDone(buyer.request, seller.request, listingId, {
+      ask: 'Could I see them on Saturday?',
+      answer: 'Saturday at ten suits.',
+    });
 
     // Sold, but the first message is minutes old: the conversation says when a review can be written.
     await buyer.goto(`/messages?conversation=${conversationId}`);

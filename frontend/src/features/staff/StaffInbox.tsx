@@ -215,6 +215,31 @@ function StaffInbox() {
 
 type Act = (label: string, call: () => Promise<{ ok: boolean; error?: string }>, after?: 'reopen' | 'close') => Promise<void>;
 
+type Call = () => Promise<{ ok: boolean; error?: string }>;
+
+/**
+ * A moderation staff can undo (hide a listing or a review, suspend an account): the danger button,
+ * which needs the reason, while it is not applied; the button that undoes it once it is.
+ */
+function ModerationToggle(props: {
+  applied: boolean;
+  apply: { label: string; done: string; call: Call };
+  undo: { label: string; done: string; call: Call };
+  act: Act;
+  needReason: (call: Call) => Call;
+}) {
+  const { applied, apply, undo, act } = props;
+  return applied ? (
+    <button type="button" className="btn btn--small btn--outline" onClick={() => void act(undo.done, undo.call)}>
+      {undo.label}
+    </button>
+  ) : (
+    <button type="button" className="btn btn--small btn--danger" onClick={() => void act(apply.done, props.needReason(apply.call))}>
+      {apply.label}
+    </button>
+  );
+}
+
 function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMember[]; act: Act }) {
   const [reply, setReply] = useState('');
   const [reason, setReason] = useState('');
@@ -222,8 +247,10 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
     setReply('');
     setReason('');
   }, [item.id]);
-  const needReason = (call: () => Promise<{ ok: boolean; error?: string }>) => async () =>
-    reason.trim().length < 5 ? { ok: false, error: 'Write the reason first (at least 5 characters); the seller is told it.' } : call();
+  const needReason = (call: Call) => async () =>
+    reason.trim().length < 5
+      ? { ok: false, error: 'Write the reason first (at least 5 characters); the seller or author is told it.' }
+      : call();
 
   return (
     <article className="card staff-item" aria-label="Inbox item" data-testid="inbox-detail">
@@ -327,28 +354,13 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
                 <strong data-testid="listing-status">{item.listing.status}</strong>
                 {item.listing.featured && ' (featured)'}
               </span>
-              {item.listing.status !== 'removed' ? (
-                <button
-                  type="button"
-                  className="btn btn--small btn--danger"
-                  onClick={() =>
-                    void act(
-                      'Listing hidden',
-                      needReason(() => staffApi.hide(item.listing!.id, reason.trim())),
-                    )
-                  }
-                >
-                  Hide listing
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--small btn--outline"
-                  onClick={() => void act('Listing restored', () => staffApi.restore(item.listing!.id))}
-                >
-                  Restore listing
-                </button>
-              )}
+              <ModerationToggle
+                applied={item.listing.status === 'removed'}
+                apply={{ label: 'Hide listing', done: 'Listing hidden', call: () => staffApi.hide(item.listing!.id, reason.trim()) }}
+                undo={{ label: 'Restore listing', done: 'Listing restored', call: () => staffApi.restore(item.listing!.id) }}
+                act={act}
+                needReason={needReason}
+              />
               {item.listing.status === 'live' && (
                 <button
                   type="button"
@@ -372,28 +384,13 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
               </p>
               <blockquote className="staff-item__quote">{item.review.text}</blockquote>
               <div className="btn-row">
-                {item.review.hidden ? (
-                  <button
-                    type="button"
-                    className="btn btn--small btn--outline"
-                    onClick={() => void act('Review restored', () => staffApi.restoreReview(item.review!.id))}
-                  >
-                    Restore review
-                  </button>
-                ) : (
-                  <button
-                    type="button"
-                    className="btn btn--small btn--danger"
-                    onClick={() =>
-                      void act(
-                        'Review hidden',
-                        needReason(() => staffApi.hideReview(item.review!.id, reason.trim())),
-                      )
-                    }
-                  >
-                    Hide review
-                  </button>
-                )}
+                <ModerationToggle
+                  applied={item.review.hidden}
+                  apply={{ label: 'Hide review', done: 'Review hidden', call: () => staffApi.hideReview(item.review!.id, reason.trim()) }}
+                  undo={{ label: 'Restore review', done: 'Review restored', call: () => staffApi.restoreReview(item.review!.id) }}
+                  act={act}
+                  needReason={needReason}
+                />
               </div>
             </div>
           )}
@@ -403,28 +400,17 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
                 {item.listing ? 'Seller' : 'Person'} <a href={`/profile/${item.account.id}`}>{item.account.name}</a>:{' '}
                 {item.account.suspended_at ? 'suspended' : 'active'}
               </span>
-              {item.account.suspended_at ? (
-                <button
-                  type="button"
-                  className="btn btn--small btn--outline"
-                  onClick={() => void act('Suspension lifted', () => staffApi.unsuspend(item.account!.id))}
-                >
-                  Lift suspension
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--small btn--danger"
-                  onClick={() =>
-                    void act(
-                      'Account suspended',
-                      needReason(() => staffApi.suspend(item.account!.id, reason.trim())),
-                    )
-                  }
-                >
-                  Suspend account
-                </button>
-              )}
+              <ModerationToggle
+                applied={Boolean(item.account.suspended_at)}
+                apply={{
+                  label: 'Suspend account',
+                  done: 'Account suspended',
+                  call: () => staffApi.suspend(item.account!.id, reason.trim()),
+                }}
+                undo={{ label: 'Lift suspension', done: 'Suspension lifted', call: () => staffApi.unsuspend(item.account!.id) }}
+                act={act}
+                needReason={needReason}
+              />
             </div>
           )}
         </section>
