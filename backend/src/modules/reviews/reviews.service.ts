@@ -226,7 +226,8 @@ export class ReviewsService implements OnModuleInit {
     return reviews.map((r) => {
       const author = r.reviewer ? authors.get(r.reviewer) : undefined;
       const shown = author && !author.deletedAt;
-      const repliable = viewerId === r.reviewed && (!r.repliedAt || this.withinEditWindow(r.repliedAt));
+      const shownNow = !r.hiddenAt;
+      const repliable = shownNow && viewerId === r.reviewed && (!r.repliedAt || this.withinEditWindow(r.repliedAt));
       return {
         id: r.id,
         reviewed_id: r.reviewed,
@@ -239,7 +240,7 @@ export class ReviewsService implements OnModuleInit {
         reply: r.reply
           ? { text: r.reply, created_at: r.repliedAt!.toISOString(), edited_at: r.replyEditedAt?.toISOString() ?? null }
           : null,
-        can_edit: viewerId !== undefined && viewerId === r.reviewer && this.withinEditWindow(r.createdAt),
+        can_edit: shownNow && viewerId !== undefined && viewerId === r.reviewer && this.withinEditWindow(r.createdAt),
         can_reply: repliable,
       };
     });

@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { REVIEW_TEXTS } from '../../contracts/reviews.js';
+import { REVIEW_TEXTS, REVIEW_WRITES_PER_DAY } from '../../contracts/reviews.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { ControlledClock } from '../../testing/clock.js';
 import { day, decideBooking, requestBooking, sendMessage, startConversation } from '../../testing/conversations.js';
@@ -174,6 +174,24 @@ describe('reviews', () => {
       later(50);
       expect((await review(buyer, second.conversationId)).statusCode).toBe(201);
       expect((await reviewsOf(seller.id)).reviews).toHaveLength(2);
+    });
+
+    it('refuses a member past a day’s reviews and changes, with when to come back', async () => {
+      const { buyer, conversationId } = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 5));
+      for (let i = 1; i < REVIEW_WRITES_PER_DAY.limit; i += 1) {
+        expect((await buyer.browser.call('PATCH', `/api/reviews/${id}`, { stars: 4, text: `${TEXT} (${i})` })).statusCode).toBe(200);
+      }
+      const refused = await buyer.browser.call('PATCH', `/api/reviews/${id}`, { stars: 3, text: TEXT });
+      expect([refused.statusCode, refused.json(), Number(refused.headers['retry-after']) > 0]).toEqual([
+        429,
+        { success: false, error: REVIEW_TEXTS.tooMany },
+        true,
+      ]);
+      const other = await talk({ buyer });
+      later(50);
+      expect(await refusal(review(buyer, other.conversationId))).toEqual([429, REVIEW_TEXTS.tooMany]);
     });
 
     it('checks the stars and the text: bounds and control characters', async () => {
@@ -400,6 +418,8 @@ describe('reviews', () => {
       await waitForJobs(db);
       const page = await reviewsOf(seller.id);
       expect([page.count, page.reviews[0]?.author, page.reviews[0]?.text]).toEqual([1, { id: null, name: 'Deleted user' }, TEXT]);
+      // Nor can anyone review a deleted account.
+      expect(await refusal(review(seller, conversationId))).toEqual([403, REVIEW_TEXTS.otherGone]);
     });
 
     it('are in the export: the reviews written and those received', async () => {
