@@ -56,6 +56,7 @@ test.describe('reviews', () => {
     await buyer.getByTestId('review-text').fill(text);
     await buyer.getByTestId('review-send').click();
     await expect(buyer.getByTestId('review-panel')).toContainText('You reviewed Owen Seller');
+    await buyer.screenshot({ path: join(SCREENSHOTS, 'reviews-chat-desktop.png') });
 
     // Anyone reads it on the seller's public profile.
     await page.goto(`/profile/${sellerId}`);
