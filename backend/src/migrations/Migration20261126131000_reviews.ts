@@ -21,7 +21,9 @@ export class Migration20261126131000_reviews extends Migration {
     this.addSql(
       `alter table "review" add constraint "review_reviewed_id_foreign" foreign key ("reviewed_id") references "app_user" ("id") on delete cascade;`,
     );
-    this.addSql(`alter table "app_user" add column "review_count" int not null default 0, add column "review_stars_total" int not null default 0;`);
+    this.addSql(
+      `alter table "app_user" add column "review_count" int not null default 0, add column "review_stars_total" int not null default 0;`,
+    );
     this.addSql(`alter table "report" drop constraint "report_target_kind_check";`);
     this.addSql(`alter table "report" add constraint "report_target_kind_check" check ("target_kind" in ('listing', 'user', 'review'));`);
   }

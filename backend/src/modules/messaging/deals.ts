@@ -75,11 +75,7 @@ export class Deals {
 
   /** The conversation `conversationId` about a listing, if `userId` is one of its two people. */
   async inConversation(conversationId: string, userId: string): Promise<ConversationDeal | null> {
-    const [conversation] = await this.conversations('c.id = ? and (c.starter_id = ? or c.owner_id = ?)', [
-      conversationId,
-      userId,
-      userId,
-    ]);
+    const [conversation] = await this.conversations('c.id = ? and (c.starter_id = ? or c.owner_id = ?)', [conversationId, userId, userId]);
     return conversation ?? null;
   }
 

@@ -10,9 +10,10 @@ import { Injectable } from '@nestjs/common';
 export class ReviewTally {
   /** Adds `reviews` (1, or -1 when one is hidden) and `stars` to the member's totals, in `tx`. */
   async add(tx: EntityManager, userId: string, reviews: number, stars: number): Promise<void> {
-    await tx.execute(
-      'update app_user set review_count = review_count + ?, review_stars_total = review_stars_total + ? where id = ?',
-      [reviews, stars, userId],
-    );
+    await tx.execute('update app_user set review_count = review_count + ?, review_stars_total = review_stars_total + ? where id = ?', [
+      reviews,
+      stars,
+      userId,
+    ]);
   }
 }
