@@ -40,7 +40,7 @@ test.describe('reviews', () => {
 
     // Sold, but the first message is minutes old: the conversation says when a review can be written.
     await buyer.goto(`/messages?conversation=${conversationId}`);
-    await expect(buyer.getByTestId('review-reason')).toHaveText('You can review after 24 hours from your first message.');
+    await expect(buyer.getByTestId('review-reason')).toHaveText('You can review once 24 hours have passed since the first message here.');
 
     // A day passes (the conversation's messages are dated a day earlier, as the product would have stored them).
     const db = await productDatabase();

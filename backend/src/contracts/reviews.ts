@@ -32,7 +32,7 @@ export const REVIEW_TEXTS = {
   otherGone: 'This member has deleted their account.',
   bothMustWrite: 'You can review once you have both written in this conversation.',
   noDeal: 'You can review once a booking has been accepted or the seller has marked the listing sold or let.',
-  tooSoon: 'You can review after 24 hours from your first message.',
+  tooSoon: 'You can review once 24 hours have passed since the first message here.',
   already: 'You have already reviewed this member for this listing; you can change your review for 48 hours.',
   editClosed: 'Reviews can be changed for 48 hours after they are written; this one can no longer be changed.',
   notYours: 'Only its author can change a review.',

@@ -76,7 +76,7 @@ describe('reviews', () => {
       expect(await refusal(review(buyer, conversationId))).toEqual([403, REVIEW_TEXTS.tooSoon]);
       expect(data(await buyer.browser.call('GET', `/api/reviews/eligibility?conversation_id=${conversationId}`))).toMatchObject({
         can_review: false,
-        reason: 'You can review after 24 hours from your first message.',
+        reason: 'You can review once 24 hours have passed since the first message here.',
         reviewed_name: 'Sam Seller',
       });
       later(23.9);
