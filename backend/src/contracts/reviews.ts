@@ -5,9 +5,21 @@ import type { TextRule } from './text-rules.js';
  * 1 to 5 stars and a text; the reviewed party may reply once. Facts the API and the browser share.
  */
 export const REVIEW_RULES = {
-  text: { label: 'Review', minLength: 20, maxLength: 1000 },
-  reply: { label: 'Reply', minLength: 2, maxLength: 1000 },
+  text: { label: 'Review', minLength: 20, maxLength: 1000, format: (value: string) => directionControlError('Review', value) },
+  reply: { label: 'Reply', minLength: 2, maxLength: 1000, format: (value: string) => directionControlError('Reply', value) },
 } as const satisfies Record<string, TextRule>;
+
+/**
+ * Unicode's direction embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they make
+ * text read in another order than it is written ("gnp.exe" shown as "exe.png"), so a review could
+ * seem to say what it does not. Right-to-left writing itself and the plain marks (U+200E, U+200F) pass.
+ */
+const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** The message when `value` holds a direction control, or undefined. */
+export function directionControlError(label: string, value: string): string | undefined {
+  return DIRECTION_CONTROLS.test(value) ? `${label} must not contain characters that change the direction of text` : undefined;
+}
 
 export const REVIEW_STARS_MIN = 1;
 export const REVIEW_STARS_MAX = 5;

@@ -69,6 +69,7 @@ export class ReviewsController {
   @ApiErrorEnvelope(403, 'Not a review of you')
   @ApiErrorEnvelope(404, 'No shown review with this id')
   @ApiErrorEnvelope(409, 'You already replied')
+  @ApiErrorEnvelope(429, 'Too many reviews, replies and changes today')
   reply(@CurrentUser() user: User, @Param('id') id: string, @Body() body: ReviewReplyRequest): Promise<ReviewView> {
     return this.reviews.reply(user, id, body.reply, false);
   }
@@ -80,6 +81,7 @@ export class ReviewsController {
   @ApiErrorEnvelope(403, 'Not a review of you')
   @ApiErrorEnvelope(404, 'No shown review with this id, or no reply yet')
   @ApiErrorEnvelope(409, 'More than 48 hours since the reply was written')
+  @ApiErrorEnvelope(429, 'Too many reviews, replies and changes today')
   editReply(@CurrentUser() user: User, @Param('id') id: string, @Body() body: ReviewReplyRequest): Promise<ReviewView> {
     return this.reviews.reply(user, id, body.reply, true);
   }

@@ -179,8 +179,9 @@ export class ReviewsService implements OnModuleInit {
     return (await this.views(this.em.fork(), [review], author.id))[0]!;
   }
 
-  /** The member reviewed answers, once; `edit` changes the answer within 48 hours of writing it. */
+  /** The member reviewed answers, once; `edit` changes the answer within 48 hours of writing it. Counts in the day's reviews and changes. */
   async reply(member: User, id: string, text: string, edit: boolean): Promise<ReviewView> {
+    await this.limits.consume({ key: `reviews:author:${member.id}`, ...REVIEW_WRITES_PER_DAY }, () => REVIEW_TEXTS.tooMany);
     const review = await this.em.transactional(async (tx) => {
       const review = await this.locked(tx, id);
       if (review.reviewed !== member.id) throw new ForbiddenException(REVIEW_TEXTS.replyNotYours);

@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { REVIEW_TEXTS, REVIEW_WRITES_PER_DAY } from '../../contracts/reviews.js';
+import { directionControlError, REVIEW_TEXTS, REVIEW_WRITES_PER_DAY } from '../../contracts/reviews.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { ControlledClock } from '../../testing/clock.js';
 import { day, decideBooking, requestBooking, sendMessage, startConversation } from '../../testing/conversations.js';
@@ -194,6 +194,28 @@ describe('reviews', () => {
       expect(await refusal(review(buyer, other.conversationId))).toEqual([429, REVIEW_TEXTS.tooMany]);
     });
 
+    it('counts replies and their changes in the same daily limit', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 5));
+      const reply = (method: 'POST' | 'PATCH', i: number) =>
+        seller.browser.call(method, `/api/reviews/${id}/reply`, { reply: `Thank you (${i}).` });
+      expect((await reply('POST', 0)).statusCode).toBe(201);
+      for (let i = 1; i < REVIEW_WRITES_PER_DAY.limit; i += 1) expect((await reply('PATCH', i)).statusCode).toBe(200);
+      const refused = await reply('PATCH', REVIEW_WRITES_PER_DAY.limit);
+      expect([refused.statusCode, refused.json(), Number(refused.headers['retry-after']) > 0]).toEqual([
+        429,
+        { success: false, error: REVIEW_TEXTS.tooMany },
+        true,
+      ]);
+      const [shown] = (await reviewsOf(seller.id)).reviews;
+      expect(shown!.reply).toMatchObject({ text: `Thank you (${REVIEW_WRITES_PER_DAY.limit - 1}).` });
+      // Writing a review of their own counts in the same day.
+      const other = await talk({ buyer: seller });
+      later(50);
+      expect(await refusal(review(seller, other.conversationId))).toEqual([429, REVIEW_TEXTS.tooMany]);
+    });
+
     it('checks the stars and the text: bounds and control characters', async () => {
       const { buyer, conversationId } = await talk();
       later(25);
@@ -336,6 +358,376 @@ describe('reviews', () => {
         expect(answer.statusCode).toBeLessThan(300);
         for (const secret of [seller.person.email, buyer.person.email, '900456', '900789']) expect(answer.body).not.toContain(secret);
       }
+    });
+  });
+
+  /**
+   * A hostile client: every bad input to every review route gets a specific 4xx, never a 500,
+   * and changes nothing (the review rows, the member's counters and the outbox stay as they were).
+   */
+  describe('a hostile client', () => {
+    const state = async () => ({
+      reviews: await db.query('select * from review order by id'),
+      tallies: await db.query('select id, review_count, review_stars_total from app_user where review_count > 0 order by id'),
+      events: await db.query(`select count(*)::int as n from outbox_job where payload::text like '%reviewId%'`),
+    });
+    const send = (who: Member, method: 'GET' | 'POST' | 'PATCH', url: string, body: string, headers: Record<string, string> = {}) =>
+      who.browser.send(method, url, body, { 'content-type': 'application/json', ...headers });
+    /** Each [label, request] answers `status` with a specific message (a field's, or the error), and nothing changes. */
+    async function refusesAll(
+      cases: Array<[string, () => Promise<{ statusCode: number; json: <R>() => R }>, number, string]>,
+    ): Promise<void> {
+      const before = await state();
+      const answers: Array<[string, number, string]> = [];
+      for (const [label, request, ,] of cases) {
+        const answer = await request();
+        const json = answer.json<{ error?: string; fields?: Record<string, string> }>();
+        answers.push([label, answer.statusCode, Object.values(json.fields ?? {})[0] ?? json.error ?? '']);
+      }
+      expect(answers).toEqual(cases.map(([label, , status, message]) => [label, status, message]));
+      expect(await state()).toEqual(before);
+    }
+
+    it('refuses wrong types, bad stars and bad text on writing, editing and replying, and changes nothing', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      const other = await talk({ seller });
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 4));
+      await seller.browser.call('POST', `/api/reviews/${id}/reply`, { reply: 'Thank you, good to deal with you.' });
+      const write = (body: unknown) => other.buyer.browser.call('POST', '/api/reviews', body);
+      const edit = (body: unknown) => buyer.browser.call('PATCH', `/api/reviews/${id}`, body);
+      const reply = (body: unknown) => seller.browser.call('PATCH', `/api/reviews/${id}/reply`, body);
+      const c = other.conversationId;
+      const stars = REVIEW_TEXTS.starsRequired;
+      const at = (n: number) => 'x'.repeat(n);
+      await refusesAll([
+        ['stars 0', () => write({ conversation_id: c, stars: 0, text: TEXT }), 400, stars],
+        ['stars 6', () => write({ conversation_id: c, stars: 6, text: TEXT }), 400, stars],
+        ['stars 2.5', () => write({ conversation_id: c, stars: 2.5, text: TEXT }), 400, stars],
+        ['stars "5"', () => write({ conversation_id: c, stars: '5', text: TEXT }), 400, stars],
+        [
+          'stars 1e309',
+          () => send(other.buyer, 'POST', '/api/reviews', `{"conversation_id":"${c}","stars":1e309,"text":"${TEXT}"}`),
+          400,
+          stars,
+        ],
+        [
+          'stars -1e309',
+          () => send(other.buyer, 'POST', '/api/reviews', `{"conversation_id":"${c}","stars":-1e309,"text":"${TEXT}"}`),
+          400,
+          stars,
+        ],
+        ['stars null', () => write({ conversation_id: c, stars: null, text: TEXT }), 400, stars],
+        ['stars [5]', () => write({ conversation_id: c, stars: [5], text: TEXT }), 400, stars],
+        ['stars {}', () => write({ conversation_id: c, stars: { value: 5 }, text: TEXT }), 400, stars],
+        ['stars true', () => write({ conversation_id: c, stars: true, text: TEXT }), 400, stars],
+        ['no stars', () => write({ conversation_id: c, text: TEXT }), 400, stars],
+        ['text null', () => write({ conversation_id: c, stars: 5, text: null }), 400, 'Review is required'],
+        ['text 0 chars', () => write({ conversation_id: c, stars: 5, text: '' }), 400, 'Review is required'],
+        ['text of spaces', () => write({ conversation_id: c, stars: 5, text: ' \n\t '.repeat(10) }), 400, 'Review is required'],
+        ['text 19 chars', () => write({ conversation_id: c, stars: 5, text: at(19) }), 400, 'Review must be at least 20 characters'],
+        ['text 1001 chars', () => write({ conversation_id: c, stars: 5, text: at(1001) }), 400, 'Review must be at most 1000 characters'],
+        ['text a number', () => write({ conversation_id: c, stars: 5, text: 123456789012345 }), 400, 'Review must be text'],
+        ['text an array', () => write({ conversation_id: c, stars: 5, text: [TEXT] }), 400, 'Review must be text'],
+        ['text an object', () => write({ conversation_id: c, stars: 5, text: { text: TEXT } }), 400, 'Review must be text'],
+        [
+          'text with NUL',
+          () => write({ conversation_id: c, stars: 5, text: `${TEXT}\u0000` }),
+          400,
+          'Text must not contain NUL characters',
+        ],
+        [
+          'text with ESC',
+          () => write({ conversation_id: c, stars: 5, text: `${TEXT}\u001b[2J` }),
+          400,
+          'Review must not contain control characters',
+        ],
+        [
+          'text with a C1 control',
+          () => write({ conversation_id: c, stars: 5, text: `${TEXT}\u0085` }),
+          400,
+          'Review must not contain control characters',
+        ],
+        [
+          'text with a bidi override',
+          () => write({ conversation_id: c, stars: 5, text: `${TEXT} \u202egnp.exe` }),
+          400,
+          directionControlError('Review', '\u202e')!,
+        ],
+        [
+          'text with a bidi isolate',
+          () => write({ conversation_id: c, stars: 5, text: `${TEXT} \u2067abc\u2069` }),
+          400,
+          directionControlError('Review', '\u202e')!,
+        ],
+        [
+          'conversation_id a number',
+          () => write({ conversation_id: 42, stars: 5, text: TEXT }),
+          400,
+          'conversation_id must be the id of one of your conversations',
+        ],
+        [
+          'conversation_id an array',
+          () => write({ conversation_id: [c], stars: 5, text: TEXT }),
+          400,
+          'conversation_id must be the id of one of your conversations',
+        ],
+        [
+          'conversation_id null',
+          () => write({ conversation_id: null, stars: 5, text: TEXT }),
+          400,
+          'conversation_id must be the id of one of your conversations',
+        ],
+        [
+          'conversation_id not a UUID',
+          () => write({ conversation_id: `${c}'--`, stars: 5, text: TEXT }),
+          400,
+          'conversation_id must be the id of one of your conversations',
+        ],
+        [
+          'a body that is a list',
+          () => send(other.buyer, 'POST', '/api/reviews', JSON.stringify([{ conversation_id: c, stars: 5, text: TEXT }])),
+          400,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'a body that is a string',
+          () => send(other.buyer, 'POST', '/api/reviews', '"five stars"'),
+          400,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'a body nested 5,000 deep',
+          () => send(other.buyer, 'POST', '/api/reviews', `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`),
+          400,
+          'Request body is nested too deeply (more than 20 levels).',
+        ],
+        [
+          'a body over 1 MB',
+          () => write({ conversation_id: c, stars: 5, text: at(1_100_000) }),
+          413,
+          expect.any(String) as unknown as string,
+        ],
+        ['edit: stars "4"', () => edit({ stars: '4', text: TEXT }), 400, stars],
+        ['edit: stars 0', () => edit({ stars: 0, text: TEXT }), 400, stars],
+        ['edit: text 1001 chars', () => edit({ stars: 4, text: at(1001) }), 400, 'Review must be at most 1000 characters'],
+        ['edit: text an array', () => edit({ stars: 4, text: [TEXT] }), 400, 'Review must be text'],
+        ['edit: a bidi override', () => edit({ stars: 4, text: `${TEXT}\u202d` }), 400, directionControlError('Review', '\u202e')!],
+        [
+          'edit: no body',
+          () => buyer.browser.send('PATCH', `/api/reviews/${id}`, '', { 'content-type': 'application/json' }),
+          400,
+          'Request body is empty; send a JSON object.',
+        ],
+        ['reply: null', () => reply({ reply: null }), 400, 'Reply is required'],
+        ['reply: 1 char', () => reply({ reply: 'k' }), 400, 'Reply must be at least 2 characters'],
+        ['reply: 1001 chars', () => reply({ reply: at(1001) }), 400, 'Reply must be at most 1000 characters'],
+        ['reply: an object', () => reply({ reply: { text: 'Thanks' } }), 400, 'Reply must be text'],
+        ['reply: a control character', () => reply({ reply: 'Thanks\u0007' }), 400, 'Reply must not contain control characters'],
+        ['reply: a bidi override', () => reply({ reply: 'Thanks \u202e' }), 400, directionControlError('Reply', '\u202e')!],
+      ]);
+      // The bounds themselves pass: 20 and 1000 characters, 1 and 5 stars, a reply of 2 and 1000.
+      expect((await edit({ stars: 1, text: at(20) })).statusCode).toBe(200);
+      expect((await edit({ stars: 5, text: at(1000) })).statusCode).toBe(200);
+      expect((await reply({ reply: at(2) })).statusCode).toBe(200);
+      expect(data<ReviewJson>(await reply({ reply: at(1000) })).reply!.text).toHaveLength(1000);
+      // Right-to-left text itself is welcome.
+      expect((await write({ conversation_id: c, stars: 5, text: 'שלום, the ewes were as described and healthy.' })).statusCode).toBe(201);
+    });
+
+    it('refuses forged ids: another member’s review, a conversation you are not in, random and malformed ids', async () => {
+      const { seller, buyer, conversationId, listingId } = await talk();
+      const theirs = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 4));
+      const { id: foreign } = data<ReviewJson>(await review(theirs.buyer, theirs.conversationId, 2));
+      const stranger = await signedInPerson(t, db);
+      await refusesAll([
+        [
+          'edit another member’s review',
+          () => buyer.browser.call('PATCH', `/api/reviews/${foreign}`, { stars: 5, text: TEXT }),
+          403,
+          REVIEW_TEXTS.notYours,
+        ],
+        [
+          'the member reviewed edits it',
+          () => seller.browser.call('PATCH', `/api/reviews/${id}`, { stars: 5, text: TEXT }),
+          403,
+          REVIEW_TEXTS.notYours,
+        ],
+        [
+          'reply to a review of someone else',
+          () => seller.browser.call('POST', `/api/reviews/${foreign}/reply`, { reply: 'Not mine' }),
+          403,
+          REVIEW_TEXTS.replyNotYours,
+        ],
+        [
+          'the author replies to their own',
+          () => buyer.browser.call('POST', `/api/reviews/${id}/reply`, { reply: 'Me again' }),
+          403,
+          REVIEW_TEXTS.replyNotYours,
+        ],
+        [
+          'a stranger replies',
+          () => stranger.browser.call('POST', `/api/reviews/${id}/reply`, { reply: 'Hello' }),
+          403,
+          REVIEW_TEXTS.replyNotYours,
+        ],
+        ['review in a conversation you are not in', () => review(buyer, theirs.conversationId), 404, REVIEW_TEXTS.conversationNotFound],
+        ['a listing id as the conversation', () => review(buyer, listingId), 404, REVIEW_TEXTS.conversationNotFound],
+        ['a review id as the conversation', () => review(buyer, id), 404, REVIEW_TEXTS.conversationNotFound],
+        [
+          'eligibility of a conversation you are not in',
+          () => stranger.browser.call('GET', `/api/reviews/eligibility?conversation_id=${conversationId}`),
+          404,
+          REVIEW_TEXTS.conversationNotFound,
+        ],
+        [
+          'eligibility without an id',
+          () => buyer.browser.call('GET', '/api/reviews/eligibility'),
+          400,
+          'conversation_id must be the id of one of your conversations',
+        ],
+        [
+          'eligibility with two ids',
+          () => buyer.browser.call('GET', `/api/reviews/eligibility?conversation_id=${conversationId}&conversation_id=${conversationId}`),
+          400,
+          'conversation_id must be given once',
+        ],
+        [
+          'edit a random id',
+          () => buyer.browser.call('PATCH', `/api/reviews/${randomUUID()}`, { stars: 5, text: TEXT }),
+          404,
+          REVIEW_TEXTS.notFound,
+        ],
+        [
+          'edit a malformed id',
+          () => buyer.browser.call('PATCH', '/api/reviews/1%20or%201=1', { stars: 5, text: TEXT }),
+          404,
+          REVIEW_TEXTS.notFound,
+        ],
+        [
+          'reply to a malformed id',
+          () => seller.browser.call('POST', `/api/reviews/${id.toUpperCase()}x/reply`, { reply: 'Thanks' }),
+          404,
+          REVIEW_TEXTS.notFound,
+        ],
+        ['the profile of a malformed id', () => new Browser(t).call('GET', '/api/reviews/users/%00'), 404, 'Profile not found'],
+        ['the profile of a random id', () => new Browser(t).call('GET', `/api/reviews/users/${randomUUID()}`), 404, 'Profile not found'],
+        [
+          'a cursor twice',
+          () => new Browser(t).call('GET', `/api/reviews/users/${seller.id}?cursor=a&cursor=b`),
+          400,
+          'cursor must be given once',
+        ],
+        [
+          'a cursor of another sort',
+          () => new Browser(t).call('GET', `/api/reviews/users/${seller.id}?cursor=${Buffer.from('[1,2]').toString('base64url')}`),
+          400,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'report your own review',
+          () => buyer.browser.call('POST', '/api/reports', { target_kind: 'review', target_id: id, reason: 'offensive' }),
+          400,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'report a random review',
+          () => seller.browser.call('POST', '/api/reports', { target_kind: 'review', target_id: randomUUID(), reason: 'offensive' }),
+          404,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'report a malformed review id',
+          () => seller.browser.call('POST', '/api/reports', { target_kind: 'review', target_id: ['x'], reason: 'offensive' }),
+          400,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'a member hides a review',
+          () => seller.browser.call('POST', `/api/staff/reviews/${id}/hide`, { reason: 'I dislike it' }),
+          403,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'staff hide a random id',
+          () => staff.browser.call('POST', `/api/staff/reviews/${randomUUID()}/hide`, { reason: 'Insults the seller.' }),
+          404,
+          REVIEW_TEXTS.notFound,
+        ],
+        [
+          'staff hide a malformed id',
+          () => staff.browser.call('POST', '/api/staff/reviews/not-an-id/hide', { reason: 'Insults the seller.' }),
+          404,
+          REVIEW_TEXTS.notFound,
+        ],
+        [
+          'staff hide without a reason',
+          () => staff.browser.call('POST', `/api/staff/reviews/${id}/hide`, {}),
+          400,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'staff hide with a reason of a list',
+          () => staff.browser.call('POST', `/api/staff/reviews/${id}/hide`, { reason: ['a', 'b'] }),
+          400,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'staff restore a shown review',
+          () => staff.browser.call('POST', `/api/staff/reviews/${id}/restore`, {}),
+          409,
+          REVIEW_TEXTS.notHidden,
+        ],
+      ]);
+      // The reports refused were not filed.
+      expect(await db.query(`select id from report where target_kind = 'review'`)).toEqual([]);
+    });
+
+    it('refuses a foreign Origin and a signed-in request without the CSRF header, writing nothing', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 4));
+      const cross = { origin: 'https://evil.example' };
+      await refusesAll([
+        [
+          'write from a foreign Origin',
+          () => seller.browser.call('POST', '/api/reviews', { conversation_id: conversationId, stars: 1, text: TEXT }, cross),
+          403,
+          'Cross-site requests are not allowed.',
+        ],
+        [
+          'edit from a foreign Origin',
+          () => buyer.browser.call('PATCH', `/api/reviews/${id}`, { stars: 1, text: TEXT }, cross),
+          403,
+          'Cross-site requests are not allowed.',
+        ],
+        [
+          'reply from a foreign Origin',
+          () => seller.browser.call('POST', `/api/reviews/${id}/reply`, { reply: 'Forged' }, cross),
+          403,
+          'Cross-site requests are not allowed.',
+        ],
+        [
+          'hide from a foreign Origin',
+          () => staff.browser.call('POST', `/api/staff/reviews/${id}/hide`, { reason: 'Forged by a page.' }, cross),
+          403,
+          'Cross-site requests are not allowed.',
+        ],
+        [
+          'edit without X-Requested-With',
+          () => buyer.browser.call('PATCH', `/api/reviews/${id}`, { stars: 1, text: TEXT }, { 'x-requested-with': '' }),
+          403,
+          expect.any(String) as unknown as string,
+        ],
+        [
+          'reply without X-Requested-With',
+          () => seller.browser.call('POST', `/api/reviews/${id}/reply`, { reply: 'Forged' }, { 'x-requested-with': '' }),
+          403,
+          expect.any(String) as unknown as string,
+        ],
+      ]);
     });
   });
 
