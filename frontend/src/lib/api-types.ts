@@ -9780,7 +9780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests from this client; Retry-After says when to try again */
+            /** @description Too many reviews, replies and changes today. Or: Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -9893,7 +9893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests from this client; Retry-After says when to try again */
+            /** @description Too many reviews, replies and changes today. Or: Too many requests from this client; Retry-After says when to try again */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
