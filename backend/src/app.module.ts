@@ -14,6 +14,7 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
 import { FeedbackModule } from './modules/feedback/feedback.module.js';
+import { ReviewsModule } from './modules/reviews/reviews.module.js';
 import { StoriesModule } from './modules/stories/stories.module.js';
 import { SellersModule } from './modules/sellers/sellers.module.js';
 import { ImagesModule } from './modules/images/images.module.js';
@@ -53,6 +54,7 @@ const DOMAIN_MODULES = [
   ContactModule,
   FeedbackModule,
   StoriesModule,
+  ReviewsModule,
   SellersModule,
   NewsletterModule,
   ReportsModule,

@@ -142,3 +142,21 @@ export async function finishDetails(page: Page, price: string, description: stri
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('textbox', { name: 'Description' }).fill(description);
 }
+
+/**
+ * A deal as issue 23 counts one: the buyer writes about the listing, the seller answers, and the seller
+ * marks it sold. Returns the conversation's id.
+ */
+export async function dealDone(
+  buyer: APIRequestContext,
+  seller: APIRequestContext,
+  listingId: string,
+  words = { ask: 'Could I see it on Saturday?', answer: 'Saturday at ten suits.' },
+): Promise<string> {
+  const started = await buyer.post('/api/messages/conversations', { headers: SITE, data: { listingId } });
+  const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
+  await buyer.post('/api/messages/send', { headers: SITE, data: { conversationId, content: words.ask } });
+  await seller.post('/api/messages/send', { headers: SITE, data: { conversationId, content: words.answer } });
+  expect((await seller.patch(`/api/listings/${listingId}/status`, { headers: SITE, data: { status: 'sold' } })).ok()).toBe(true);
+  return conversationId;
+}

@@ -9,7 +9,7 @@ import { outboxMails } from './outbox.js';
 import { productUnderTest } from './product.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
-import { PASSWORD, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
+import { dealDone, PASSWORD, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -289,11 +289,7 @@ test.describe('staff', () => {
     });
     const buyer = await newPerson(browser, '10.250.9.12');
     await signUpVerified(buyer.request, 'Bethan Buyer');
-    const started = await buyer.request.post('/api/messages/conversations', { headers: SITE, data: { listingId: id } });
-    const conversationId = ((await started.json()) as { data: { id: string } }).data.id;
-    await buyer.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Could I see it on Saturday?' } });
-    await seller.request.post('/api/messages/send', { headers: SITE, data: { conversationId, content: 'Saturday at ten suits.' } });
-    expect((await seller.request.patch(`/api/listings/${id}/status`, { headers: SITE, data: { status: 'sold' } })).ok()).toBe(true);
+    await dealDone(buyer.request, seller.request, id);
 
     const story = `Bought the ${word} trailer after a proper look on Saturday; exactly as described and the seller helped load it.`;
     await buyer.goto('/success-stories');

@@ -13,7 +13,7 @@ export const REPORT_REASONS = {
 export type ReportReason = keyof typeof REPORT_REASONS;
 export const REPORT_REASON_KEYS = Object.keys(REPORT_REASONS) as ReportReason[];
 
-export const REPORT_TARGETS = ['listing', 'user'] as const;
+export const REPORT_TARGETS = ['listing', 'user', 'review'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 export const REPORT_RULES = {
@@ -50,8 +50,8 @@ export const STAFF_TEXTS = {
     'This account has been suspended by the Fieldmarket team. If you think this is a mistake, write to us through the contact page.',
   reportReceived: 'Thank you. Our team reviews reports within 24 hours.',
   alreadyReported: 'You have already reported this; our team will look at it within 24 hours.',
-  cannotReportOwn: 'You cannot report your own listing or profile.',
-  reportNotFound: 'There is nothing to report there: the listing or profile does not exist or is no longer shown.',
+  cannotReportOwn: 'You cannot report your own listing, profile or review.',
+  reportNotFound: 'There is nothing to report there: the listing, profile or review does not exist or is no longer shown.',
   tooManyReports: 'You have sent a lot of reports in the last hour. Please wait a while before sending more.',
   itemNotFound: 'That inbox item does not exist (it may have been deleted).',
   notStaffMember: 'Items can only be assigned to a member of staff.',

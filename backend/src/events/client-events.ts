@@ -36,6 +36,8 @@ export interface ServerToClientEvents {
   BOOKING_DECIDED: (
     event: NotificationEvent<'BOOKING_DECIDED', { conversation_id: string; message_id: string; decision: 'accepted' | 'declined' }>,
   ) => void;
+  /** Someone reviewed the user after a deal ('New Review'). */
+  REVIEW_RECEIVED: (event: NotificationEvent<'REVIEW_RECEIVED', { review_id: string }>) => void;
   /** One of the user's uploaded images finished processing: ready (variants published) or failed. */
   IMAGE_PROCESSED: (event: RealtimeEvent<'IMAGE_PROCESSED', { image_id: string; status: 'ready' | 'failed' }>) => void;
   /** A message was stored in one of the user's conversations (sent to its recipient and to the sender's other tabs). */

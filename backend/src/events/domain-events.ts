@@ -92,6 +92,11 @@ export interface DomainEventPayloads {
   'saved-search.mail-due': { userId: string; batchId: string; kind: 'instant' | 'daily' | 'weekly' };
   /** Messages to this recipient stayed unread for 15 minutes: they are to be e-mailed (once per conversation per hour). */
   'conversation.unread-reminder': { conversationId: string; recipientId: string };
+
+  /** A member reviewed the other party of a deal: the member reviewed is to be told (bell, e-mail). */
+  'review.published': { reviewId: string };
+  /** Staff hid a reported review: its author is to be told why. */
+  'review.hidden': { reviewId: string };
 }
 
 export type DomainEventName = keyof DomainEventPayloads;

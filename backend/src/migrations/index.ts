@@ -26,6 +26,7 @@ import { Migration20261126114000_saved_searches } from './Migration2026112611400
 import { Migration20261126115000_success_stories } from './Migration20261126115000_success_stories.js';
 import { Migration20261126115100_seller_trust } from './Migration20261126115100_seller_trust.js';
 import { Migration20261126115200_image_withheld } from './Migration20261126115200_image_withheld.js';
+import { Migration20261126131000_reviews } from './Migration20261126131000_reviews.js';
 import { Migration20261126132000_message_safety_notice } from './Migration20261126132000_message_safety_notice.js';
 import { Migration20261126132010_listing_appeals } from './Migration20261126132010_listing_appeals.js';
 import { Migration20261126132020_one_pending_story_and_check } from './Migration20261126132020_one_pending_story_and_check.js';
@@ -62,6 +63,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126115000_success_stories', class: Migration20261126115000_success_stories },
   { name: 'Migration20261126115100_seller_trust', class: Migration20261126115100_seller_trust },
   { name: 'Migration20261126115200_image_withheld', class: Migration20261126115200_image_withheld },
+  { name: 'Migration20261126131000_reviews', class: Migration20261126131000_reviews },
   { name: 'Migration20261126132000_message_safety_notice', class: Migration20261126132000_message_safety_notice },
   { name: 'Migration20261126132010_listing_appeals', class: Migration20261126132010_listing_appeals },
   { name: 'Migration20261126132020_one_pending_story_and_check', class: Migration20261126132020_one_pending_story_and_check },

@@ -1227,6 +1227,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reviews/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's reviews, newest first, with their count and average */
+        get: operations["ReviewsController_of"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/eligibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether you may review the other person of a conversation now */
+        get: operations["ReviewsController_eligibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Review the other party of a deal */
+        post: operations["ReviewsController_write"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change your review (within 48 hours) */
+        patch: operations["ReviewsController_edit"];
+        trace?: never;
+    };
+    "/api/reviews/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply to a review of you */
+        post: operations["ReviewsController_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change your reply (within 48 hours) */
+        patch: operations["ReviewsController_editReply"];
+        trace?: never;
+    };
     "/api/profile/seller": {
         parameters: {
             query?: never;
@@ -1563,6 +1649,40 @@ export interface paths {
         put?: never;
         /** Staff: feature or unfeature a listing */
         post: operations["StaffController_feature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/staff/reviews/{id}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: hide a review (its author is told why) */
+        post: operations["StaffController_hideReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/staff/reviews/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: show a hidden review again */
+        post: operations["StaffController_restoreReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2069,6 +2189,18 @@ export interface components {
             /** @description Always empty: URLs exist only once processing is done (kept for older clients that read `urls`) */
             urls: string[];
         };
+        SellerRating: {
+            /**
+             * @description Average stars, to one decimal
+             * @example 4.7
+             */
+            average: number;
+            /**
+             * @description Shown reviews
+             * @example 12
+             */
+            count: number;
+        };
         ImageView: {
             /** Format: uuid */
             id: string;
@@ -2122,6 +2254,8 @@ export interface components {
              * @enum {string|null}
              */
             seller_type: "private" | "trade" | null;
+            /** @description The seller's average stars and count of reviews; null under 3 reviews */
+            seller_rating: components["schemas"]["SellerRating"] | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;
@@ -2247,6 +2381,8 @@ export interface components {
              * @enum {string|null}
              */
             seller_type: "private" | "trade" | null;
+            /** @description The seller's average stars and count of reviews; null under 3 reviews */
+            seller_rating: components["schemas"]["SellerRating"] | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;
@@ -2320,6 +2456,8 @@ export interface components {
              * @enum {string|null}
              */
             seller_type: "private" | "trade" | null;
+            /** @description The seller's average stars and count of reviews; null under 3 reviews */
+            seller_rating: components["schemas"]["SellerRating"] | null;
             /** @description In order; the first is the main photo */
             images: components["schemas"]["ImageView"][];
             featured: boolean;
@@ -2659,7 +2797,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "NEW_MESSAGE" | "NEW_LISTING" | "LISTING_UPDATED" | "PROFILE_UPDATED" | "BOOKING";
+            kind: "NEW_MESSAGE" | "NEW_LISTING" | "LISTING_UPDATED" | "PROFILE_UPDATED" | "BOOKING" | "REVIEW";
             /** @enum {string} */
             type: "info" | "success" | "warning" | "error";
             /** @example New Listing Available */
@@ -2842,6 +2980,92 @@ export interface components {
              */
             naming: "full-name" | "first-name" | "anonymous";
         };
+        ReviewAuthor: {
+            /**
+             * Format: uuid
+             * @description null once the author deleted their account
+             */
+            id: string | null;
+            /** @description "Deleted user" once the author deleted their account */
+            name: string;
+        };
+        ReviewReplyView: {
+            text: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            edited_at: string | null;
+        };
+        ReviewView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The member reviewed
+             */
+            reviewed_id: string;
+            author: components["schemas"]["ReviewAuthor"];
+            stars: number;
+            text: string;
+            /** @description The listing the deal was about, as it was titled then */
+            listing_title: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            edited_at: string | null;
+            reply: components["schemas"]["ReviewReplyView"] | null;
+            /** @description Whether the signed-in reader may change the review now (its author, within 48 hours) */
+            can_edit: boolean;
+            /** @description Whether the signed-in reader may write or change the reply now (the member reviewed) */
+            can_reply: boolean;
+        };
+        ReviewsPage: {
+            /** @description Shown reviews of the member */
+            count: number;
+            /** @description Average stars to one decimal; null under 3 reviews */
+            average: number | null;
+            /** @description Newest first */
+            reviews: components["schemas"]["ReviewView"][];
+            /** @description Pass as cursor for the next page; null on the last */
+            next_cursor: string | null;
+        };
+        ReviewEligibility: {
+            /** @description Whether you may write a review in this conversation now */
+            can_review: boolean;
+            /** @description Why not yet (or not at all), when you may not */
+            reason: string | null;
+            /** @description The member you would review */
+            reviewed_name: string;
+            /**
+             * Format: uuid
+             * @description The member you would review
+             */
+            reviewed_id: string;
+            listing_title: string;
+            /** @description Your review of them for this listing, once written */
+            review: components["schemas"]["ReviewView"] | null;
+        };
+        ReviewRequest: {
+            /**
+             * Format: uuid
+             * @description The conversation in which the deal was done; the review is of its other person
+             */
+            conversation_id: string;
+            /** @example 5 */
+            stars: number;
+            /** @example Collected the ewes as agreed; healthy, well handled and the paperwork was in order. */
+            text: string;
+        };
+        ReviewEditRequest: {
+            /** @example 5 */
+            stars: number;
+            /** @example Collected the ewes as agreed; healthy, well handled and the paperwork was in order. */
+            text: string;
+        };
+        ReviewReplyRequest: {
+            /** @example Thank you, good to deal with you. */
+            reply: string;
+        };
         BusinessCheckResponse: {
             /** @enum {string} */
             status: "pending" | "approved" | "declined";
@@ -2899,7 +3123,7 @@ export interface components {
         };
         ReportRequest: {
             /** @enum {string} */
-            target_kind: "listing" | "user";
+            target_kind: "listing" | "user" | "review";
             /** Format: uuid */
             target_id: string;
             /**
@@ -2916,7 +3140,7 @@ export interface components {
         };
         InboxTarget: {
             /** @enum {string} */
-            kind: "listing" | "user";
+            kind: "listing" | "user" | "review";
             /** Format: uuid */
             id: string;
             label: string;
@@ -3013,6 +3237,21 @@ export interface components {
             removal_reason: string | null;
             removed_with_seller: boolean;
         };
+        ReviewModerationResponse: {
+            /** Format: uuid */
+            id: string;
+            stars: number;
+            text: string;
+            /** @description Its author, or "Deleted user" */
+            author_name: string;
+            /**
+             * Format: uuid
+             * @description The member reviewed
+             */
+            reviewed_id: string;
+            /** @description Hidden by staff: out of lists and averages */
+            hidden: boolean;
+        };
         AccountModerationResponse: {
             /** Format: uuid */
             id: string;
@@ -3063,6 +3302,8 @@ export interface components {
             audit: components["schemas"]["AuditEntryResponse"][];
             /** @description The reported listing as it is now */
             listing: components["schemas"]["ListingModerationResponse"] | null;
+            /** @description The reported review as it is now */
+            review: components["schemas"]["ReviewModerationResponse"] | null;
             /** @description The reported person as they are now */
             account: components["schemas"]["AccountModerationResponse"] | null;
             /** @description For an item staff approve or decline (a success story) */
@@ -9292,6 +9533,578 @@ export interface operations {
             };
         };
     };
+    ReviewsController_of: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A member's shown reviews, newest first; pass next_cursor for the next page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReviewsPage"];
+                    };
+                };
+            };
+            /** @description The cursor is not valid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No shown profile with this id. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ReviewsController_eligibility: {
+        parameters: {
+            query: {
+                conversation_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether you may review the other person of this conversation now, and why not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReviewEligibility"];
+                    };
+                };
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not one of your conversations about a listing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ReviewsController_write: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Published on their profile; they are told */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReviewView"];
+                    };
+                };
+            };
+            /** @description The stars or the text are invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No deal yet, too soon, yourself, or a block between you. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not one of your conversations about a listing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description You already reviewed them for this listing */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reviews today. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ReviewsController_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewEditRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReviewView"];
+                    };
+                };
+            };
+            /** @description The stars or the text are invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not your review. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No shown review with this id. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description More than 48 hours since it was written */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reviews today. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ReviewsController_reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReviewView"];
+                    };
+                };
+            };
+            /** @description The reply is invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not a review of you. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No shown review with this id. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description You already replied */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reviews, replies and changes today. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ReviewsController_editReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReviewView"];
+                    };
+                };
+            };
+            /** @description The reply is invalid. Or: The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not a review of you. Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No shown review with this id, or no reply yet. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description More than 48 hours since the reply was written */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many reviews, replies and changes today. Or: Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     SellersController_details: {
         parameters: {
             query?: never;
@@ -11089,6 +11902,220 @@ export interface operations {
             };
             /** @description No such listing. Or: Nothing with that id (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StaffController_hideReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such review. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Already hidden */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StaffController_restoreReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptionalReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such review. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not hidden */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

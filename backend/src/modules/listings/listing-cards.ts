@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { shownRating } from '../../contracts/reviews.js';
 import { PreparedQueries } from '../../infra/database/prepared-queries.js';
 import type { ReadFrom } from '../../infra/database/replica-reads.js';
 import type { ListingCard } from './dto/listing.response.js';
@@ -46,6 +47,7 @@ export class ListingCards {
       seller_name: row.seller_name,
       seller_verified: row.seller_verified,
       seller_type: row.seller_type,
+      seller_rating: shownRating(row.seller_review_count, row.seller_review_stars),
       images: this.images.fromColumn(row.images ?? []),
       featured: row.featured,
       views: row.views,

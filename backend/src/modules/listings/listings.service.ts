@@ -1,3 +1,4 @@
+import { shownRating } from '../../contracts/reviews.js';
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException, Logger } from '@nestjs/common';
 import { FieldValidationException, TooManyRequestsException } from '../../common/errors.js';
@@ -522,6 +523,7 @@ export class ListingsService {
       seller_name: seller.deletedAt ? 'Unknown User' : seller.fullName,
       seller_verified: Boolean(seller.businessVerifiedAt),
       seller_type: seller.sellerType ?? null,
+      seller_rating: seller.deletedAt ? null : shownRating(seller.reviewCount, seller.reviewStarsTotal),
       images: images.get(listing.id) ?? [],
       featured: listing.featured,
       views: listing.views,

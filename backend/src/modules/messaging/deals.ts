@@ -17,6 +17,21 @@ export interface Deal {
   how: 'booking' | 'sold' | 'let';
 }
 
+/** A conversation about a listing, as far as a deal goes: who wrote, and whether (and how) the deal was done. */
+export interface ConversationDeal {
+  conversationId: string;
+  listingId: string;
+  listingTitle: string;
+  starterId: string;
+  ownerId: string;
+  /** When its first message was sent (null when none was). */
+  firstMessageAt: Date | null;
+  /** Both people wrote in it. */
+  bothWrote: boolean;
+  /** How the deal was done, or null while it is not (a deal needs both to have written). */
+  how: Deal['how'] | null;
+}
+
 /** Conversations firstDeal reads at a time. */
 const FIRST_DEAL_PAGE = 20;
 
@@ -26,7 +41,8 @@ interface ConversationRow {
   title: string;
   starter_id: string;
   owner_id: string;
-  first_at: Date;
+  first_at: Date | null;
+  both_wrote: boolean;
   booked: boolean;
 }
 
@@ -40,7 +56,11 @@ export class Deals {
 
   /** The deals `userId` took part in, newest conversation first; `listingId` narrows to one listing. */
   async dealsOf(userId: string, listingId?: string): Promise<Deal[]> {
-    return this.dealsIn(await this.conversationRows(userId, listingId), userId);
+    const conversations = await this.conversations(
+      `(c.starter_id = ? or c.owner_id = ?) ${listingId ? 'and c.listing_id = ?' : ''}`,
+      listingId ? [userId, userId, listingId] : [userId, userId],
+    );
+    return this.dealsIn(conversations, userId);
   }
 
   /**
@@ -49,47 +69,84 @@ export class Deals {
    */
   async firstDeal(userId: string): Promise<Deal | undefined> {
     for (let offset = 0; ; offset += FIRST_DEAL_PAGE) {
-      const rows = await this.conversationRows(userId, undefined, { limit: FIRST_DEAL_PAGE, offset });
-      const [deal] = await this.dealsIn(rows, userId);
+      const page = await this.conversations('(c.starter_id = ? or c.owner_id = ?)', [userId, userId], { limit: FIRST_DEAL_PAGE, offset });
+      const [deal] = this.dealsIn(page, userId);
       if (deal) return deal;
-      if (rows.length < FIRST_DEAL_PAGE) return undefined;
+      if (page.length < FIRST_DEAL_PAGE) return undefined;
     }
   }
 
-  /** Conversations about a listing in which both wrote, newest first, with whether a booking in it was accepted. */
-  private conversationRows(userId: string, listingId?: string, page?: { limit: number; offset: number }): Promise<ConversationRow[]> {
-    return this.em
+  private dealsIn(conversations: ConversationDeal[], userId: string): Deal[] {
+    return conversations.flatMap((c): Deal[] =>
+      c.how && c.firstMessageAt
+        ? [
+            {
+              conversationId: c.conversationId,
+              listingId: c.listingId,
+              listingTitle: c.listingTitle,
+              otherId: c.starterId === userId ? c.ownerId : c.starterId,
+              firstMessageAt: c.firstMessageAt,
+              how: c.how,
+            },
+          ]
+        : [],
+    );
+  }
+
+  /** The conversation `conversationId` about a listing, if `userId` is one of its two people. */
+  async inConversation(conversationId: string, userId: string): Promise<ConversationDeal | null> {
+    const [conversation] = await this.conversations('c.id = ? and (c.starter_id = ? or c.owner_id = ?)', [conversationId, userId, userId]);
+    return conversation ?? null;
+  }
+
+  /** Whether either of the two blocked the other. */
+  async blockedBetween(a: string, b: string): Promise<boolean> {
+    const rows = await this.em
+      .fork()
+      .getConnection()
+      .execute<Array<{ n: string }>>(
+        'select count(*) as n from user_block where (blocker_id = ? and blocked_id = ?) or (blocker_id = ? and blocked_id = ?)',
+        [a, b, b, a],
+      );
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+
+  /**
+   * Conversations about a listing matching `where`, newest first, each with the deal rule applied:
+   * both wrote, and the owner accepted a booking request in it or the listing is sold or let.
+   */
+  private async conversations(
+    where: string,
+    params: string[],
+    page?: { limit: number; offset: number },
+  ): Promise<ConversationDeal[]> {
+    const rows = await this.em
       .fork()
       .getConnection()
       .execute<ConversationRow[]>(
         `select c.id, c.listing_id, c.title, c.starter_id, c.owner_id, min(m.created_at) as first_at,
-              bool_or(m.kind = 'booking-request' and m.booking->>'status' = 'accepted') as booked
-         from conversation c join message m on m.conversation_id = c.id
-        where (c.starter_id = ? or c.owner_id = ?) and c.listing_id is not null ${listingId ? 'and c.listing_id = ?' : ''}
+              coalesce(bool_or(m.sender_id = c.starter_id) and bool_or(m.sender_id = c.owner_id), false) as both_wrote,
+              coalesce(bool_or(m.kind = 'booking-request' and m.booking->>'status' = 'accepted'), false) as booked
+         from conversation c left join message m on m.conversation_id = c.id
+        where c.listing_id is not null and ${where}
         group by c.id
-       having bool_or(m.sender_id = c.starter_id) and bool_or(m.sender_id = c.owner_id)
         order by c.created_at desc, c.id ${page ? 'limit ? offset ?' : ''}`,
-        [userId, userId, ...(listingId ? [listingId] : []), ...(page ? [page.limit, page.offset] : [])],
+        page ? [...params, page.limit, page.offset] : params,
       );
-  }
-
-  private async dealsIn(rows: ConversationRow[], userId: string): Promise<Deal[]> {
-    const briefs = await this.listings.briefs(rows.filter((row) => !row.booked).map((row) => row.listing_id));
-    return rows.flatMap((row): Deal[] => {
+    const briefs = await this.listings.briefs(rows.filter((row) => row.both_wrote && !row.booked).map((row) => row.listing_id));
+    return rows.map((row) => {
       const status = briefs.get(row.listing_id)?.status;
-      const how = row.booked ? 'booking' : status === 'sold' || status === 'let' ? status : undefined;
-      if (!how) return [];
-      const otherId = row.starter_id === userId ? row.owner_id : row.starter_id;
-      return [
-        {
-          conversationId: row.id,
-          listingId: row.listing_id,
-          listingTitle: row.title,
-          otherId,
-          firstMessageAt: new Date(row.first_at),
-          how,
-        },
-      ];
+      const how = !row.both_wrote ? null : row.booked ? 'booking' : status === 'sold' || status === 'let' ? status : null;
+      return {
+        conversationId: row.id,
+        listingId: row.listing_id,
+        listingTitle: row.title,
+        starterId: row.starter_id,
+        ownerId: row.owner_id,
+        firstMessageAt: row.first_at === null ? null : new Date(row.first_at),
+        bothWrote: row.both_wrote,
+        how,
+      };
     });
   }
 }

@@ -3,6 +3,7 @@ import { ormEntities } from '../../infra/database/entities.js';
 import { ListingsModule } from '../listings/listings.module.js';
 import { MessagingSummaries } from '../messaging/message-summaries.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
+import { ReviewsModule } from '../reviews/reviews.module.js';
 import { SavedSearchesModule } from '../saved-searches/saved-searches.module.js';
 import { MessageSummaries } from './message-summaries.js';
 import { CategoryFollow, Notification } from './notification.entity.js';
@@ -15,7 +16,7 @@ import { NotificationsSubscriber } from './notifications.subscriber.js';
  * events, pushed live; following categories; the catch-up call of the live channel.
  */
 @Module({
-  imports: [ormEntities([Notification, CategoryFollow]), ListingsModule, MessagingModule, SavedSearchesModule],
+  imports: [ormEntities([Notification, CategoryFollow]), ListingsModule, MessagingModule, SavedSearchesModule, ReviewsModule],
   controllers: [NotificationsController, FollowsController, LiveEventsController],
   providers: [
     NotificationsService,

@@ -18,6 +18,7 @@ import { useTestApp } from '../../testing/test-context.js';
 import { ListingsService } from '../listings/listings.service.js';
 import { MessageSummaries, type MessageSummary } from './message-summaries.js';
 import { NotificationsService } from './notifications.service.js';
+import { ReviewsService } from '../reviews/reviews.service.js';
 import { SavedSearchesService } from '../saved-searches/saved-searches.service.js';
 import { NotificationsSubscriber } from './notifications.subscriber.js';
 
@@ -219,6 +220,7 @@ describe('notifications', () => {
           t.app.get(Realtime),
           t.app.get(RealtimeEventLog),
           t.app.get(SavedSearchesService),
+          t.app.get(ReviewsService),
         );
       });
       const messageEvent = (payload: DomainEventPayloads['message.sent']): DomainEvent<'message.sent'> => ({

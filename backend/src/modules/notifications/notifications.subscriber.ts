@@ -7,6 +7,7 @@ import { OnDomainEvent } from '../../infra/queue/job-registry.js';
 import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
 import { Realtime, type ServerEvent, type ServerEventPayload } from '../../infra/realtime/realtime.js';
 import { ListingsService } from '../listings/listings.service.js';
+import { ReviewsService } from '../reviews/reviews.service.js';
 import { SavedSearchesService } from '../saved-searches/saved-searches.service.js';
 import { MessageSummaries } from './message-summaries.js';
 import { type NotificationDraft, NotificationsService } from './notifications.service.js';
@@ -35,6 +36,7 @@ export class NotificationsSubscriber {
     @Inject(Realtime) private readonly realtime: Realtime,
     @Inject(RealtimeEventLog) private readonly eventLog: RealtimeEventLog,
     @Inject(SavedSearchesService) private readonly savedSearches: SavedSearchesService,
+    @Inject(ReviewsService) private readonly reviews: ReviewsService,
   ) {}
 
   /** New Listing Available: to the followers of its category (every rental is in Rentals), never its seller. */
@@ -235,6 +237,28 @@ export class NotificationsSubscriber {
       (notification) => [
         'LISTING_UPDATED',
         { type: 'LISTING_UPDATED', data: { listing_id: listingId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
+  /** New Review: to the member reviewed, with who and how many stars; View opens the reviews on their profile. */
+  @OnDomainEvent('review.published', { name: 'notifications.review-published', queue: 'notifications' })
+  async reviewPublished(event: DomainEvent<'review.published'>): Promise<void> {
+    const review = await this.reviews.brief(event.payload.reviewId);
+    if (!review) return;
+    await this.notify(
+      [review.reviewedId],
+      {
+        kind: 'REVIEW',
+        type: 'success',
+        message: `${review.authorName} left you a ${review.stars}-star review about "${review.listingTitle}".`,
+        actionUrl: `/profile/${review.reviewedId}#reviews`,
+        aboutUserId: review.authorId ?? undefined,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'REVIEW_RECEIVED',
+        { type: 'REVIEW_RECEIVED', data: { review_id: event.payload.reviewId, notification }, timestamp: event.occurredAt },
       ],
     );
   }

@@ -4,6 +4,8 @@ import { REPORT_REASONS, type ReportReason, RESPONSE_HOURS } from '../../contrac
 import { type InboxItem, type InboxItemDetail, InboxSourceBase, InboxSources } from '../staff/inbox/inbox-source.js';
 import { Report } from './report.entity.js';
 
+const TARGET_LABELS: Record<Report['targetKind'], string> = { listing: 'Listing', user: 'Profile', review: 'Review' };
+
 /** Reports in the staff inbox (listing review: within 24 hours); the category is the reason. */
 @Injectable()
 export class ReportsInbox extends InboxSourceBase<Report> {
@@ -30,7 +32,7 @@ export class ReportsInbox extends InboxSourceBase<Report> {
 
   protected toItem(report: Report): InboxItem {
     const reporter = report.reporter.getEntity();
-    const what = report.targetKind === 'listing' ? 'listing' : 'profile';
+    const what = report.targetKind === 'user' ? 'profile' : report.targetKind;
     return {
       ...this.tracked(report),
       subject: `Report of ${what} "${report.targetLabel}": ${REPORT_REASONS[report.reason]}`,
@@ -50,7 +52,7 @@ export class ReportsInbox extends InboxSourceBase<Report> {
       body: report.details || '(no details given)',
       fields: [
         { label: 'Reason', value: REPORT_REASONS[report.reason] },
-        { label: report.targetKind === 'listing' ? 'Listing' : 'Profile', value: report.targetLabel },
+        { label: TARGET_LABELS[report.targetKind], value: report.targetLabel },
         { label: 'Reported by', value: item.from ? `${item.from.name} <${item.from.email}>` : 'a deleted account' },
       ],
     };

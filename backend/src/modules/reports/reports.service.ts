@@ -4,6 +4,7 @@ import { REPORTS_PER_HOUR, STAFF_TEXTS } from '../../contracts/staff.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { ListingModeration } from '../listings/listing-moderation.js';
+import { ReviewModeration } from '../reviews/review-moderation.js';
 import { AccountStanding } from '../users/account-standing.js';
 import type { User } from '../users/user.entity.js';
 import type { ReportReceivedResponse, ReportRequest } from './dto/report.request.js';
@@ -17,9 +18,10 @@ export class ReportsService {
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(ListingModeration) private readonly listings: ListingModeration,
     @Inject(AccountStanding) private readonly accounts: AccountStanding,
+    @Inject(ReviewModeration) private readonly reviews: ReviewModeration,
   ) {}
 
-  /** Stores a report of a live listing or a shown profile, once per reporter and target while it is open. */
+  /** Stores a report of a live listing, a shown profile or a shown review, once per reporter and target while it is open. */
   async report(reporter: User, request: ReportRequest): Promise<ReportReceivedResponse> {
     const target = await this.targetOf(request);
     if (!target) throw new NotFoundException(STAFF_TEXTS.reportNotFound);
@@ -58,11 +60,12 @@ export class ReportsService {
     }
   }
 
-  private async targetOf(request: ReportRequest): Promise<{ id: string; label: string; ownerId: string } | null> {
+  private async targetOf(request: ReportRequest): Promise<{ id: string; label: string; ownerId: string | null } | null> {
     if (request.target_kind === 'listing') {
       const listing = await this.listings.reportable(request.target_id);
       return listing && { id: listing.id, label: listing.title, ownerId: listing.sellerId };
     }
+    if (request.target_kind === 'review') return this.reviews.reportable(request.target_id);
     const person = await this.accounts.reportable(request.target_id);
     return person && { id: person.id, label: person.name, ownerId: person.id };
   }

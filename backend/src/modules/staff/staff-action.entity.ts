@@ -23,7 +23,7 @@ export class StaffAction {
   @Property({ type: 'string', length: 40 })
   action!: string;
 
-  /** listing, user, contact, report, feedback or job */
+  /** listing, review, user, contact, report, feedback or job */
   @Property({ type: 'string', length: 20 })
   targetKind!: string;
 

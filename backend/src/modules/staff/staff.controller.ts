@@ -169,6 +169,22 @@ export class StaffController {
     return this.staff.featureListing(me, id, body.featured);
   }
 
+  @Post('reviews/:id/hide')
+  @HttpCode(204)
+  @ApiErrorEnvelope(404, 'No such review')
+  @ApiErrorEnvelope(409, 'Already hidden')
+  async hideReview(@CurrentUser() me: User, @Param('id') id: string, @Body() body: ReasonRequest): Promise<void> {
+    await this.staff.hideReview(me, id, body.reason);
+  }
+
+  @Post('reviews/:id/restore')
+  @HttpCode(204)
+  @ApiErrorEnvelope(404, 'No such review')
+  @ApiErrorEnvelope(409, 'Not hidden')
+  async restoreReview(@CurrentUser() me: User, @Param('id') id: string, @Body() body: OptionalReasonRequest): Promise<void> {
+    await this.staff.restoreReview(me, id, body.reason);
+  }
+
   @Get('users/:id')
   @ApiEnvelope(200, AccountModerationResponse)
   @ApiErrorEnvelope(404, 'No such user')

@@ -4,6 +4,7 @@ import { INBOX_KINDS, type InboxStatus, STAFF_TEXTS } from '../../contracts/staf
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { Sessions } from '../auth/sessions.service.js';
 import { ListingModeration, type ListingModerationSummary } from '../listings/listing-moderation.js';
+import { ReviewModeration } from '../reviews/review-moderation.js';
 import { AccountStanding, type AccountSummary } from '../users/account-standing.js';
 import type { User } from '../users/user.entity.js';
 import type { InboxQuery } from './dto/staff.request.js';
@@ -39,6 +40,7 @@ export class StaffService {
     @Inject(ListingModeration) private readonly listings: ListingModeration,
     @Inject(AccountStanding) private readonly accounts: AccountStanding,
     @Inject(Sessions) private readonly sessions: Sessions,
+    @Inject(ReviewModeration) private readonly reviews: ReviewModeration,
   ) {}
 
   // ----- The inbox -----
@@ -88,6 +90,7 @@ export class StaffService {
     ];
     const audit = await this.em.fork().find(StaffAction, { $or: targets }, { orderBy: { createdAt: 'desc' }, limit: 100 });
     const listing = item.target?.kind === 'listing' ? await this.listings.summary(item.target.id) : null;
+    const review = item.target?.kind === 'review' ? await this.reviews.summary(item.target.id) : null;
     const account =
       item.target?.kind === 'user'
         ? await this.accounts.summary(item.target.id)
@@ -101,6 +104,14 @@ export class StaffService {
       replies: replies.map(replyResponse),
       audit: audit.map(auditResponse),
       listing: listing && listingResponse(listing),
+      review: review && {
+        id: review.id,
+        stars: review.stars,
+        text: review.text,
+        author_name: review.authorName,
+        reviewed_id: review.reviewedId,
+        hidden: review.hidden,
+      },
       account: account && accountResponse(account),
       decision: item.decision ?? null,
     };
@@ -220,6 +231,21 @@ export class StaffService {
       const listing = await this.listings.setFeatured(tx, id, featured);
       await this.record(tx, me, featured ? 'listing.feature' : 'listing.unfeature', 'listing', id);
       return listingResponse(listing);
+    });
+  }
+
+  /** Hides a reported review (it drops out of lists and averages); its author is mailed the reason. */
+  async hideReview(me: User, id: string, reason: string): Promise<void> {
+    await this.em.transactional(async (tx) => {
+      await this.reviews.hide(tx, id, reason);
+      await this.record(tx, me, 'review.hide', 'review', id, reason);
+    });
+  }
+
+  async restoreReview(me: User, id: string, reason?: string): Promise<void> {
+    await this.em.transactional(async (tx) => {
+      await this.reviews.restore(tx, id);
+      await this.record(tx, me, 'review.restore', 'review', id, reason);
     });
   }
 

@@ -141,7 +141,7 @@ describe('staff: role, inbox, reports and moderation', () => {
         expect(response.json<{ error: string }>().error).toBe(error);
       };
       await bad({ target_kind: 'listing', target_id: listingId, reason: 'because' }, 400, 'Please choose a reason');
-      await bad({ target_kind: 'tractor', target_id: listingId, reason: 'scam' }, 400, 'Report a listing or a user');
+      await bad({ target_kind: 'tractor', target_id: listingId, reason: 'scam' }, 400, 'Report a listing, a user or a review');
       await bad(
         { target_kind: 'listing', target_id: listingId, reason: 'scam', details: 'x'.repeat(1001) },
         400,

@@ -24,7 +24,9 @@ export class User {
     | 'pushNotifications'
     | 'createdAt'
     | 'updatedAt'
-    | 'lastActiveAt';
+    | 'lastActiveAt'
+    | 'reviewCount'
+    | 'reviewStarsTotal';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -147,4 +149,11 @@ export class User {
   /** When staff checked the trade details ("Business verified"); cleared when the details change. */
   @Property({ type: 'datetime', nullable: true })
   businessVerifiedAt?: Date | null;
+
+  // Reviews (issue 23 §3): the shown reviews of this member, kept by ReviewTally so cards need no query each.
+  @Property({ type: 'integer', default: 0 })
+  reviewCount: number = 0;
+
+  @Property({ type: 'integer', default: 0 })
+  reviewStarsTotal: number = 0;
 }

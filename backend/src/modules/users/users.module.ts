@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ormEntities } from '../../infra/database/entities.js';
 import { AccountStanding } from './account-standing.js';
+import { ReviewTally } from './review-tally.js';
 import { UserDataRegistry } from './user-data.registry.js';
 import { User } from './user.entity.js';
 
@@ -11,7 +12,7 @@ import { User } from './user.entity.js';
 @Global()
 @Module({
   imports: [ormEntities([User])],
-  providers: [UserDataRegistry, AccountStanding],
-  exports: [UserDataRegistry, AccountStanding],
+  providers: [UserDataRegistry, AccountStanding, ReviewTally],
+  exports: [UserDataRegistry, AccountStanding, ReviewTally],
 })
 export class UsersModule {}

@@ -1,5 +1,5 @@
 import type { components } from '../../lib/api-types';
-import { sellerBadgesHtml } from '../trust/trust-badges';
+import { sellerBadgesHtml, sellerRatingHtml } from '../trust/trust-badges';
 import { formatDistance, formatListingPrice } from '../../lib/listing-format';
 
 export type ListingCardData = components['schemas']['ListingCard'];
@@ -61,7 +61,7 @@ export function listingCardHtml(listing: ListingCardData, options: { near?: stri
 <h3 class="listing-card__title">${escapeHtml(listing.title)}</h3>
 <p class="listing-card__price">${listing.type === 'wanted' ? 'Up to ' : ''}${escapeHtml(formatListingPrice(listing.price, listing.price_unit, listing.vat))}</p>
 <p class="listing-card__location">${escapeHtml(listing.location)}${escapeHtml(distance)}</p>
-<p class="listing-card__seller">${escapeHtml(listing.seller_name)} ${sellerBadgesHtml({ seller_type: listing.seller_type, verified: listing.seller_verified })}</p>
+<p class="listing-card__seller">${escapeHtml(listing.seller_name)} ${sellerBadgesHtml({ seller_type: listing.seller_type, verified: listing.seller_verified })}${sellerRatingHtml(listing.seller_rating)}</p>
 </div>
 </a>
 </article>`;

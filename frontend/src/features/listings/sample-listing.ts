@@ -18,6 +18,7 @@ export const sampleCard = (overrides: Partial<ListingCardData> = {}): ListingCar
   seller_name: 'Jane "Farmer"',
   seller_verified: true,
   seller_type: 'trade',
+  seller_rating: null,
   images: [],
   featured: false,
   views: 3,

@@ -5,6 +5,8 @@ import { formatRelativeTime } from '../../lib/format';
 import type { ChatMessage, Conversation } from './messages-api';
 import { bookingDay, initialOf } from './messages-logic';
 import { useFitViewport } from './use-fit-viewport';
+import { ReviewPanel } from '../reviews/ReviewPanel';
+import '../reviews/reviews.css';
 
 interface Props {
   conversation: Conversation;
@@ -77,6 +79,8 @@ function BookingCard({
 export function ChatPanel(props: Props) {
   const { conversation, myId, messages } = props;
   const other = conversation.other_participant;
+  // A conversation about a listing with someone still here has a row for "Leave a review" (or why not yet).
+  const reviewable = Boolean(conversation.listing) && other.exists;
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -125,7 +129,12 @@ export function ChatPanel(props: Props) {
   );
 
   return (
-    <section className="card chat" ref={panelRef} aria-label={`Conversation with ${other.name}`} data-testid="chat">
+    <section
+      className={`card chat${reviewable ? ' chat--reviewable' : ''}`}
+      ref={panelRef}
+      aria-label={`Conversation with ${other.name}`}
+      data-testid="chat"
+    >
       <header className="chat__header">
         <button type="button" className="btn btn--ghost btn--small chat__back" onClick={props.onBack} aria-label="Back to conversations">
           ←
@@ -178,6 +187,12 @@ export function ChatPanel(props: Props) {
           )}
         </div>
       </header>
+
+      {reviewable && (
+        <div className="chat__review">
+          <ReviewPanel conversationId={conversation.id} />
+        </div>
+      )}
 
       <div className="chat__messages" ref={listRef} data-testid="chat-messages" aria-live="polite">
         {props.hasOlder && (

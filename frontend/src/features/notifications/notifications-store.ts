@@ -31,6 +31,7 @@ export function startNotifications(): void {
   onLiveEvent('MESSAGE_NOTIFICATION', add);
   onLiveEvent('BOOKING_DECIDED', add);
   onLiveEvent('PROFILE_UPDATED', add);
+  onLiveEvent('REVIEW_RECEIVED', add);
 }
 
 export async function reloadNotifications(): Promise<void> {

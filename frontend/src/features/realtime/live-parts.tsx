@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { hasSignedInHint } from '../../lib/signed-in-hint';
+import type { LiveEventPayload, LiveEventType } from '../../stores/live-events';
 import type { RealtimeStatus } from '../../stores/realtime-status';
 
 /** The live events a signed-in page can receive. */
@@ -9,9 +10,17 @@ export const LIVE_TYPES = [
   'NEW_MESSAGE',
   'MESSAGE_NOTIFICATION',
   'BOOKING_DECIDED',
+  'REVIEW_RECEIVED',
   'PROFILE_UPDATED',
   'IMAGE_PROCESSED',
-] as const;
+] as const satisfies readonly LiveEventType[];
+
+/** Each event that carries a bell notification: the type check below fails when one is missing from LIVE_TYPES. */
+type NotificationEventType = {
+  [K in LiveEventType]: LiveEventPayload<K> extends { data: { notification: unknown } } ? K : never;
+}[LiveEventType];
+type MissingLiveType = Exclude<NotificationEventType, (typeof LIVE_TYPES)[number]>;
+export const EVERY_NOTIFICATION_IS_LIVE: [MissingLiveType] extends [never] ? true : MissingLiveType = true;
 
 /** The spec's connection types; connecting counts as disconnected until the first answer. */
 export function connectionType(status: RealtimeStatus): 'realtime' | 'polling' | 'disconnected' {

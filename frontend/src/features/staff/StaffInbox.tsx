@@ -216,6 +216,31 @@ function StaffInbox() {
 
 type Act = (label: string, call: () => Promise<{ ok: boolean; error?: string }>, after?: 'reopen' | 'close') => Promise<void>;
 
+type Call = () => Promise<{ ok: boolean; error?: string }>;
+
+/**
+ * A moderation staff can undo (hide a listing or a review, suspend an account): the danger button,
+ * which needs the reason, while it is not applied; the button that undoes it once it is.
+ */
+function ModerationToggle(props: {
+  applied: boolean;
+  apply: { label: string; done: string; call: Call };
+  undo: { label: string; done: string; call: Call };
+  act: Act;
+  needReason: (call: Call) => Call;
+}) {
+  const { applied, apply, undo, act } = props;
+  return applied ? (
+    <button type="button" className="btn btn--small btn--outline" onClick={() => void act(undo.done, undo.call)}>
+      {undo.label}
+    </button>
+  ) : (
+    <button type="button" className="btn btn--small btn--danger" onClick={() => void act(apply.done, props.needReason(apply.call))}>
+      {apply.label}
+    </button>
+  );
+}
+
 function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMember[]; act: Act }) {
   const [reply, setReply] = useState('');
   const [reason, setReason] = useState('');
@@ -223,8 +248,10 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
     setReply('');
     setReason('');
   }, [item.id]);
-  const needReason = (call: () => Promise<{ ok: boolean; error?: string }>) => async () =>
-    reason.trim().length < 5 ? { ok: false, error: 'Write the reason first (at least 5 characters); the seller is told it.' } : call();
+  const needReason = (call: Call) => async () =>
+    reason.trim().length < 5
+      ? { ok: false, error: 'Write the reason first (at least 5 characters); the seller or author is told it.' }
+      : call();
 
   return (
     <article className="card staff-item" aria-label="Inbox item" data-testid="inbox-detail">
@@ -314,11 +341,11 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
         </section>
       )}
 
-      {!item.decision && (item.listing || item.account) && (
+      {!item.decision && (item.listing || item.account || item.review) && (
         <section className="staff-item__moderation" aria-label="Moderation">
           <h3>Moderation</h3>
           <label className="form-field">
-            <span>Reason (told to the seller when a listing is hidden)</span>
+            <span>Reason (told to the seller when a listing is hidden, to the author when a review is)</span>
             <textarea rows={2} value={reason} onChange={(event) => setReason(event.target.value)} />
           </label>
           {item.listing && (
@@ -328,28 +355,13 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
                 <strong data-testid="listing-status">{item.listing.status}</strong>
                 {item.listing.featured && ' (featured)'}
               </span>
-              {item.listing.status !== 'removed' ? (
-                <button
-                  type="button"
-                  className="btn btn--small btn--danger"
-                  onClick={() =>
-                    void act(
-                      'Listing hidden',
-                      needReason(() => staffApi.hide(item.listing!.id, reason.trim())),
-                    )
-                  }
-                >
-                  Hide listing
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--small btn--outline"
-                  onClick={() => void act('Listing restored', () => staffApi.restore(item.listing!.id))}
-                >
-                  Restore listing
-                </button>
-              )}
+              <ModerationToggle
+                applied={item.listing.status === 'removed'}
+                apply={{ label: 'Hide listing', done: 'Listing hidden', call: () => staffApi.hide(item.listing!.id, reason.trim()) }}
+                undo={{ label: 'Restore listing', done: 'Listing restored', call: () => staffApi.restore(item.listing!.id) }}
+                act={act}
+                needReason={needReason}
+              />
               {item.listing.status === 'live' && (
                 <button
                   type="button"
@@ -365,34 +377,41 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
               )}
             </div>
           )}
+          {item.review && (
+            <div className="staff-item__review">
+              <p>
+                Review by {item.review.author_name} (<a href={`/profile/${item.review.reviewed_id}#reviews`}>on their profile</a>),{' '}
+                {item.review.stars} of 5 stars: <strong data-testid="review-status">{item.review.hidden ? 'hidden' : 'shown'}</strong>
+              </p>
+              <blockquote className="staff-item__quote">{item.review.text}</blockquote>
+              <div className="btn-row">
+                <ModerationToggle
+                  applied={item.review.hidden}
+                  apply={{ label: 'Hide review', done: 'Review hidden', call: () => staffApi.hideReview(item.review!.id, reason.trim()) }}
+                  undo={{ label: 'Restore review', done: 'Review restored', call: () => staffApi.restoreReview(item.review!.id) }}
+                  act={act}
+                  needReason={needReason}
+                />
+              </div>
+            </div>
+          )}
           {item.account && (
             <div className="btn-row">
               <span>
                 {item.listing ? 'Seller' : 'Person'} <a href={`/profile/${item.account.id}`}>{item.account.name}</a>:{' '}
                 {item.account.suspended_at ? 'suspended' : 'active'}
               </span>
-              {item.account.suspended_at ? (
-                <button
-                  type="button"
-                  className="btn btn--small btn--outline"
-                  onClick={() => void act('Suspension lifted', () => staffApi.unsuspend(item.account!.id))}
-                >
-                  Lift suspension
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--small btn--danger"
-                  onClick={() =>
-                    void act(
-                      'Account suspended',
-                      needReason(() => staffApi.suspend(item.account!.id, reason.trim())),
-                    )
-                  }
-                >
-                  Suspend account
-                </button>
-              )}
+              <ModerationToggle
+                applied={Boolean(item.account.suspended_at)}
+                apply={{
+                  label: 'Suspend account',
+                  done: 'Account suspended',
+                  call: () => staffApi.suspend(item.account!.id, reason.trim()),
+                }}
+                undo={{ label: 'Lift suspension', done: 'Suspension lifted', call: () => staffApi.unsuspend(item.account!.id) }}
+                act={act}
+                needReason={needReason}
+              />
             </div>
           )}
         </section>

@@ -103,6 +103,10 @@ export const staffApi = {
     settle(() => api.POST('/api/staff/listings/{id}/restore', { params: { path: { id } }, body: {}, signal: signal() })),
   feature: (id: string, featured: boolean): Promise<Outcome<ListingModeration>> =>
     settle(() => api.POST('/api/staff/listings/{id}/feature', { params: { path: { id } }, body: { featured }, signal: signal() })),
+  hideReview: (id: string, reason: string) =>
+    done(api.POST('/api/staff/reviews/{id}/hide', { params: { path: { id } }, body: { reason }, signal: signal() })),
+  restoreReview: (id: string) =>
+    done(api.POST('/api/staff/reviews/{id}/restore', { params: { path: { id } }, body: {}, signal: signal() })),
   suspend: (id: string, reason: string): Promise<Outcome<AccountModeration>> =>
     settle(() => api.POST('/api/staff/users/{id}/suspend', { params: { path: { id } }, body: { reason }, signal: signal() })),
   unsuspend: (id: string): Promise<Outcome<AccountModeration>> =>

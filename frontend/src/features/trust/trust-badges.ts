@@ -18,3 +18,20 @@ export function sellerBadgesHtml(facts: SellerBadgeFacts): string {
 export function verifiedSinceText(iso: string): string {
   return `Business verified ${new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' })}`;
 }
+
+/** A seller's reviews as cards and listing pages show them (null under 3 reviews: nothing is shown). */
+export interface SellerRatingFacts {
+  average: number;
+  count: number;
+}
+
+/** "4.3 out of 5 from 11 reviews", for screen readers and titles. */
+export function ratingText(rating: SellerRatingFacts): string {
+  return `Rated ${rating.average.toFixed(1)} out of 5 from ${rating.count} review${rating.count === 1 ? '' : 's'}`;
+}
+
+/** "★ 4.3 (11)" with its spoken form, as HTML (numbers only); empty without a rating. */
+export function sellerRatingHtml(rating: SellerRatingFacts | null | undefined): string {
+  if (!rating) return '';
+  return `<span class="seller-rating" title="${ratingText(rating)}"><span aria-hidden="true">★ ${rating.average.toFixed(1)} (${rating.count})</span><span class="visually-hidden">${ratingText(rating)}</span></span>`;
+}

@@ -4,6 +4,15 @@ import { SELLER_TYPES, type SellerType } from '../../../contracts/trust.js';
 import { ImageView } from '../../images/dto/image.response.js';
 
 /** A listing as cards show it (SPEC §3 "Listing (browse shape)"). */
+/** A seller's reviews as cards show them. */
+export class SellerRating {
+  @ApiProperty({ description: 'Average stars, to one decimal', example: 4.7 })
+  average!: number;
+
+  @ApiProperty({ description: 'Shown reviews', example: 12 })
+  count!: number;
+}
+
 export class ListingCard {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -52,6 +61,13 @@ export class ListingCard {
 
   @ApiProperty({ enum: SELLER_TYPES, nullable: true, type: String, description: 'Private or trade seller; null if never chosen' })
   seller_type!: SellerType | null;
+
+  @ApiProperty({
+    type: SellerRating,
+    nullable: true,
+    description: "The seller's average stars and count of reviews; null under 3 reviews",
+  })
+  seller_rating!: SellerRating | null;
 
   @ApiProperty({ type: [ImageView], description: 'In order; the first is the main photo' })
   images!: ImageView[];

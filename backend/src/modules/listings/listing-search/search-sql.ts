@@ -124,6 +124,9 @@ export interface ListingRow {
   seller_name: string;
   seller_verified: boolean;
   seller_type: SellerType | null;
+  /** The seller's shown reviews and their stars (kept on the account row by the reviews module). */
+  seller_review_count: number;
+  seller_review_stars: number;
   distance_m: string | null;
   rank: string | null;
   proximity: number | null;
@@ -876,4 +879,5 @@ const PRICE_PER_HEAD_SORTED = `coalesce(${priceInUnit('per-head').sql}, ${NO_PRI
 const SELECT = `l.id, l.title, left(l.description, 160) as excerpt, l.price_pence, l.price_unit, l.vat, l.type,
   l.rent_subcategory, l.location_text, l.featured, l.views, l.saves_count, l.published_at, l.expires_at, l.status,
   ${priceInUnit('per-head').sql} as price_per_head_pence, c.slug as category_slug, c.name as category_name, u.id as seller_id, u.full_name as seller_name,
-  (u.business_verified_at is not null) as seller_verified, u.seller_type`;
+  (u.business_verified_at is not null) as seller_verified, u.seller_type, u.review_count as seller_review_count,
+  u.review_stars_total as seller_review_stars`;

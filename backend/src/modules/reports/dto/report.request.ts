@@ -13,11 +13,11 @@ import { IsUuid } from '../../../common/uuid.js';
 
 export class ReportRequest {
   @ApiProperty({ enum: REPORT_TARGETS })
-  @IsIn(REPORT_TARGETS, { message: 'Report a listing or a user' })
+  @IsIn(REPORT_TARGETS, { message: 'Report a listing, a user or a review' })
   target_kind!: ReportTarget;
 
   @ApiProperty({ format: 'uuid' })
-  @IsUuid('target_id must be the id of a listing or a user')
+  @IsUuid('target_id must be the id of a listing, a user or a review')
   target_id!: string;
 
   @ApiProperty({

@@ -11,8 +11,8 @@ export class InboxPerson {
 }
 
 export class InboxTarget {
-  @ApiProperty({ enum: ['listing', 'user'] })
-  kind!: 'listing' | 'user';
+  @ApiProperty({ enum: ['listing', 'user', 'review'] })
+  kind!: 'listing' | 'user' | 'review';
 
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -133,6 +133,27 @@ export class AuditEntryResponse {
   created_at!: string;
 }
 
+/** A reported review as it is now, for staff to read before hiding or restoring it. */
+export class ReviewModerationResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ minimum: 1, maximum: 5 })
+  stars!: number;
+
+  @ApiProperty()
+  text!: string;
+
+  @ApiProperty({ description: 'Its author, or "Deleted user"' })
+  author_name!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The member reviewed' })
+  reviewed_id!: string;
+
+  @ApiProperty({ description: 'Hidden by staff: out of lists and averages' })
+  hidden!: boolean;
+}
+
 export class ListingModerationResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -205,6 +226,9 @@ export class InboxItemDetailResponse extends InboxItemResponse {
 
   @ApiProperty({ type: ListingModerationResponse, nullable: true, description: 'The reported listing as it is now' })
   listing!: ListingModerationResponse | null;
+
+  @ApiProperty({ type: ReviewModerationResponse, nullable: true, description: 'The reported review as it is now' })
+  review!: ReviewModerationResponse | null;
 
   @ApiProperty({ type: AccountModerationResponse, nullable: true, description: 'The reported person as they are now' })
   account!: AccountModerationResponse | null;

@@ -21,7 +21,7 @@ export interface InboxItem {
   /** When the stated response time runs out. */
   dueAt: Date;
   /** What a report is about (a listing or a person): the moderation buttons act on it. */
-  target: { kind: 'listing' | 'user'; id: string; label: string } | null;
+  target: { kind: 'listing' | 'user' | 'review'; id: string; label: string } | null;
 }
 
 export interface InboxItemDetail extends InboxItem {
