@@ -110,7 +110,8 @@ if (stored < SEARCHES) {
       `select l.category_id, c.slug, l.type, l.title, l.price_pence, l.place_id, l.latitude, l.longitude
          from listing l tablesample system (15) join category c on c.id = l.category_id where l.status = 'live' limit ?`.replace(
         '?',
-        String(SEARCHES - stored),
+        // More listings than searches wanted: some draw neither a word nor a place, and are passed over.
+        String(Math.ceil((SEARCHES - stored) * 1.25)),
       ),
     )
   ).rows;
@@ -118,6 +119,7 @@ if (stored < SEARCHES) {
   const matches = app.get(ListingMatches);
   const rows = [];
   for (const listing of sample) {
+    if (rows.length >= SEARCHES - stored) break;
     const params = new URLSearchParams();
     if (random() < 0.6) params.set('category', listing.slug);
     const word = (listing.title.match(/[A-Za-z]{4,}/g) ?? [])[0];
