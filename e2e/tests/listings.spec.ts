@@ -425,6 +425,8 @@ test.describe('post listing wizard', () => {
     await page.getByLabel('Title').fill('Twenty Texel ewe lambs');
     await page.getByLabel('Category').selectOption('livestock');
     await page.getByLabel('Age (months)').fill('8');
+    // £110 a head: the wanted ad's price is per head, and a price is compared in its unit.
+    await page.getByLabel('Price is').selectOption('per-head');
     await finishDetails(page, '110', 'Twenty Texel ewe lambs born in March, wormed and vaccinated, ready to go to a new flock.');
     await page.getByRole('button', { name: 'Next' }).click();
     await declareFirstListing(page);
