@@ -94,6 +94,14 @@ describe('wanted ads', () => {
     expect((await post(130)).wanted_by).toBe(0);
   });
 
+  it('offers a lot priced as a whole to a wanted ad priced per head, by its head count', async () => {
+    const [buyer, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+    await postWanted(buyer); // Up to £120 a head.
+    const post = (price: number) => postListing<Posted>(seller.browser, { ...lambsForSale({ price }), price_unit: 'total' });
+    expect((await post(2_000)).wanted_by).toBe(1); // £100 a head for the twenty.
+    expect((await post(2_600)).wanted_by).toBe(0); // £130 a head.
+  });
+
   it('tells each wanted ad’s owner once per listing, by the bell and by e-mail, however often the job runs', async () => {
     const [buyer, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
     const wanted = await postWanted(buyer, { title: 'Wanted: Texel ewe lambs for a new flock' });

@@ -49,7 +49,10 @@ export class WantedMatches {
       `select w.id, w.seller_id, w.title, w.wanted_search
          from listing l
          join listing w on w.status = 'live' and w.type = 'wanted' and w.category_id = l.category_id
-          and w.seller_id <> l.seller_id and w.price_pence >= l.price_pence
+          and w.seller_id <> l.seller_id
+          -- In the ad's own unit (a lot's total over its head count, say): a raw comparison of pence would
+          -- never offer "40 for £4,000" to "up to £120 a head".
+          and w.price_pence >= listing_price_in_unit(l.price_pence, l.price_unit, l.attributes, w.price_unit)
           -- Near enough to be worth asking: within the ad's radius, with room for its search's place (an
           -- outcode's centre) lying away from the ad's own rounded point. The search decides.
           and earth_distance(ll_to_earth(w.latitude, w.longitude), ll_to_earth(l.latitude, l.longitude))
