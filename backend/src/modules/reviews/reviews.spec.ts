@@ -34,7 +34,7 @@ const data = <T = Json>(response: { json: <R>() => R }) => response.json<{ data:
 /** Issue 23 §3: reviews only after a real deal, once per listing, editable for 48 hours, moderated by staff. */
 describe('reviews', () => {
   const clock = new ControlledClock();
-  const { db, t } = useTestApp({ API_RATE_LIMIT: '100000' }, { clock, waitForJobs: true });
+  const { db, t } = useTestApp({ API_RATE_LIMIT: '100000', SEARCH_CACHE_MS: '60000' }, { clock, waitForJobs: true });
   let staff: Awaited<ReturnType<typeof staffMember>>;
 
   beforeAll(async () => {
@@ -336,6 +336,21 @@ describe('reviews', () => {
         await new Browser(t).call('GET', '/api/listings?q=hay'),
       );
       expect(browse.listings.find((l) => l.id === listingId)?.seller_rating).toEqual({ average: 4.3, count: 11 });
+      // A review written, hidden or restored shows on the cards at once (browse answers are reused for a while otherwise).
+      const cardRating = async () =>
+        data<{ listings: Array<{ id: string; seller_rating: unknown }> }>(
+          await new Browser(t).call('GET', '/api/listings?q=hay'),
+        ).listings.find((l) => l.id === listingId)?.seller_rating;
+      const more = await talk({ seller });
+      later(40);
+      const { id: newest } = data<ReviewJson>(await review(more.buyer, more.conversationId, 1));
+      expect(await cardRating()).toEqual({ average: 4, count: 12 });
+      expect((await staff.browser.call('POST', `/api/staff/reviews/${newest}/hide`, { reason: 'Not about the deal.' })).statusCode).toBe(
+        204,
+      );
+      expect(await cardRating()).toEqual({ average: 4.3, count: 11 });
+      expect((await staff.browser.call('POST', `/api/staff/reviews/${newest}/restore`, {})).statusCode).toBe(204);
+      expect(await cardRating()).toEqual({ average: 4, count: 12 });
       const badCursor = await new Browser(t).call('GET', `/api/reviews/users/${seller.id}?cursor=forged`);
       expect(badCursor.statusCode).toBe(400);
     });
