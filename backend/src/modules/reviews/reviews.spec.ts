@@ -700,6 +700,31 @@ describe('reviews', () => {
       expect(await db.query(`select id from report where target_kind = 'review'`)).toEqual([]);
     });
 
+    it('holds a flood of changes at once to the day’s limit: the rest are 429, none a 500, the review one of the sent', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 5));
+      const flood = await Promise.all(
+        Array.from({ length: REVIEW_WRITES_PER_DAY.limit + 10 }, (_, i) =>
+          buyer.browser.call('PATCH', `/api/reviews/${id}`, { stars: 1 + (i % 5), text: `${TEXT} (${i})` }),
+        ),
+      );
+      const statuses = flood.map((r) => r.statusCode);
+      // The review itself counted as the first of the day.
+      expect([statuses.filter((s) => s === 200).length, statuses.filter((s) => s === 429).length]).toEqual([
+        REVIEW_WRITES_PER_DAY.limit - 1,
+        11,
+      ]);
+      const [shown] = (await reviewsOf(seller.id)).reviews;
+      const sent = flood.filter((r) => r.statusCode === 200).map((r) => data<ReviewJson>(r).text);
+      expect(sent).toContain(shown!.text);
+      const [tally] = await db.query<{ review_count: number; review_stars_total: number }>(
+        'select review_count, review_stars_total from app_user where id = $1',
+        [seller.id],
+      );
+      expect(tally).toEqual({ review_count: 1, review_stars_total: shown!.stars });
+    });
+
     it('refuses a foreign Origin and a signed-in request without the CSRF header, writing nothing', async () => {
       const { seller, buyer, conversationId } = await talk();
       later(25);
