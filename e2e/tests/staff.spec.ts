@@ -1,49 +1,12 @@
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { generate } from 'otplib';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
 import { expect, test } from './fixtures.js';
 import { outboxMails } from './outbox.js';
-import { productUnderTest } from './product.js';
+import { becomeStaff, grantStaff, signInAgain, turnOnTwoFactor } from './staff-people.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
-import { dealDone, PASSWORD, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-
-/** `./fieldmarket staff grant <email>`, on the running product's embedded database (as an operator types it). */
-async function grantStaff(email: string): Promise<string> {
-  const { stdout } = await promisify(execFile)('./fieldmarket', ['staff', 'grant', email], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      DATA_DIR: productUnderTest().dataDir,
-      EMBEDDED_PG_PORT: String(productUnderTest().embeddedPostgresPort),
-    },
-  });
-  return stdout;
-}
-
-/** Turns two-factor on in this session (which so passes the second factor); returns the recovery codes. */
-async function turnOnTwoFactor(request: APIRequestContext): Promise<string[]> {
-  const setup = await request.post('/api/profile/two-factor/setup', { headers: SITE });
-  const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
-  const verified = await request.post('/api/profile/two-factor/verify', { headers: SITE, data: { token: await generate({ secret }) } });
-  expect(verified.ok()).toBe(true);
-  return ((await verified.json()) as { data: { recovery_codes: string[] } }).data.recovery_codes;
-}
-
-/** Signs in again (the staff command signs the account out everywhere), with a recovery code when two-factor is on. */
-async function signInAgain(request: APIRequestContext, email: string, recoveryCode?: string): Promise<void> {
-  const signedIn = await request.post('/api/auth/signin', { headers: SITE, data: { email, password: PASSWORD } });
-  expect(signedIn.ok()).toBe(true);
-  if (recoveryCode === undefined) return;
-  const answered = await request.post('/api/auth/two-factor/verify-login', { headers: SITE, data: { recovery_code: recoveryCode } });
-  expect(answered.ok()).toBe(true);
-}
+import { dealDone, photosReady, placeNamed, postListing, signUpVerified, SITE, uniqueWord } from './sellers.js';
 
 async function newPerson(browser: Browser, address: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': address } });
@@ -53,10 +16,7 @@ async function newPerson(browser: Browser, address: string): Promise<Page> {
 /** A member of staff as one becomes staff: signed up, granted by the command, signed in again, two-factor on. */
 async function staffPerson(browser: Browser, address: string): Promise<Page> {
   const staff = await newPerson(browser, address);
-  const { email } = await signUpVerified(staff.request, 'Stella Staff');
-  await grantStaff(email);
-  await signInAgain(staff.request, email);
-  await turnOnTwoFactor(staff.request);
+  await becomeStaff(staff.request);
   return staff;
 }
 

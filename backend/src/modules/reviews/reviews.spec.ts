@@ -34,7 +34,7 @@ const data = <T = Json>(response: { json: <R>() => R }) => response.json<{ data:
 /** Issue 23 §3: reviews only after a real deal, once per listing, editable for 48 hours, moderated by staff. */
 describe('reviews', () => {
   const clock = new ControlledClock();
-  const { db, t } = useTestApp({ API_RATE_LIMIT: '100000' }, { clock, waitForJobs: true });
+  const { db, t } = useTestApp({ API_RATE_LIMIT: '100000', SEARCH_CACHE_MS: '60000' }, { clock, waitForJobs: true });
   let staff: Awaited<ReturnType<typeof staffMember>>;
 
   beforeAll(async () => {
@@ -336,6 +336,21 @@ describe('reviews', () => {
         await new Browser(t).call('GET', '/api/listings?q=hay'),
       );
       expect(browse.listings.find((l) => l.id === listingId)?.seller_rating).toEqual({ average: 4.3, count: 11 });
+      // A review written, hidden or restored shows on the cards at once (browse answers are reused for a while otherwise).
+      const cardRating = async () =>
+        data<{ listings: Array<{ id: string; seller_rating: unknown }> }>(
+          await new Browser(t).call('GET', '/api/listings?q=hay'),
+        ).listings.find((l) => l.id === listingId)?.seller_rating;
+      const more = await talk({ seller });
+      later(40);
+      const { id: newest } = data<ReviewJson>(await review(more.buyer, more.conversationId, 1));
+      expect(await cardRating()).toEqual({ average: 4, count: 12 });
+      expect((await staff.browser.call('POST', `/api/staff/reviews/${newest}/hide`, { reason: 'Not about the deal.' })).statusCode).toBe(
+        204,
+      );
+      expect(await cardRating()).toEqual({ average: 4.3, count: 11 });
+      expect((await staff.browser.call('POST', `/api/staff/reviews/${newest}/restore`, {})).statusCode).toBe(204);
+      expect(await cardRating()).toEqual({ average: 4, count: 12 });
       const badCursor = await new Browser(t).call('GET', `/api/reviews/users/${seller.id}?cursor=forged`);
       expect(badCursor.statusCode).toBe(400);
     });
@@ -683,6 +698,31 @@ describe('reviews', () => {
       ]);
       // The reports refused were not filed.
       expect(await db.query(`select id from report where target_kind = 'review'`)).toEqual([]);
+    });
+
+    it('holds a flood of changes at once to the day’s limit: the rest are 429, none a 500, the review one of the sent', async () => {
+      const { seller, buyer, conversationId } = await talk();
+      later(25);
+      const { id } = data<ReviewJson>(await review(buyer, conversationId, 5));
+      const flood = await Promise.all(
+        Array.from({ length: REVIEW_WRITES_PER_DAY.limit + 10 }, (_, i) =>
+          buyer.browser.call('PATCH', `/api/reviews/${id}`, { stars: 1 + (i % 5), text: `${TEXT} (${i})` }),
+        ),
+      );
+      const statuses = flood.map((r) => r.statusCode);
+      // The review itself counted as the first of the day.
+      expect([statuses.filter((s) => s === 200).length, statuses.filter((s) => s === 429).length]).toEqual([
+        REVIEW_WRITES_PER_DAY.limit - 1,
+        11,
+      ]);
+      const [shown] = (await reviewsOf(seller.id)).reviews;
+      const sent = flood.filter((r) => r.statusCode === 200).map((r) => data<ReviewJson>(r).text);
+      expect(sent).toContain(shown!.text);
+      const [tally] = await db.query<{ review_count: number; review_stars_total: number }>(
+        'select review_count, review_stars_total from app_user where id = $1',
+        [seller.id],
+      );
+      expect(tally).toEqual({ review_count: 1, review_stars_total: shown!.stars });
     });
 
     it('refuses a foreign Origin and a signed-in request without the CSRF header, writing nothing', async () => {

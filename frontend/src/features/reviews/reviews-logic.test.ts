@@ -23,6 +23,11 @@ describe('reviews in the page', () => {
     expect(reviewErrors(3, 'Paid on collection\u0007 as agreed, no trouble at all.')).toEqual({
       text: 'Review must not contain control characters',
     });
+    expect(reviewErrors(4, 'Paid on collection, \u202egnp.exe as agreed, no trouble.')).toEqual({
+      text: 'Review must not contain characters that change the direction of text',
+    });
+    expect(reviewErrors(5, 'שלום, the ewes were exactly as described.')).toEqual({});
+    expect(replyError('Thank you \u2066')).toBe('Reply must not contain characters that change the direction of text');
     expect(replyError(' ')).toBe('Reply is required');
     expect(replyError('Thank you')).toBeUndefined();
   });

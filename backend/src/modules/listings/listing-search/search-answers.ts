@@ -5,13 +5,17 @@ import { ShortLivedCache } from '../../../common/short-lived-cache.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/env.js';
 import type { ListingPage } from '../dto/listing.response.js';
+import { Review } from '../../reviews/review.entity.js';
 import { Listing } from '../listing.entity.js';
 import { SavedListing } from '../saved-listing.entity.js';
 
+/** What a search answer is made of: listings, saves, and the reviews behind a seller's rating on cards. */
+const SEARCH_SOURCES = [Listing, SavedListing, Review] as const;
+
 /**
  * Search answers reused for the same query for SEARCH_CACHE_MS: browse's first pages and popular
- * searches repeat all day. Whatever changes a listing or a save through this process (the
- * seller, staff moderating, the expiry job) clears them when it flushes and again when its
+ * searches repeat all day. Whatever changes a listing, a save or a review through this process (the
+ * seller, staff moderating, the expiry job, a buyer reviewing the seller) clears them when it flushes and again when its
  * transaction commits, so the next search sees the change; other processes see it within
  * SEARCH_CACHE_MS.
  */
@@ -39,7 +43,7 @@ class ClearAfterListingWrites implements EventSubscriber {
   constructor(private readonly clear: () => void) {}
 
   afterFlush({ em, uow }: FlushEventArgs): void {
-    const touched = uow.getChangeSets().some((cs) => cs.entity instanceof Listing || cs.entity instanceof SavedListing);
+    const touched = uow.getChangeSets().some((cs) => SEARCH_SOURCES.some((source) => cs.entity instanceof source));
     if (!touched) return;
     this.clear();
     const transaction = em.getTransactionContext<object>();
