@@ -39,8 +39,12 @@ export class UploadController {
   }
 }
 
-/** How long browsers and proxies keep a variant before they must ask again (and get a 404 once it is withheld). */
-export const MEDIA_CACHE_CONTROL = 'public, max-age=3600, must-revalidate';
+/**
+ * A viewer's own browser keeps a variant for an hour (a phone on one bar of signal does not fetch it again);
+ * shared caches (a CDN, a proxy) must ask every time (s-maxage=0), so once staff hide a listing no cache
+ * gives its photos to anyone new: the next request is answered 404.
+ */
+export const MEDIA_CACHE_CONTROL = 'public, max-age=3600, s-maxage=0, must-revalidate';
 
 /** Published variants: files, outside /api (see common/api-prefix.ts). Originals are never reachable. */
 @ApiExcludeController()

@@ -76,7 +76,7 @@ describe('images', () => {
         const served = await browser.send('GET', `/media/images/${id}/${file}`);
         expect(served.statusCode).toBe(200);
         expect(served.headers['content-type']).toBe(file.endsWith('.webp') ? 'image/webp' : 'image/avif');
-        expect(served.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
+        expect(served.headers['cache-control']).toBe('public, max-age=3600, s-maxage=0, must-revalidate');
         expect(served.headers['x-content-type-options']).toBe('nosniff');
         const meta = await sharp(served.rawPayload).metadata();
         expect(meta.format).toBe(file.endsWith('.webp') ? 'webp' : 'heif');

@@ -115,11 +115,7 @@ export class Deals {
    * Conversations about a listing matching `where`, newest first, each with the deal rule applied:
    * both wrote, and the owner accepted a booking request in it or the listing is sold or let.
    */
-  private async conversations(
-    where: string,
-    params: string[],
-    page?: { limit: number; offset: number },
-  ): Promise<ConversationDeal[]> {
+  private async conversations(where: string, params: string[], page?: { limit: number; offset: number }): Promise<ConversationDeal[]> {
     const rows = await this.em
       .fork()
       .getConnection()
