@@ -28,6 +28,7 @@ import { Migration20261126115100_seller_trust } from './Migration20261126115100_
 import { Migration20261126115200_image_withheld } from './Migration20261126115200_image_withheld.js';
 import { Migration20261126132000_message_safety_notice } from './Migration20261126132000_message_safety_notice.js';
 import { Migration20261126132010_listing_appeals } from './Migration20261126132010_listing_appeals.js';
+import { Migration20261126135510_appeal_per_hiding } from './Migration20261126135510_appeal_per_hiding.js';
 import { Migration20261126132020_one_pending_story_and_check } from './Migration20261126132020_one_pending_story_and_check.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126132000_message_safety_notice', class: Migration20261126132000_message_safety_notice },
   { name: 'Migration20261126132010_listing_appeals', class: Migration20261126132010_listing_appeals },
   { name: 'Migration20261126132020_one_pending_story_and_check', class: Migration20261126132020_one_pending_story_and_check },
+  { name: 'Migration20261126135510_appeal_per_hiding', class: Migration20261126135510_appeal_per_hiding },
 ];

@@ -240,6 +240,28 @@ export class NotificationsSubscriber {
     );
   }
 
+  /** The owner of a listing staff hid: staff upheld the hiding without an appeal (the e-mail is the listings module's). */
+  @OnDomainEvent('listing.case-closed', { name: 'notifications.case-closed', queue: 'notifications' })
+  async caseClosed(event: DomainEvent<'listing.case-closed'>): Promise<void> {
+    const { listingId, ownerId } = event.payload;
+    const listing = await this.listings.brief(listingId);
+    if (!listing) return;
+    await this.notify(
+      [ownerId],
+      {
+        kind: 'LISTING_UPDATED',
+        type: 'warning',
+        message: `Our team closed the case: "${listing.title}" stays hidden. You may delete it.`,
+        actionUrl: `/listing/${listingId}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'LISTING_UPDATED',
+        { type: 'LISTING_UPDATED', data: { listing_id: listingId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
   /** A deleted account's notifications, follows and event log. */
   @OnDomainEvent('user.deleted', { name: 'notifications.forget-deleted-user', queue: 'maintenance' })
   async forgetDeletedUser(event: DomainEvent<'user.deleted'>): Promise<void> {
