@@ -247,6 +247,24 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
     );
   });
 
+  it('serves a hidden listing’s photos to its owner alone (never cached); another member and a visitor get 404', async () => {
+    const owner = await signedInPerson(t, db);
+    const listing = await postListing<{ id: string }>(owner.browser, { title: 'Own photos Massey tractor' });
+    await waitForJobs(db);
+    const [image] = data<{ images: Array<{ url: string | null }> }>(await owner.browser.call('GET', `/api/listings/${listing.id}`)).images;
+    const url = image!.url!;
+    await staff.browser.call('POST', `/api/staff/listings/${listing.id}/hide`, { reason: REASON });
+
+    const own = await owner.browser.send('GET', url);
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['cache-control']).toBe('private, no-store');
+    expect(own.rawPayload.length).toBeGreaterThan(0);
+    const stranger = await signedInPerson(t, db);
+    expect((await stranger.browser.send('GET', url)).statusCode).toBe(404);
+    expect((await new Browser(t).send('GET', url)).statusCode).toBe(404);
+    expect((await staff.browser.send('GET', url)).statusCode).toBe(404);
+  });
+
   it('answers 409 to an appeal about a listing that is not hidden', async () => {
     const owner = await signedInPerson(t, db);
     const id = await insertListing(db, { seller: owner.id, title: 'Live Lely rake' });
