@@ -3,20 +3,21 @@
  */
 
 /** What a notification is about. */
-export const NOTIFICATION_KINDS = ['NEW_MESSAGE', 'NEW_LISTING', 'LISTING_UPDATED', 'PROFILE_UPDATED', 'BOOKING'] as const;
+export const NOTIFICATION_KINDS = ['NEW_MESSAGE', 'NEW_LISTING', 'LISTING_UPDATED', 'PROFILE_UPDATED', 'BOOKING', 'STORY'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The spec's notification type, which sets its colour. */
 export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** The spec's titles (SPEC §4), and ours for a booking decision. */
+/** The spec's titles (SPEC §4), and ours for a booking decision and a success story decision. */
 export const NOTIFICATION_TITLES = {
   NEW_LISTING: 'New Listing Available',
   NEW_MESSAGE: 'New Message',
   LISTING_UPDATED: 'Listing Updated',
   PROFILE_UPDATED: 'Profile Updated',
   BOOKING: 'Booking Request',
+  STORY: 'Success Story',
 } as const satisfies Record<NotificationKind, string>;
 
 /** The bell shows the newest 10 (SPEC §9 "Notification list cap"). */

@@ -2759,7 +2759,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "NEW_MESSAGE" | "NEW_LISTING" | "LISTING_UPDATED" | "PROFILE_UPDATED" | "BOOKING";
+            kind: "NEW_MESSAGE" | "NEW_LISTING" | "LISTING_UPDATED" | "PROFILE_UPDATED" | "BOOKING" | "STORY";
             /** @enum {string} */
             type: "info" | "success" | "warning" | "error";
             /** @example New Listing Available */

@@ -201,7 +201,7 @@ export class NotificationsSubscriber {
     await this.notify(
       [authorId],
       {
-        kind: 'PROFILE_UPDATED',
+        kind: 'STORY',
         type: decision === 'approved' ? 'success' : 'warning',
         message:
           decision === 'approved' ? 'Your success story is published.' : 'Your success story was not published; the e-mail says why.',
