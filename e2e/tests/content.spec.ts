@@ -196,6 +196,7 @@ test.describe('the other content pages', () => {
     const main = page.getByRole('main');
     await expect(main).toContainText('If you do not sign in for 2 years, we delete the account');
     await expect(main).toContainText('Backups are deleted within 30 days');
+    await expect(main).toContainText('A listing our team hid is deleted with its photos 180 days after it was hidden');
     await expect(main).toContainText('not for children under 13');
     await expect(main).toContainText('governed by the law of England and Wales');
     await expect(main.getByRole('link', { name: 'profile, under Account' })).toHaveAttribute('href', '/profile#account');

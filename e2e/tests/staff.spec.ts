@@ -123,6 +123,18 @@ test.describe('staff', () => {
     expect((await staff.request.post(`/api/staff/listings/${id}/hide`, { headers: SITE, data: { reason } })).status()).toBe(201);
     expect((await visitor.request.get(photo!.url)).status()).toBe(404);
 
+    // The owner still gets their own photo; My Listings shows why on the card, offers no Delete while the case is
+    // open, and asks nothing per card (the case came with the page).
+    expect((await owner.request.get(photo!.url)).status()).toBe(200);
+    const perCard: string[] = [];
+    owner.on('request', (request) => request.url().includes('/moderation') && perCard.push(request.url()));
+    await owner.goto('/profile#listings');
+    const card = owner.getByRole('listitem').filter({ hasText: title });
+    await expect(card.getByTestId('hidden-reason')).toContainText(reason);
+    await expect(card.getByRole('link', { name: 'See why and appeal' })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
+    expect(perCard).toEqual([]);
+
     // The owner reads why, and appeals once from the listing's page.
     await owner.goto(`/listing/${id}`);
     const hidden = owner.getByTestId('listing-hidden');

@@ -119,6 +119,7 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /api/staff/listings/{id}': 'Staff: a listing for moderation',
   'POST /api/staff/listings/{id}/hide': 'Staff: hide a listing',
   'POST /api/staff/listings/{id}/restore': 'Staff: restore a hidden listing',
+  'POST /api/staff/listings/{id}/close-case': 'Staff: uphold a hiding and close its case',
   'POST /api/staff/listings/{id}/feature': 'Staff: feature or unfeature a listing',
   'POST /api/staff/reviews/{id}/hide': 'Staff: hide a review (its author is told why)',
   'POST /api/staff/reviews/{id}/restore': 'Staff: show a hidden review again',

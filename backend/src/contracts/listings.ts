@@ -549,5 +549,6 @@ export const APPEAL_TEXTS = {
   hiddenWithAccount: 'This listing is hidden because your account is suspended; write to us through the contact page instead.',
   caseOpen:
     'Our team hid this listing and has not closed the case yet, so it cannot be deleted now; it can be deleted once they have decided.',
+  caseClosed: 'Our team has closed the case about this listing; it stays hidden and you may delete it from My Listings.',
   received: 'Thank you. Our team will look at your appeal within 3 days and tell you what they decide.',
 } as const;

@@ -3,14 +3,22 @@
  */
 
 /** What a notification is about. */
-export const NOTIFICATION_KINDS = ['NEW_MESSAGE', 'NEW_LISTING', 'LISTING_UPDATED', 'PROFILE_UPDATED', 'BOOKING', 'REVIEW'] as const;
+export const NOTIFICATION_KINDS = [
+  'NEW_MESSAGE',
+  'NEW_LISTING',
+  'LISTING_UPDATED',
+  'PROFILE_UPDATED',
+  'BOOKING',
+  'REVIEW',
+  'STORY',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The spec's notification type, which sets its colour. */
 export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** The spec's titles (SPEC §4), and ours for a booking decision and a review. */
+/** The spec's titles (SPEC §4), and ours for a booking decision, a review and a success story decision. */
 export const NOTIFICATION_TITLES = {
   NEW_LISTING: 'New Listing Available',
   NEW_MESSAGE: 'New Message',
@@ -18,6 +26,7 @@ export const NOTIFICATION_TITLES = {
   PROFILE_UPDATED: 'Profile Updated',
   BOOKING: 'Booking Request',
   REVIEW: 'New Review',
+  STORY: 'Success Story',
 } as const satisfies Record<NotificationKind, string>;
 
 /** The bell shows the newest 10 (SPEC §9 "Notification list cap"). */

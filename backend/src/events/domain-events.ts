@@ -66,6 +66,8 @@ export interface DomainEventPayloads {
   'listing.removed-by-staff': { listingId: string };
   /** Staff decided the owner's appeal against hiding a listing (approved: restored; declined: upheld); the owner is told. */
   'listing.appeal-decided': { appealId: string; listingId: string; ownerId: string; decision: 'approved' | 'declined' };
+  /** Staff upheld a hiding without an appeal and closed its case; the owner is told (and may now delete it). */
+  'listing.case-closed': { listingId: string; ownerId: string };
   /** Staff approved or declined a trade seller's request for a business check; the seller is told. */
   'seller.business-check-decided': { verificationId: string };
   /** Staff approved (published) or declined a success story; its author is told. */

@@ -1638,6 +1638,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/staff/listings/{id}/close-case": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: uphold a hiding and close its case */
+        post: operations["StaffController_closeCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/staff/listings/{id}/feature": {
         parameters: {
             query?: never;
@@ -2301,6 +2318,105 @@ export interface components {
              */
             makes: string[];
         };
+        ListingAppealView: {
+            text: string;
+            /**
+             * @description approved: the listing was restored; declined: the hiding stands
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "declined";
+            /** @description Why staff upheld the hiding */
+            decline_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+        };
+        ListingModerationView: {
+            /** @description Hidden from everyone but its owner (status removed) */
+            hidden: boolean;
+            /** @description Hidden with its owner’s suspended account rather than for itself */
+            hidden_with_account: boolean;
+            /** @description The reason staff gave for hiding it */
+            reason: string | null;
+            /** Format: date-time */
+            hidden_at: string | null;
+            /** @description Staff closed the case (upheld the hiding, with or without an appeal) */
+            case_closed: boolean;
+            /** @description The owner may still appeal (once per hiding) */
+            may_appeal: boolean;
+            /** @description The owner may delete it: not hidden by staff, or the case is closed */
+            may_delete: boolean;
+            appeal: components["schemas"]["ListingAppealView"] | null;
+        };
+        OwnListingCard: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @description The start of the description */
+            description: string;
+            /**
+             * @description Pounds (GBP)
+             * @example 38500
+             */
+            price: number;
+            /** @example total */
+            price_unit: string;
+            /** @example plus-vat */
+            vat: string;
+            /**
+             * @description wanted: a buyer’s wanted ad, its price the most they pay
+             * @enum {string}
+             */
+            type: "sale" | "rent" | "wanted";
+            rent_subcategory: string | null;
+            /** @example Taunton, England */
+            location: string;
+            /** @description From the searched place, when one was given */
+            distance_miles: number | null;
+            category_name: string;
+            category_slug: string;
+            /** Format: uuid */
+            seller_id: string;
+            seller_name: string;
+            /** @description "Business verified": our team checked the trade seller's business details */
+            seller_verified: boolean;
+            /**
+             * @description Private or trade seller; null if never chosen
+             * @enum {string|null}
+             */
+            seller_type: "private" | "trade" | null;
+            /** @description The seller's average stars and count of reviews; null under 3 reviews */
+            seller_rating: components["schemas"]["SellerRating"] | null;
+            /** @description In order; the first is the main photo */
+            images: components["schemas"]["ImageView"][];
+            featured: boolean;
+            views: number;
+            /** @description How many people saved it (the spec’s favourites) */
+            saves_count: number;
+            /** @enum {string} */
+            status: "live" | "sold" | "let" | "withdrawn" | "expired" | "removed";
+            /**
+             * Format: date-time
+             * @description When it (last) went live
+             */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Why staff hid it and where its case stands; null when not hidden */
+            moderation: components["schemas"]["ListingModerationView"] | null;
+        };
+        OwnListingPage: {
+            listings: components["schemas"]["OwnListingCard"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+            /** @description Matches, on the first page only; at most 1,000 counted */
+            total: number | null;
+            /** @description More than `total` match */
+            total_is_lower_bound: boolean;
+            /** @description The words searched instead, when the given ones found nothing (typos) */
+            searched_for: string | null;
+        };
         SavedListingEntry: {
             /** Format: uuid */
             listing_id: string;
@@ -2554,37 +2670,6 @@ export interface components {
              */
             status: "live" | "sold" | "let" | "withdrawn";
         };
-        ListingAppealView: {
-            text: string;
-            /**
-             * @description approved: the listing was restored; declined: the hiding stands
-             * @enum {string}
-             */
-            status: "pending" | "approved" | "declined";
-            /** @description Why staff upheld the hiding */
-            decline_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            decided_at: string | null;
-        };
-        ListingModerationView: {
-            /** @description Hidden from everyone but its owner (status removed) */
-            hidden: boolean;
-            /** @description Hidden with its owner’s suspended account rather than for itself */
-            hidden_with_account: boolean;
-            /** @description The reason staff gave for hiding it */
-            reason: string | null;
-            /** Format: date-time */
-            hidden_at: string | null;
-            /** @description Staff closed the case (upheld the hiding after an appeal) */
-            case_closed: boolean;
-            /** @description The owner may still appeal (once per listing) */
-            may_appeal: boolean;
-            /** @description The owner may delete it: not hidden by staff, or the case is closed */
-            may_delete: boolean;
-            appeal: components["schemas"]["ListingAppealView"] | null;
-        };
         ListingAppealRequest: {
             /** @example The photos are my own: I took them on the farm last week and can send more. */
             text: string;
@@ -2797,7 +2882,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "NEW_MESSAGE" | "NEW_LISTING" | "LISTING_UPDATED" | "PROFILE_UPDATED" | "BOOKING" | "REVIEW";
+            kind: "NEW_MESSAGE" | "NEW_LISTING" | "LISTING_UPDATED" | "PROFILE_UPDATED" | "BOOKING" | "REVIEW" | "STORY";
             /** @enum {string} */
             type: "info" | "success" | "warning" | "error";
             /** @example New Listing Available */
@@ -3236,6 +3321,8 @@ export interface components {
             seller_name: string;
             removal_reason: string | null;
             removed_with_seller: boolean;
+            /** @description Staff upheld the hiding and closed its case: the owner may delete it, no longer appeal */
+            case_closed: boolean;
         };
         ReviewModerationResponse: {
             /** Format: uuid */
@@ -5958,7 +6045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The seller’s own listings in every state (My Listings) */
+            /** @description The seller’s own listings in every state (My Listings); a hidden one with its case */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5967,7 +6054,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ListingPage"];
+                        data: components["schemas"]["OwnListingPage"];
                     };
                 };
             };
@@ -11797,6 +11884,119 @@ export interface operations {
                 };
             };
             /** @description Not hidden, or hidden with its suspended seller */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is too large, or has too many values */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A part of the path is longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this client; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    StaffController_closeCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptionalReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description Upholds the hiding without an appeal: the case is closed, the owner told; they may then delete it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ListingModerationResponse"];
+                    };
+                };
+            };
+            /** @description The request is invalid: `error` says why, `fields` has one message per invalid field. Or: A part of the path is not properly percent-encoded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session: "Please sign in to continue.", or an ended one: "Session expired. Please sign in again." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not staff ("This page is for Fieldmarket staff only."), or staff without two-factor sign-in ("Staff pages need two-factor sign-in on your account. Turn it on in your profile (/profile, Security), then try again."). Or: The session cookie came without X-Requested-With: "This request is missing the X-Requested-With header that pages of this site send. Reload the page and try again." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such listing. Or: Nothing with that id (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not hidden by staff, case already closed, or an appeal waits in the inbox */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -20,6 +20,8 @@ export const RETENTION = {
   /** Contact messages and feedback are purged this long after they arrive. */
   messagesToUsYears: Math.max(KEPT.contactMessageYears, KEPT.feedbackYears),
   backupDays: KEPT.backupDays,
+  /** A listing staff hid is deleted this long after it was hidden (unless its appeal waits). */
+  hiddenListingDays: KEPT.hiddenListingDays,
   newsletterDays: Math.max(KEPT.newsletterUnconfirmedDays, KEPT.newsletterUnsubscribedDays),
   minimumAge: 13,
   governingLaw: 'England and Wales',

@@ -3,7 +3,7 @@ import { ApiBody, ApiConsumes, ApiExcludeController, ApiTags } from '@nestjs/swa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiEnvelope, ApiErrorEnvelope } from '../../common/api-docs.js';
 import { AcceptsFiles } from '../../common/multipart-body.js';
-import { CurrentUser, VerifiedEmail } from '../auth/access.js';
+import { type AuthenticatedRequest, CurrentUser, VerifiedEmail } from '../auth/access.js';
 import type { User } from '../users/user.entity.js';
 import { UploadResponse } from './dto/image.response.js';
 import { ImagesService } from './images.service.js';
@@ -45,6 +45,8 @@ export class UploadController {
  * gives its photos to anyone new: the next request is answered 404.
  */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=3600, s-maxage=0, must-revalidate';
+/** A withheld variant shown to its owner: never stored, by any cache. */
+export const OWNER_ONLY_CACHE_CONTROL = 'private, no-store';
 
 /** Published variants: files, outside /api (see common/api-prefix.ts). Originals are never reachable. */
 @ApiExcludeController()
@@ -53,14 +55,20 @@ export class MediaController {
   constructor(@Inject(MediaFiles) private readonly media: MediaFiles) {}
 
   @Get(':id/:file')
-  async variant(@Param('id') id: string, @Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
-    const found = await this.media.open(id, file);
+  async variant(
+    @Param('id') id: string,
+    @Param('file') file: string,
+    @Req() request: AuthenticatedRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const found = await this.media.open(id, file, request.auth?.user.id);
     if (!found) throw new NotFoundException('No such image.');
     await reply
       .header('content-type', found.contentType)
       // A variant never changes, but it must stop being shown soon after staff hide its listing (issue 23 §5):
-      // caches keep it an hour at most, and ask again after that.
-      .header('cache-control', MEDIA_CACHE_CONTROL)
+      // caches keep it an hour at most, and ask again after that. A withheld one goes to its owner alone,
+      // by their session cookie: no cache may keep it.
+      .header('cache-control', found.ownerOnly ? OWNER_ONLY_CACHE_CONTROL : MEDIA_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
       .send(found.stream);
   }

@@ -20,16 +20,21 @@ export class MediaFiles {
     @Inject(EntityManager) private readonly em: EntityManager,
   ) {}
 
-  /** The variant, unless its image is gone or withheld (its listing hidden by staff): then null, a 404. */
-  async open(id: string, file: string): Promise<{ stream: Readable; contentType: string } | null> {
+  /**
+   * The variant, unless its image is gone or withheld (its listing hidden by staff): then null, a 404,
+   * except to the image's owner (`viewerId`), who still sees their own photos; `ownerOnly` says so.
+   */
+  async open(id: string, file: string, viewerId?: string): Promise<{ stream: Readable; contentType: string; ownerOnly: boolean } | null> {
     const match = VARIANT_FILE.exec(file);
     if (!isUuid(id) || !match) return null;
-    const image = await this.em.fork().findOne(Image, { id }, { fields: ['withheldAt'] });
-    if (!image || image.withheldAt) return null;
+    const image = await this.em.fork().findOne(Image, { id }, { fields: ['withheldAt', 'ownerId'] });
+    if (!image) return null;
+    const ownerOnly = Boolean(image.withheldAt);
+    if (ownerOnly && (!viewerId || viewerId !== image.ownerId)) return null;
     const format = match[2] as keyof typeof CONTENT_TYPES;
     try {
       const stream = await this.storage.get(variantKey(id, Number(match[1]), format));
-      return { stream, contentType: CONTENT_TYPES[format] };
+      return { stream, contentType: CONTENT_TYPES[format], ownerOnly };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;

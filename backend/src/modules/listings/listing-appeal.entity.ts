@@ -5,12 +5,13 @@ import { User } from '../users/user.entity.js';
 import { Listing } from './listing.entity.js';
 
 /**
- * The owner's appeal against a listing staff hid (issue 23 §5): one per listing. Staff approve it
+ * The owner's appeal against a listing staff hid (issue 23 §5): one per hiding. Staff approve it
  * (the listing is restored) or decline it (the hiding stands and the case is closed) in the inbox;
  * the staff inbox columns (InboxTracked) are on the row. Goes with its listing.
  */
 @Entity({ tableName: 'listing_appeal' })
 @Index({ properties: ['createdAt'] })
+@Unique({ properties: ['listing', 'hiddenAt'] })
 export class ListingAppeal {
   [OptionalProps]?: 'createdAt' | 'status';
 
@@ -18,8 +19,11 @@ export class ListingAppeal {
   id: string = randomUUID();
 
   @ManyToOne(() => Listing, { ref: true, deleteRule: 'cascade' })
-  @Unique()
   listing!: Ref<Listing>;
+
+  /** The hiding appealed against (the listing's removedAt then): one appeal per hiding. */
+  @Property({ type: 'datetime' })
+  hiddenAt!: Date;
 
   @ManyToOne(() => User, { ref: true, deleteRule: 'cascade' })
   @Index()

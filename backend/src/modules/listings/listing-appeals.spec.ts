@@ -163,6 +163,108 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
     expect((await files(appealed.imageId)).length).toBeGreaterThan(0);
   });
 
+  it('My Listings carries each hidden card its case in the page answer: the reason, the appeal, whether it may be deleted', async () => {
+    const { owner, id } = await hiddenListing('Hidden card Fendt tedder');
+    const live = await insertListing(db, { seller: owner.id, title: 'Live card Fendt rake' });
+    type Mine = { listings: Array<{ id: string; moderation: Json | null }> };
+    const mine = async () => data<Mine>(await owner.browser.call('GET', '/api/listings/mine')).listings;
+    let cards = await mine();
+    expect(cards.find((card) => card.id === live)?.moderation).toBeNull();
+    expect(cards.find((card) => card.id === id)?.moderation).toMatchObject({
+      hidden: true,
+      reason: REASON,
+      case_closed: false,
+      may_appeal: true,
+      may_delete: false,
+      appeal: null,
+    });
+    await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'The photos are mine, taken this spring.' });
+    cards = await mine();
+    expect(cards.find((card) => card.id === id)?.moderation).toMatchObject({
+      may_appeal: false,
+      may_delete: false,
+      appeal: { status: 'pending' },
+    });
+  });
+
+  it('staff close a case without an appeal: audited, the owner told by e-mail and bell, then the owner may delete and no longer appeal', async () => {
+    const { owner, id } = await hiddenListing('Closed case Amazone drill');
+    expect((await owner.browser.call('POST', `/api/staff/listings/${id}/close-case`, {})).statusCode).toBe(403);
+    const closed = await staff.browser.call('POST', `/api/staff/listings/${id}/close-case`, { reason: 'Copied photos confirmed' });
+    expect(closed.statusCode).toBe(201);
+    expect(data(closed)).toMatchObject({ status: 'removed', case_closed: true });
+    expect((await staff.browser.call('POST', `/api/staff/listings/${id}/close-case`, {})).statusCode).toBe(409);
+    const audit = data<Array<Json>>(await staff.browser.call('GET', `/api/staff/audit?target_kind=listing&target_id=${id}`));
+    expect(audit.map((a) => a.action)).toEqual(['listing.close-case', 'listing.hide']);
+
+    expect(data(await owner.browser.call('GET', `/api/listings/${id}/moderation`))).toMatchObject({
+      hidden: true,
+      case_closed: true,
+      may_appeal: false,
+      may_delete: true,
+    });
+    const late = await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'I only just saw the e-mail about this.' });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({ error: APPEAL_TEXTS.caseClosed });
+    await eventually(async () => {
+      const found = (await readOutbox(t.config.mail.outboxDir)).find(
+        (m) => m.to === owner.person.email && m.subject === 'Your listing "Closed case Amazone drill" stays hidden',
+      );
+      if (!found) throw new Error('owner not e-mailed yet');
+      expect(found.text).toContain(REASON);
+    });
+    await eventually(async () => expect(JSON.stringify(await bell(owner))).toContain('Our team closed the case'));
+    expect((await owner.browser.call('DELETE', `/api/listings/${id}`)).statusCode).toBe(200);
+  });
+
+  it('refuses to close a case while the owner’s appeal waits (the inbox decides it)', async () => {
+    const { owner, id } = await hiddenListing('Waiting appeal Pottinger mower');
+    await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'Please look again at these photos.' });
+    expect((await staff.browser.call('POST', `/api/staff/listings/${id}/close-case`, {})).statusCode).toBe(409);
+    const live = await insertListing(db, { seller: owner.id, title: 'Never hidden Pottinger rake' });
+    expect((await staff.browser.call('POST', `/api/staff/listings/${live}/close-case`, {})).statusCode).toBe(409);
+  });
+
+  it('takes one appeal per hiding: a listing restored and hidden again can be appealed again', async () => {
+    const { owner, id } = await hiddenListing('Twice hidden JCB loader');
+    expect(
+      (await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'First appeal: the photos are mine.' })).statusCode,
+    ).toBe(201);
+    const item = (await appealItem(id))!;
+    await staff.browser.call('POST', `/api/staff/inbox/appeal/${item.id}/decision`, { decision: 'approve' });
+    expect(
+      (await staff.browser.call('POST', `/api/staff/listings/${id}/hide`, { reason: 'Price looks like a deposit scam' })).statusCode,
+    ).toBe(201);
+    expect(data(await owner.browser.call('GET', `/api/listings/${id}/moderation`))).toMatchObject({
+      reason: 'Price looks like a deposit scam',
+      may_appeal: true,
+      appeal: null,
+    });
+    const second = await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'Second appeal: the price is real.' });
+    expect(second.statusCode).toBe(201);
+    expect((await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'Second appeal: the price is real.' })).statusCode).toBe(
+      409,
+    );
+  });
+
+  it('serves a hidden listing’s photos to its owner alone (never cached); another member and a visitor get 404', async () => {
+    const owner = await signedInPerson(t, db);
+    const listing = await postListing<{ id: string }>(owner.browser, { title: 'Own photos Massey tractor' });
+    await waitForJobs(db);
+    const [image] = data<{ images: Array<{ url: string | null }> }>(await owner.browser.call('GET', `/api/listings/${listing.id}`)).images;
+    const url = image!.url!;
+    await staff.browser.call('POST', `/api/staff/listings/${listing.id}/hide`, { reason: REASON });
+
+    const own = await owner.browser.send('GET', url);
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['cache-control']).toBe('private, no-store');
+    expect(own.rawPayload.length).toBeGreaterThan(0);
+    const stranger = await signedInPerson(t, db);
+    expect((await stranger.browser.send('GET', url)).statusCode).toBe(404);
+    expect((await new Browser(t).send('GET', url)).statusCode).toBe(404);
+    expect((await staff.browser.send('GET', url)).statusCode).toBe(404);
+  });
+
   it('answers 409 to an appeal about a listing that is not hidden', async () => {
     const owner = await signedInPerson(t, db);
     const id = await insertListing(db, { seller: owner.id, title: 'Live Lely rake' });

@@ -2,7 +2,7 @@ import { EntityManager, type FilterQuery, LockMode, type QueryOrderMap, UniqueCo
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
-import { APPEAL_TEXTS, LISTING_TEXTS } from '../../contracts/listings.js';
+import { APPEAL_TEXTS, LISTING_TEXTS, type ListingStatus } from '../../contracts/listings.js';
 import { RESPONSE_HOURS } from '../../contracts/staff.js';
 import type { DomainEvent } from '../../events/domain-events.js';
 import { MailService } from '../../infra/mail/mail.service.js';
@@ -50,8 +50,49 @@ export class ListingAppeals extends InboxSourceBase<ListingAppeal> {
     const em = this.em.fork();
     const listing = isUuid(listingId) ? await em.findOne(Listing, { id: listingId, seller: ownerId }) : null;
     if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
-    const appeal = await em.findOne(ListingAppeal, { listing: listing.id });
+    // While hidden, the appeal against this hiding; once shown again, the last appeal (how it ended).
+    const appeal = await em.findOne(
+      ListingAppeal,
+      listing.removedAt ? { listing: listing.id, hiddenAt: listing.removedAt } : { listing: listing.id },
+      { orderBy: { createdAt: 'desc' } },
+    );
     return moderationView(listing, appeal);
+  }
+
+  /** The cases of the owner's hidden listings among these, in one query: My Listings shows them on its cards. */
+  async ofOwnerListings(ownerId: string, listingIds: string[]): Promise<Map<string, ListingModerationView>> {
+    if (listingIds.length === 0) return new Map();
+    const rows = await this.em.getConnection().execute<CaseRow[]>(
+      `select l.id, l.status, l.removed_with_seller, l.removal_reason, l.removed_at, l.removal_closed_at,
+              a.text as appeal_text, a.status as appeal_status, a.decline_reason, a.created_at as appeal_created_at, a.decided_at
+         from listing l
+         left join listing_appeal a on a.listing_id = l.id and a.hidden_at = l.removed_at
+        where l.seller_id = ? and l.id in (?)`,
+      [ownerId, listingIds],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        moderationView(
+          {
+            status: row.status,
+            removedWithSeller: row.removed_with_seller,
+            removalReason: row.removal_reason ?? undefined,
+            removedAt: row.removed_at ? new Date(row.removed_at) : null,
+            removalClosedAt: row.removal_closed_at ? new Date(row.removal_closed_at) : null,
+          },
+          row.appeal_status
+            ? {
+                text: row.appeal_text!,
+                status: row.appeal_status,
+                declineReason: row.decline_reason,
+                createdAt: new Date(row.appeal_created_at!),
+                decidedAt: row.decided_at ? new Date(row.decided_at) : null,
+              }
+            : null,
+        ),
+      ]),
+    );
   }
 
   /** The owner's one appeal: it lands in the staff inbox. */
@@ -62,10 +103,19 @@ export class ListingAppeals extends InboxSourceBase<ListingAppeal> {
           ? await tx.findOne(Listing, { id: listingId, seller: ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
           : null;
         if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
-        if (await tx.count(ListingAppeal, { listing: listing.id })) throw new ConflictException(APPEAL_TEXTS.alreadyAppealed);
-        if (listing.status !== 'removed') throw new ConflictException(APPEAL_TEXTS.notHiddenByStaff);
+        if (listing.status !== 'removed' || !listing.removedAt) throw new ConflictException(APPEAL_TEXTS.notHiddenByStaff);
         if (listing.removedWithSeller) throw new ConflictException(APPEAL_TEXTS.hiddenWithAccount);
-        const appeal = tx.create(ListingAppeal, { listing: listing.id, owner: ownerId, text, removalReason: listing.removalReason ?? '' });
+        // One appeal per hiding: a listing restored and hidden again may be appealed again.
+        const hiddenAt = listing.removedAt;
+        if (await tx.count(ListingAppeal, { listing: listing.id, hiddenAt })) throw new ConflictException(APPEAL_TEXTS.alreadyAppealed);
+        if (listing.removalClosedAt) throw new ConflictException(APPEAL_TEXTS.caseClosed);
+        const appeal = tx.create(ListingAppeal, {
+          listing: listing.id,
+          owner: ownerId,
+          hiddenAt,
+          text,
+          removalReason: listing.removalReason ?? '',
+        });
         tx.persist(appeal);
         await tx.flush();
         return moderationView(listing, appeal);
@@ -168,7 +218,24 @@ export class ListingAppeals extends InboxSourceBase<ListingAppeal> {
   }
 }
 
-function moderationView(listing: Listing, appeal: ListingAppeal | null): ListingModerationView {
+interface CaseRow {
+  id: string;
+  status: ListingStatus;
+  removed_with_seller: boolean;
+  removal_reason: string | null;
+  removed_at: string | Date | null;
+  removal_closed_at: string | Date | null;
+  appeal_text: string | null;
+  appeal_status: ListingAppeal['status'] | null;
+  decline_reason: string | null;
+  appeal_created_at: string | Date | null;
+  decided_at: string | Date | null;
+}
+
+type CaseListing = Pick<Listing, 'status' | 'removedWithSeller' | 'removalReason' | 'removedAt' | 'removalClosedAt'>;
+type CaseAppeal = Pick<ListingAppeal, 'text' | 'status' | 'declineReason' | 'createdAt' | 'decidedAt'>;
+
+function moderationView(listing: CaseListing, appeal: CaseAppeal | null): ListingModerationView {
   const hiddenByStaff = listing.status === 'removed' && !listing.removedWithSeller;
   return {
     hidden: listing.status === 'removed',
@@ -176,7 +243,7 @@ function moderationView(listing: Listing, appeal: ListingAppeal | null): Listing
     reason: hiddenByStaff ? (listing.removalReason ?? null) : null,
     hidden_at: hiddenByStaff ? (listing.removedAt?.toISOString() ?? null) : null,
     case_closed: Boolean(listing.removalClosedAt),
-    may_appeal: hiddenByStaff && !appeal,
+    may_appeal: hiddenByStaff && !appeal && !listing.removalClosedAt,
     may_delete: listing.status !== 'removed' || Boolean(listing.removalClosedAt),
     appeal: appeal
       ? {

@@ -26,6 +26,7 @@ export interface ListingModerationSummary {
   sellerName: string;
   removalReason: string | null;
   removedWithSeller: boolean;
+  caseClosed: boolean;
 }
 
 /**
@@ -119,6 +120,22 @@ export class ListingModeration implements OnModuleInit {
     return summaryOf(listing);
   }
 
+  /**
+   * Upholds a hiding without an appeal ("Close case"): the owner may then delete the listing and can no
+   * longer appeal this hiding. An appeal waiting in the inbox is decided there instead.
+   */
+  async closeCase(tx: EntityManager, id: string): Promise<ListingModerationSummary> {
+    const listing = await this.locked(tx, id);
+    if (listing.status !== 'removed' || listing.removedWithSeller || !listing.removedAt)
+      throw new ConflictException('Only a listing our team hid for itself has a case to close.');
+    if (listing.removalClosedAt) throw new ConflictException('This case is already closed.');
+    if (await tx.count(ListingAppeal, { listing: id, hiddenAt: listing.removedAt, status: 'pending' }))
+      throw new ConflictException('The owner has appealed: decide the appeal in the inbox, which closes the case.');
+    listing.removalClosedAt = new Date();
+    this.events.publish(tx, 'listing.case-closed', { listingId: id, ownerId: listing.seller.id });
+    return summaryOf(listing);
+  }
+
   async setFeatured(tx: EntityManager, id: string, featured: boolean): Promise<ListingModerationSummary> {
     const listing = await this.locked(tx, id);
     if (featured && listing.status !== 'live') throw new BadRequestException('Only a live listing can be featured.');
@@ -187,6 +204,30 @@ export class ListingModeration implements OnModuleInit {
     });
   }
 
+  /** Tells the owner staff closed the case: the listing stays hidden, and they may delete it. */
+  @OnDomainEvent('listing.case-closed', { name: 'listings.mail-case-closed', queue: 'mail' })
+  async mailCaseClosed(event: DomainEvent<'listing.case-closed'>): Promise<void> {
+    const listing = await this.em.fork().findOne(Listing, { id: event.payload.listingId, status: 'removed' }, { populate: ['seller'] });
+    const seller = listing?.seller.getEntity();
+    if (!listing || !seller || seller.deletedAt) return;
+    await this.mail.send({
+      key: `listing-${listing.id}.case-closed.${event.id}`,
+      to: seller.email,
+      subject: `Your listing "${listing.title}" stays hidden`,
+      text: [
+        `Hello ${seller.fullName},`,
+        '',
+        `Our team has looked again at your listing "${listing.title}" and closed the case: it stays hidden. The reason we gave:`,
+        listing.removalReason ?? '(none given)',
+        '',
+        'You can now delete the listing from My Listings if you wish.',
+        `${this.config.publicUrl}/listing/${listing.id}`,
+        '',
+        'The Fieldmarket team',
+      ].join('\n'),
+    });
+  }
+
   private async locked(tx: EntityManager, id: string): Promise<Listing> {
     const listing = isUuid(id) ? await tx.findOne(Listing, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['seller'] }) : null;
     if (!listing) throw new NotFoundException(LISTING_TEXTS.notFound);
@@ -211,5 +252,6 @@ function summaryOf(listing: Listing): ListingModerationSummary {
     sellerName: seller?.fullName ?? '',
     removalReason: listing.removalReason ?? null,
     removedWithSeller: listing.removedWithSeller,
+    caseClosed: Boolean(listing.removalClosedAt),
   };
 }

@@ -24,6 +24,7 @@ import {
   ListingModerationView,
   PostedListing,
   ListingPage,
+  OwnListingPage,
   PlaceResponse,
   SavedListingEntry,
   SaveResult,
@@ -74,8 +75,8 @@ export class ListingsController {
   @Get('mine')
   @SignedIn()
   @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page' })
-  @ApiEnvelope(200, ListingPage, { description: 'The seller’s own listings in every state (My Listings)' })
-  mine(@CurrentUser() user: User, @Query('cursor') cursor?: string): Promise<ListingPage> {
+  @ApiEnvelope(200, OwnListingPage, { description: 'The seller’s own listings in every state (My Listings); a hidden one with its case' })
+  mine(@CurrentUser() user: User, @Query('cursor') cursor?: string): Promise<OwnListingPage> {
     return this.listings.mine(user.id, cursor);
   }
 

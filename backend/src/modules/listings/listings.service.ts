@@ -38,6 +38,7 @@ import type {
   ListingPage,
   PostedListing,
   MakesInUse,
+  OwnListingPage,
   SavedListingEntry,
   SaveResult,
   SellerDeclaration,
@@ -53,6 +54,7 @@ import {
   type StoredSearchQuery,
 } from './listing-search/search-query.js';
 import { WantedMatches } from './wanted-matches.js';
+import { ListingAppeals } from './listing-appeals.js';
 import { Listing } from './listing.entity.js';
 import { SavedListing } from './saved-listing.entity.js';
 import { ListingViews, type Viewer } from './listing-views.js';
@@ -114,6 +116,7 @@ export class ListingsService {
     @Inject(ReplicaReads) private readonly replica: ReplicaReads,
     @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
     @Inject(WantedMatches) private readonly wanted: WantedMatches,
+    @Inject(ListingAppeals) private readonly appeals: ListingAppeals,
   ) {}
 
   // ----- Cards: featured, a seller's listings -----
@@ -139,9 +142,12 @@ export class ListingsService {
     return this.sellerPage(sellerId, ['live'], cursor, from);
   }
 
-  /** The seller's own listings in every state, for My Listings. */
-  async mine(sellerId: string, cursor?: string): Promise<ListingPage> {
-    return this.sellerPage(sellerId, ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'], cursor);
+  /** The seller's own listings in every state, for My Listings; a hidden one carries its case (one query for the page). */
+  async mine(sellerId: string, cursor?: string): Promise<OwnListingPage> {
+    const page = await this.sellerPage(sellerId, ['live', 'sold', 'let', 'withdrawn', 'expired', 'removed'], cursor);
+    const hidden = page.listings.filter((listing) => listing.status === 'removed').map((listing) => listing.id);
+    const cases = await this.appeals.ofOwnerListings(sellerId, hidden);
+    return { ...page, listings: page.listings.map((listing) => ({ ...listing, moderation: cases.get(listing.id) ?? null })) };
   }
 
   /** One page of a seller's listings in these states, newest first. */

@@ -202,7 +202,7 @@ export class NotificationsSubscriber {
     await this.notify(
       [authorId],
       {
-        kind: 'PROFILE_UPDATED',
+        kind: 'STORY',
         type: decision === 'approved' ? 'success' : 'warning',
         message:
           decision === 'approved' ? 'Your success story is published.' : 'Your success story was not published; the e-mail says why.',
@@ -259,6 +259,28 @@ export class NotificationsSubscriber {
       (notification) => [
         'REVIEW_RECEIVED',
         { type: 'REVIEW_RECEIVED', data: { review_id: event.payload.reviewId, notification }, timestamp: event.occurredAt },
+      ],
+    );
+  }
+
+  /** The owner of a listing staff hid: staff upheld the hiding without an appeal (the e-mail is the listings module's). */
+  @OnDomainEvent('listing.case-closed', { name: 'notifications.case-closed', queue: 'notifications' })
+  async caseClosed(event: DomainEvent<'listing.case-closed'>): Promise<void> {
+    const { listingId, ownerId } = event.payload;
+    const listing = await this.listings.brief(listingId);
+    if (!listing) return;
+    await this.notify(
+      [ownerId],
+      {
+        kind: 'LISTING_UPDATED',
+        type: 'warning',
+        message: `Our team closed the case: "${listing.title}" stays hidden. You may delete it.`,
+        actionUrl: `/listing/${listingId}`,
+        sourceKey: event.id,
+      },
+      (notification) => [
+        'LISTING_UPDATED',
+        { type: 'LISTING_UPDATED', data: { listing_id: listingId, notification }, timestamp: event.occurredAt },
       ],
     );
   }

@@ -78,7 +78,7 @@ describe('the retention job, with a clock the test moves', () => {
     // The log line gives counts, never who.
     const line = logs.lines.find((l) => l.text.startsWith('retention run:'));
     expect(line?.text).toContain(
-      'retention run: 3 inactive account(s) warned, 0 deleted, 0 back in use; purged 0 contact messages, 0 feedback',
+      'retention run: 3 inactive account(s) warned, 0 deleted, 0 back in use; purged 0 hidden listings, 0 contact messages, 0 feedback',
     );
     for (const l of logs.lines) for (const p of [leaving, returning, alsoLeaving]) expect(l.text).not.toContain(p.person.email);
 

@@ -161,6 +161,16 @@ export class StaffController {
     return this.staff.restoreListing(me, id, body.reason);
   }
 
+  @Post('listings/:id/close-case')
+  @ApiEnvelope(201, ListingModerationResponse, {
+    description: 'Upholds the hiding without an appeal: the case is closed, the owner told; they may then delete it',
+  })
+  @ApiErrorEnvelope(404, 'No such listing')
+  @ApiErrorEnvelope(409, 'Not hidden by staff, case already closed, or an appeal waits in the inbox')
+  closeCase(@CurrentUser() me: User, @Param('id') id: string, @Body() body: OptionalReasonRequest): Promise<ListingModerationResponse> {
+    return this.staff.closeListingCase(me, id, body.reason);
+  }
+
   @Post('listings/:id/feature')
   @ApiEnvelope(201, ListingModerationResponse)
   @ApiErrorEnvelope(400, 'Only a live listing can be featured')

@@ -211,17 +211,29 @@ export class StaffService {
   }
 
   async hideListing(me: User, id: string, reason: string): Promise<ListingModerationResponse> {
-    return this.em.transactional(async (tx) => {
-      const listing = await this.listings.hide(tx, id, reason);
-      await this.record(tx, me, 'listing.hide', 'listing', id, reason);
-      return listingResponse(listing);
-    });
+    return this.moderateListing(me, id, 'listing.hide', (tx) => this.listings.hide(tx, id, reason), reason);
   }
 
   async restoreListing(me: User, id: string, reason?: string): Promise<ListingModerationResponse> {
+    return this.moderateListing(me, id, 'listing.restore', (tx) => this.listings.restore(tx, id), reason);
+  }
+
+  /** Upholds the hiding without an appeal: the case closes, the owner is told and may then delete it. */
+  async closeListingCase(me: User, id: string, reason?: string): Promise<ListingModerationResponse> {
+    return this.moderateListing(me, id, 'listing.close-case', (tx) => this.listings.closeCase(tx, id), reason);
+  }
+
+  /** One change to a listing and its audit entry, in one transaction. */
+  private moderateListing(
+    me: User,
+    id: string,
+    action: string,
+    change: (tx: EntityManager) => Promise<ListingModerationSummary>,
+    reason?: string,
+  ): Promise<ListingModerationResponse> {
     return this.em.transactional(async (tx) => {
-      const listing = await this.listings.restore(tx, id);
-      await this.record(tx, me, 'listing.restore', 'listing', id, reason);
+      const listing = await change(tx);
+      await this.record(tx, me, action, 'listing', id, reason);
       return listingResponse(listing);
     });
   }
@@ -354,6 +366,7 @@ function listingResponse(listing: ListingModerationSummary): ListingModerationRe
     seller_name: listing.sellerName,
     removal_reason: listing.removalReason,
     removed_with_seller: listing.removedWithSeller,
+    case_closed: listing.caseClosed,
   };
 }
 

@@ -91,7 +91,13 @@ describe('success stories', () => {
     expect(audit).toContain('story.approve');
     // The author is told, by bell and by e-mail.
     await eventually(async () =>
-      expect((await buyer.browser.call('GET', '/api/notifications')).body).toContain('Your success story is published.'),
+      expect((await buyer.browser.call('GET', '/api/notifications')).json()).toMatchObject({
+        data: {
+          notifications: expect.arrayContaining([
+            expect.objectContaining({ kind: 'STORY', title: 'Success Story', message: 'Your success story is published.' }),
+          ]),
+        },
+      }),
     );
     await eventually(async () =>
       expect((await readOutbox(t.config.mail.outboxDir)).map((m) => [m.to, m.subject])).toContainEqual([

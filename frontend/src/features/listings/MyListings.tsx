@@ -3,40 +3,23 @@ import { formatListingPrice } from '../../lib/listing-format';
 import { countOf } from '../../lib/format';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import { imageHtml, statusLabel, type ListingCardData } from './listing-card';
-import { api } from '../../lib/api';
-import {
-  changeStatus,
-  deleteListing,
-  REQUEST_TIMEOUT_MS,
-  settle,
-  SITE_HEADERS,
-  type ListingModeration,
-  type OwnerStatus,
-} from './listings-api';
-import { ACTION_LABELS, myListings, ownerActions } from './my-listings-api';
+import { imageHtml, statusLabel } from './listing-card';
+import { changeStatus, deleteListing, type ListingModeration, type OwnerStatus } from './listings-api';
+import { ACTION_LABELS, myListings, ownerActions, type OwnListingCard } from './my-listings-api';
 import './listing-card.css';
 import './profile-listings.css';
 
 type State =
-  { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; listings: ListingCardData[]; cursor: string | null; total: number | null };
+  { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; listings: OwnListingCard[]; cursor: string | null; total: number | null };
 
-/** Why staff hid one of the owner's listings, and where its appeal stands (issue 23 §5). */
-function HiddenByStaff({ id }: { id: string }) {
-  const [moderation, setModeration] = useState<ListingModeration | null>(null);
-  useEffect(() => {
-    void settle<ListingModeration>(() =>
-      api.GET('/api/listings/{id}/moderation', {
-        params: { path: { id } },
-        headers: SITE_HEADERS,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      }),
-    ).then((outcome) => outcome.ok && setModeration(outcome.data));
-  }, [id]);
-  if (!moderation?.reason) return null;
+/** Why staff hid one of the owner's listings, and where its case stands (issue 23 §5): from the My Listings answer. */
+function HiddenByStaff({ id, moderation }: { id: string; moderation: ListingModeration }) {
+  if (!moderation.reason) return null;
   const appeal = moderation.appeal
     ? ` Your appeal: ${moderation.appeal.status === 'pending' ? 'with our team' : moderation.appeal.status}.`
-    : '';
+    : moderation.case_closed
+      ? ' Our team has closed the case.'
+      : '';
   return (
     <p className="profile-listings__hidden" data-testid="hidden-reason">
       Hidden by our team: {moderation.reason}.{appeal}{' '}
@@ -52,7 +35,7 @@ function HiddenByStaff({ id }: { id: string }) {
 function MyListings() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [busy, setBusy] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<ListingCardData | null>(null);
+  const [confirming, setConfirming] = useState<OwnListingCard | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
 
   const load = async () => {
@@ -92,7 +75,7 @@ function MyListings() {
     });
   };
 
-  const act = async (listing: ListingCardData, status: OwnerStatus) => {
+  const act = async (listing: OwnListingCard, status: OwnerStatus) => {
     setBusy(listing.id);
     const outcome = await changeStatus(listing.id, status);
     setBusy(null);
@@ -108,7 +91,7 @@ function MyListings() {
     showToast({ title: status === 'live' ? 'Listing renewed' : `Listing ${statusLabel(status).toLowerCase()}`, variant: 'success' });
   };
 
-  const remove = async (listing: ListingCardData) => {
+  const remove = async (listing: OwnListingCard) => {
     setBusy(listing.id);
     const outcome = await deleteListing(listing.id);
     setBusy(null);
@@ -162,7 +145,7 @@ function MyListings() {
                 <h3 className="listing-card__title">
                   <a href={`/listing/${listing.id}`}>{listing.title}</a>
                 </h3>
-                {listing.status === 'removed' && <HiddenByStaff id={listing.id} />}
+                {listing.moderation && <HiddenByStaff id={listing.id} moderation={listing.moderation} />}
                 <p className="listing-card__price">{formatListingPrice(listing.price, listing.price_unit, listing.vat)}</p>
                 <p className="listing-card__location">
                   {countOf(listing.views, 'view')} · {countOf(listing.saves_count, 'save')}
@@ -182,14 +165,16 @@ function MyListings() {
                       {ACTION_LABELS[status]}
                     </button>
                   ))}
-                  <button
-                    type="button"
-                    className="btn btn--small btn--ghost text-danger"
-                    disabled={busy === listing.id}
-                    onClick={() => setConfirming(listing)}
-                  >
-                    Delete
-                  </button>
+                  {(!listing.moderation || listing.moderation.may_delete) && (
+                    <button
+                      type="button"
+                      className="btn btn--small btn--ghost text-danger"
+                      disabled={busy === listing.id}
+                      onClick={() => setConfirming(listing)}
+                    >
+                      Delete
+                    </button>
+                  )}
                 </div>
               </div>
             </li>

@@ -1,8 +1,11 @@
 import { api } from '../../lib/api';
 import type { components } from '../../lib/api-types';
-import { REQUEST_TIMEOUT_MS, settle, SITE_HEADERS, type ListingPage, type Outcome } from './listings-api';
+import { REQUEST_TIMEOUT_MS, settle, SITE_HEADERS, type Outcome } from './listings-api';
 
 export type SavedEntry = components['schemas']['SavedListingEntry'];
+export type OwnListingPage = components['schemas']['OwnListingPage'];
+/** One of the owner's listings: a card, with its case when staff hid it. */
+export type OwnListingCard = components['schemas']['OwnListingCard'];
 
 export function savedListings(): Promise<Outcome<SavedEntry[]>> {
   return settle<SavedEntry[]>(() =>
@@ -10,8 +13,8 @@ export function savedListings(): Promise<Outcome<SavedEntry[]>> {
   );
 }
 
-export function myListings(cursor?: string): Promise<Outcome<ListingPage>> {
-  return settle<ListingPage>(() =>
+export function myListings(cursor?: string): Promise<Outcome<OwnListingPage>> {
+  return settle<OwnListingPage>(() =>
     api.GET('/api/listings/mine', {
       params: { query: cursor ? { cursor } : {} },
       headers: SITE_HEADERS,

@@ -101,6 +101,10 @@ export const staffApi = {
     settle(() => api.POST('/api/staff/listings/{id}/hide', { params: { path: { id } }, body: { reason }, signal: signal() })),
   restore: (id: string): Promise<Outcome<ListingModeration>> =>
     settle(() => api.POST('/api/staff/listings/{id}/restore', { params: { path: { id } }, body: {}, signal: signal() })),
+  closeCase: (id: string, reason: string): Promise<Outcome<ListingModeration>> =>
+    settle(() =>
+      api.POST('/api/staff/listings/{id}/close-case', { params: { path: { id } }, body: reason ? { reason } : {}, signal: signal() }),
+    ),
   feature: (id: string, featured: boolean): Promise<Outcome<ListingModeration>> =>
     settle(() => api.POST('/api/staff/listings/{id}/feature', { params: { path: { id } }, body: { featured }, signal: signal() })),
   hideReview: (id: string, reason: string) =>

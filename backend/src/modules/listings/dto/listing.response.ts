@@ -285,10 +285,10 @@ export class ListingModerationView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   hidden_at!: string | null;
 
-  @ApiProperty({ description: 'Staff closed the case (upheld the hiding after an appeal)' })
+  @ApiProperty({ description: 'Staff closed the case (upheld the hiding, with or without an appeal)' })
   case_closed!: boolean;
 
-  @ApiProperty({ description: 'The owner may still appeal (once per listing)' })
+  @ApiProperty({ description: 'The owner may still appeal (once per hiding)' })
   may_appeal!: boolean;
 
   @ApiProperty({ description: 'The owner may delete it: not hidden by staff, or the case is closed' })
@@ -296,4 +296,19 @@ export class ListingModerationView {
 
   @ApiProperty({ type: ListingAppealView, nullable: true })
   appeal!: ListingAppealView | null;
+}
+
+/** One of the owner's own listings in My Listings: a card, and for a listing staff hid, its case. */
+export class OwnListingCard extends ListingCard {
+  @ApiProperty({
+    type: ListingModerationView,
+    nullable: true,
+    description: 'Why staff hid it and where its case stands; null when not hidden',
+  })
+  moderation!: ListingModerationView | null;
+}
+
+export class OwnListingPage extends ListingPage {
+  @ApiProperty({ type: [OwnListingCard] })
+  declare listings: OwnListingCard[];
 }

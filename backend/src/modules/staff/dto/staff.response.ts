@@ -178,6 +178,9 @@ export class ListingModerationResponse {
 
   @ApiProperty()
   removed_with_seller!: boolean;
+
+  @ApiProperty({ description: 'Staff upheld the hiding and closed its case: the owner may delete it, no longer appeal' })
+  case_closed!: boolean;
 }
 
 export class AccountModerationResponse {
