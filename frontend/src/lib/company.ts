@@ -28,4 +28,4 @@ export const RETENTION = {
 } as const;
 
 /** When the legal pages last changed; shown on them. */
-export const LEGAL_UPDATED = new Date('2026-11-22');
+export const LEGAL_UPDATED = new Date('2026-11-26');
