@@ -31,4 +31,9 @@ export function setupCookieConsent(banner: HTMLElement): void {
   banner
     .querySelector('[data-consent-save]')
     ?.addEventListener('click', () => saveCookieConsent(nonEssential?.checked ? 'accepted' : 'declined'));
+  // While the banner is up, what the page scrolls to (a #link's target, a field the keyboard moves to) stops
+  // above it (scroll-padding-bottom in cookie-consent.css); its height depends on how its words wrap.
+  new ResizeObserver(() => document.documentElement.style.setProperty('--cookie-consent-height', `${banner.offsetHeight}px`)).observe(
+    banner,
+  );
 }
