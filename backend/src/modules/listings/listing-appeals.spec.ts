@@ -265,6 +265,40 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
     expect((await staff.browser.send('GET', url)).statusCode).toBe(404);
   });
 
+  it('refuses a hostile client on the appeal and close-case routes with a 4xx each, and records nothing', async () => {
+    const { owner, id } = await hiddenListing('Hostile-tested Kuhn mower');
+    const text = 'These are my own photos: I took them in the yard last Tuesday.';
+    const refusals: Array<[string, () => ReturnType<Browser['call']>, number]> = [
+      ['text as a number', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 12345 }), 400],
+      ['text as a list', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: [text] }), 400],
+      ['text as an object', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: { text } }), 400],
+      ['text null', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: null }), 400],
+      ['no text', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, {}), 400],
+      ['a control character', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: `${text}\u0007` }), 400],
+      ['far too long', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: text.repeat(200) }), 400],
+      ['a body that is a list', () => owner.browser.call('POST', `/api/listings/${id}/appeal`, [text]), 400],
+      ['a malformed id', () => owner.browser.call('POST', '/api/listings/not-an-id/appeal', { text }), 404],
+      ['an unknown id', () => owner.browser.call('POST', '/api/listings/00000000-0000-4000-8000-000000000000/appeal', { text }), 404],
+      [
+        'a foreign Origin',
+        () => owner.browser.call('POST', `/api/listings/${id}/appeal`, { text }, { origin: 'https://evil.example' }),
+        403,
+      ],
+      ['a member on the staff route', () => owner.browser.call('POST', `/api/staff/listings/${id}/close-case`, {}), 403],
+      ['staff, a malformed id', () => staff.browser.call('POST', '/api/staff/listings/not-an-id/close-case', {}), 404],
+      ['staff, a reason as a list', () => staff.browser.call('POST', `/api/staff/listings/${id}/close-case`, { reason: ['x'] }), 400],
+    ];
+    for (const [what, send, status] of refusals) {
+      const answer = await send();
+      expect([what, answer.statusCode]).toEqual([what, status]);
+      expect([what, typeof answer.json<{ error?: unknown }>().error]).toEqual([what, 'string']);
+    }
+    const [appeals] = await db.query<{ n: string }>('select count(*) as n from listing_appeal where listing_id = $1', [id]);
+    expect(appeals?.n).toBe('0');
+    // Still open: the owner may appeal, and cannot delete.
+    expect(data(await owner.browser.call('GET', `/api/listings/${id}/moderation`))).toMatchObject({ may_appeal: true, may_delete: false });
+  });
+
   it('answers 409 to an appeal about a listing that is not hidden', async () => {
     const owner = await signedInPerson(t, db);
     const id = await insertListing(db, { seller: owner.id, title: 'Live Lely rake' });
