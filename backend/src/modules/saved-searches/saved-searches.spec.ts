@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { SAVED_SEARCH_CAP, SAVED_SEARCH_TEXTS } from '../../contracts/saved-searches.js';
 import { signedInPerson } from '../../testing/accounts.js';
@@ -32,6 +32,9 @@ const miles = (a: { latitude: number; longitude: number }, b: { latitude: number
 describe('saved searches', () => {
   const clock = new ControlledClock();
   const { db, t } = useTestApp({ API_RATE_LIMIT: '100000' }, { clock });
+  // Each test leaves the queues drained: the matching tests publish hundreds of bell and mail jobs, and the next
+  // test's sign-up waited for them within its own 15 s (it failed so in two full runs beside the browser tests).
+  afterEach(() => waitForJobs(db, 180_000), 200_000);
   const save = async (person: Person, query: string, extra: Record<string, unknown> = {}) => {
     const response = await person.browser.call('POST', '/api/saved-searches', { query, ...extra });
     if (response.statusCode !== 201) throw new Error(`save failed: ${response.body}`);
