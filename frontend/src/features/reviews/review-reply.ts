@@ -1,5 +1,4 @@
-import { api } from '../../lib/api';
-import { REQUEST_TIMEOUT_MS, settle } from '../listings/listings-api';
+import { saveReply } from './reviews-api';
 import { replyError } from './reviews-logic';
 
 /** Wires one reply box under a review of the signed-in member: sends (or changes) the reply, then shows the page again. */
@@ -19,17 +18,14 @@ export function setupReplyForm(form: HTMLFormElement): void {
       return;
     }
     send.disabled = true;
-    const request = { params: { path: { id } }, body: { reply }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
-    const outcome = await settle(() =>
-      edit ? api.PATCH('/api/reviews/{id}/reply', request) : api.POST('/api/reviews/{id}/reply', request),
-    );
+    const outcome = await saveReply(id, reply, edit);
     send.disabled = false;
     if (outcome.ok) {
       location.reload();
       return;
     }
-    error.textContent =
-      outcome.status === 0 ? 'Unable to connect to the server. Please check your internet connection and try again.' : outcome.error;
+    // A lost connection reads as everywhere else in the reviews (api-result's NETWORK_ERROR).
+    error.textContent = outcome.error;
     error.hidden = false;
   });
 }

@@ -18,3 +18,12 @@ export const writeReview = (conversationId: string, stars: number, text: string)
 
 export const editReview = (id: string, stars: number, text: string) =>
   settle<ReviewView>(api.PATCH('/api/reviews/{id}', { params: { path: { id } }, body: { stars, text }, signal: timeoutSignal() }), FAILED);
+
+/** The member reviewed answers a review (`edit`: changes their answer). */
+export const saveReply = (id: string, reply: string, edit: boolean) => {
+  const request = { params: { path: { id } }, body: { reply }, signal: timeoutSignal() };
+  return settle<ReviewView>(
+    edit ? api.PATCH('/api/reviews/{id}/reply', request) : api.POST('/api/reviews/{id}/reply', request),
+    'Failed to save the reply',
+  );
+};
