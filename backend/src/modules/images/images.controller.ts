@@ -65,9 +65,8 @@ export class MediaController {
     if (!found) throw new NotFoundException('No such image.');
     await reply
       .header('content-type', found.contentType)
-      // A variant never changes, but it must stop being shown soon after staff hide its listing (issue 23 §5):
-      // caches keep it an hour at most, and ask again after that. A withheld one goes to its owner alone,
-      // by their session cookie: no cache may keep it.
+      // A variant never changes, but it must stop being shown once staff hide its listing (issue 23 §5): see
+      // MEDIA_CACHE_CONTROL. A withheld one goes to its owner alone, by their session cookie: no cache may keep it.
       .header('cache-control', found.ownerOnly ? OWNER_ONLY_CACHE_CONTROL : MEDIA_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
       .send(found.stream);

@@ -175,6 +175,29 @@ describe('saved searches', () => {
       }
     });
 
+    it('compares a price given in a unit as browse does: a lot priced as a whole reaches "up to £120 a head"', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const perHead = await save(jane, 'category=livestock&max_price=120&price_unit=per-head');
+      const lot = async (pricePence: number) =>
+        insertListing(db, {
+          seller: seller.id,
+          title: 'Twenty Texel ewe lambs',
+          category: 3, // livestock
+          pricePence,
+          priceUnit: 'total',
+          attributes: { head_count: 20 },
+        });
+      const cheap = await lot(200_000); // £100 a head
+      const dear = await lot(260_000); // £130 a head
+      for (const id of [cheap, dear]) await matcher().match(id, 'published');
+      expect(await matched(perHead.id)).toEqual([`${cheap}:new`]);
+      const page = (await t.app.inject({ method: 'GET', url: `/api/listings?${perHead.query}` })).json<{
+        data: { listings: Array<{ id: string }> };
+      }>();
+      expect(page.data.listings.map((card) => card.id).filter((id) => id === cheap || id === dear)).toEqual([cheap]);
+    });
+
     it('never tells the seller about their own listing, nor about one that is not live', async () => {
       const jane = await signedInPerson(t, db);
       const mine = await save(jane, 'q=harrow');

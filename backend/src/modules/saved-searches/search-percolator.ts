@@ -48,11 +48,14 @@ export function pruneFactsOf(query: ListingQuery, lexemes: string[] | null): Pru
   const { near, radiusMiles } = query;
   const bounds = near && radiusMiles ? boundsAround(near.latitude, near.longitude, radiusMiles) : undefined;
   const cells = near && radiusMiles && bounds ? (cellsWithin(near.latitude, near.longitude, radiusMiles, bounds) ?? null) : null;
+  // Bounds in a unit (per head, per acre) are compared with each listing's price in that unit (browse's
+  // listing_price_in_unit), not with the stored price: they cannot prune by it.
+  const rawPrice = query.priceUnit === undefined;
   const facts = {
     categoryId: query.categoryId ?? null,
     listingType: query.type ?? null,
-    minPricePence: query.minPricePence ?? null,
-    maxPricePence: query.maxPricePence ?? null,
+    minPricePence: rawPrice ? (query.minPricePence ?? null) : null,
+    maxPricePence: rawPrice ? (query.maxPricePence ?? null) : null,
     cells,
     lexemes: lexemes && lexemes.length > 0 ? lexemes : null,
   };
