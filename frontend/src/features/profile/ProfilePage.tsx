@@ -1,19 +1,23 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { GOOGLE_SIGN_IN_ERRORS } from '@contracts/account';
 import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import MyListings from '../listings/MyListings';
-import SavedListings from '../listings/SavedListings';
-import SavedSearches from '../saved-searches/SavedSearches';
-import { AccountPanel } from './AccountPanel';
-import { PrivacyPanel } from './PrivacyPanel';
+import { HeldUntilHydrated } from '../../lib/HeldUntilHydrated';
 import { SellerPanel } from '../trust/SellerPanel';
 import { ProfileDetails } from './ProfileDetails';
-import { SecurityPanel } from './SecurityPanel';
 import type { Notice, Notify } from './notice';
 import { getProfile, type Profile } from './profile-api';
 import './profile.css';
 import '../auth/auth.css';
+
+// The tabs other than the first load when first opened: a phone hydrating /profile parses and runs only
+// what it shows (the listing cards, two-factor set-up and the rest stay on the server until asked for).
+const MyListings = lazy(() => import('../listings/MyListings'));
+const SavedListings = lazy(() => import('../listings/SavedListings'));
+const SavedSearches = lazy(() => import('../saved-searches/SavedSearches'));
+const SecurityPanel = lazy(() => import('./SecurityPanel').then((module) => ({ default: module.SecurityPanel })));
+const PrivacyPanel = lazy(() => import('./PrivacyPanel').then((module) => ({ default: module.PrivacyPanel })));
+const AccountPanel = lazy(() => import('./AccountPanel').then((module) => ({ default: module.AccountPanel })));
 
 const TABS = [
   { id: 'details', label: 'Profile' },
@@ -35,8 +39,8 @@ function tabFromHash(): TabId {
  * /profile: the signed-in user's account, in seven tabs (details, my listings, saved, saved searches, security, privacy, account), with
  * one status banner for what the last action did (SPEC §2 "Profile").
  */
-function ProfilePage() {
-  const [profile, setProfile] = useState<Profile | null>(null);
+function ProfilePage({ initialProfile }: { initialProfile?: Profile | undefined }) {
+  const [profile, setProfile] = useState<Profile | null>(initialProfile ?? null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [tab, setTab] = useState<TabId>('details');
@@ -58,11 +62,13 @@ function ProfilePage() {
     if (code && code in GOOGLE_SIGN_IN_ERRORS) {
       setNotice({ kind: 'error', text: GOOGLE_SIGN_IN_ERRORS[code as keyof typeof GOOGLE_SIGN_IN_ERRORS] });
     }
-    // A visitor is sent to sign in (and comes back here); no profile request is made for them.
+    // The page brings the member's profile when the server could read it; otherwise a visitor is sent to
+    // sign in (and comes back here), and no profile request is made for them.
+    if (initialProfile) return;
     void requireSignedIn().then((user) => {
       if (user) void load();
     });
-  }, [load]);
+  }, [load, initialProfile]);
 
   const notify: Notify = useCallback((next) => setNotice(next), []);
 
@@ -105,54 +111,67 @@ function ProfilePage() {
   }
 
   return (
-    <div className="profile" data-testid="profile">
-      <div role={notice?.kind === 'error' ? 'alert' : 'status'} className="profile__banner" data-testid="profile-banner">
-        {notice && (
-          <p className={`alert ${notice.kind === 'success' ? 'alert--success' : 'alert--danger'}`}>
-            {notice.text}
-            <button type="button" className="profile__banner-close" aria-label="Dismiss message" onClick={() => setNotice(null)}>
-              ×
+    <HeldUntilHydrated>
+      <div className="profile" data-testid="profile">
+        <div role={notice?.kind === 'error' ? 'alert' : 'status'} className="profile__banner" data-testid="profile-banner">
+          {notice && (
+            <p className={`alert ${notice.kind === 'success' ? 'alert--success' : 'alert--danger'}`}>
+              {notice.text}
+              <button type="button" className="profile__banner-close" aria-label="Dismiss message" onClick={() => setNotice(null)}>
+                ×
+              </button>
+            </p>
+          )}
+        </div>
+
+        <div className="tabs" role="tablist" aria-label="Profile sections">
+          {TABS.map((entry) => (
+            <button
+              key={entry.id}
+              ref={(element) => {
+                tabRefs.current[entry.id] = element;
+              }}
+              type="button"
+              role="tab"
+              id={`tab-${entry.id}`}
+              className="tabs__tab"
+              aria-selected={tab === entry.id}
+              aria-controls={`panel-${entry.id}`}
+              tabIndex={tab === entry.id ? 0 : -1}
+              onClick={() => select(entry.id)}
+              onKeyDown={onTabKey}
+            >
+              {entry.label}
             </button>
-          </p>
-        )}
-      </div>
+          ))}
+        </div>
 
-      <div className="tabs" role="tablist" aria-label="Profile sections">
-        {TABS.map((entry) => (
-          <button
-            key={entry.id}
-            ref={(element) => {
-              tabRefs.current[entry.id] = element;
-            }}
-            type="button"
-            role="tab"
-            id={`tab-${entry.id}`}
-            className="tabs__tab"
-            aria-selected={tab === entry.id}
-            aria-controls={`panel-${entry.id}`}
-            tabIndex={tab === entry.id ? 0 : -1}
-            onClick={() => select(entry.id)}
-            onKeyDown={onTabKey}
-          >
-            {entry.label}
-          </button>
-        ))}
+        <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
+          {tab === 'details' && (
+            <>
+              <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
+              <SellerPanel notify={notify} />
+            </>
+          )}
+          <Suspense fallback={<PanelLoading />}>
+            {tab === 'listings' && <MyListings />}
+            {tab === 'saved' && <SavedListings />}
+            {tab === 'saved-searches' && <SavedSearches />}
+            {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
+            {tab === 'privacy' && <PrivacyPanel profile={profile} onSaved={setProfile} notify={notify} />}
+            {tab === 'account' && <AccountPanel profile={profile} notify={notify} />}
+          </Suspense>
+        </div>
       </div>
+    </HeldUntilHydrated>
+  );
+}
 
-      <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
-        {tab === 'details' && (
-          <>
-            <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
-            <SellerPanel notify={notify} />
-          </>
-        )}
-        {tab === 'listings' && <MyListings />}
-        {tab === 'saved' && <SavedListings />}
-        {tab === 'saved-searches' && <SavedSearches />}
-        {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
-        {tab === 'privacy' && <PrivacyPanel profile={profile} onSaved={setProfile} notify={notify} />}
-        {tab === 'account' && <AccountPanel profile={profile} notify={notify} />}
-      </div>
+function PanelLoading() {
+  return (
+    <div className="profile-loading" role="status" aria-busy="true">
+      <span className="skeleton profile-loading__block" />
+      <span className="visually-hidden">Loading...</span>
     </div>
   );
 }
