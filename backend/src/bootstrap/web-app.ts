@@ -18,6 +18,8 @@ import { provideRequestContexts } from '../infra/database/request-context.js';
 import { BusIoAdapter, type RealtimeBus } from '../infra/realtime/realtime-bus.js';
 import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
+import { PageReuse } from '../web/page-reuse.js';
+import { SearchAnswers } from '../modules/listings/listing-search/search-answers.js';
 import { registerSecurityHeaders } from '../web/security-headers.js';
 import { protectApi } from './api-protection.js';
 import { httpTimeouts, logClientAborts, trackRequestsInFlight } from './http-connections.js';
@@ -65,7 +67,11 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
   logApiRequests(fastify, logger);
 
   app.useWebSocketAdapter(new BusIoAdapter(app, app.get<RealtimeBus>(REALTIME_BUS)));
-  if (config.frontendDir) await mountFrontend(fastify, config.frontendDir, new URL(config.publicUrl).origin);
+  if (config.frontendDir) {
+    const pageReuse = new PageReuse(config.searchCacheMs, 500);
+    app.get(SearchAnswers).onCleared(() => pageReuse.clear());
+    await mountFrontend(fastify, config.frontendDir, new URL(config.publicUrl).origin, pageReuse);
+  }
   await app.init();
   return app;
 }

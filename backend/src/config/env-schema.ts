@@ -226,7 +226,8 @@ export const ENV = {
     default: 2_000,
     min: 0,
     max: 60_000,
-    description: 'How long (ms) an answer of browse and search is reused for the same query; 0 turns it off',
+    description:
+      "How long (ms) an answer of browse and search, and a visitor's browse, rentals or category page, is reused for the same query; 0 turns it off",
   }),
   CONTACT_RATE_WINDOW_SECONDS: int({ default: 900, min: 1, max: 86_400, description: 'Length of the contact rate-limit window' }),
   API_RATE_LIMIT: int({

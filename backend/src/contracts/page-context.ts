@@ -15,3 +15,10 @@ export interface PageContext {
    */
   fetchApi(request: Request): Promise<Response>;
 }
+
+/**
+ * Set by a page whose HTML for a visitor without a session depends only on its URL and the listings (browse,
+ * rentals, the category pages): the web process may then answer the same URL from that HTML until the listings
+ * change or the reuse time passes (backend/src/web/page-reuse.ts). Never sent to the browser.
+ */
+export const REUSE_FOR_VISITORS_HEADER = 'x-fieldmarket-reuse-for-visitors';

@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageContext } from '../contracts/page-context.js';
 import { pageContext } from './page-context.js';
+import type { PageReuse } from './page-reuse.js';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: { page: PageContext }) => Promise<void>;
 
@@ -29,9 +30,15 @@ const STATIC_HEADERS_FILE = '_headers.json';
  *    prerendered 404 page with status 404. `/api` and `/socket.io` never reach Astro.
  * Files are sent as the build's brotli or gzip copy when the client accepts one (with
  * `Vary: Accept-Encoding`), so these routes are left out of per-response compression.
- * Pages Astro renders get the site's `publicOrigin` and call the API in process (page-context.ts).
+ * Pages Astro renders get the site's `publicOrigin` and call the API in process (page-context.ts); those that
+ * opt in are reused for visitors through `pageReuse` (page-reuse.ts).
  */
-export async function mountFrontend(fastify: FastifyInstance, frontendDir: string, publicOrigin: string): Promise<void> {
+export async function mountFrontend(
+  fastify: FastifyInstance,
+  frontendDir: string,
+  publicOrigin: string,
+  pageReuse?: PageReuse,
+): Promise<void> {
   const clientDir = join(frontendDir, 'client');
   const serverEntry = join(frontendDir, 'server', 'entry.mjs');
   if (!existsSync(join(clientDir, NOT_FOUND_PAGE)) || !existsSync(serverEntry)) {
@@ -80,13 +87,23 @@ export async function mountFrontend(fastify: FastifyInstance, frontendDir: strin
     if (path === '/api' || path === '/socket.io' || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       return reply.status(404).send({ success: false, error: `No API endpoint at ${request.method} ${path}` });
     }
+    const reuseKey = pageReuse?.keyFor(request.raw);
+    const reused = reuseKey === undefined ? undefined : await pageReuse?.ready(reuseKey);
+    if (reused) {
+      reply.hijack();
+      pageReuse?.send(request.raw, reply.raw, reused);
+      return;
+    }
     sendStatusTextOfEachCode(reply.raw);
     const restore = compressWhatAstroWrites(request.raw, reply.raw);
+    // Installed after the compression, so it sees the page as Astro writes it.
+    const watched = pageReuse?.watch(reuseKey, reply.raw);
     if (await renderedByAstro(handler, request, reply, pageContext(fastify, request, publicOrigin))) {
       // Astro has answered on the raw response already.
       reply.hijack();
       return;
     }
+    watched?.abandon();
     restore();
     return sendPage(reply, NOT_FOUND_PAGE, notFoundPolicy, 404);
   });

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
 import { signedInPerson } from '../testing/accounts.js';
-import { insertListing } from '../testing/listings.js';
+import { REUSE_FOR_VISITORS_HEADER } from '../contracts/page-context.js';
+import { insertListing, listingBody } from '../testing/listings.js';
 import { freePort } from '../testing/processes.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { startTestApp, type TestApp } from '../testing/test-app.js';
@@ -131,6 +132,57 @@ describe('pages rendered on the server, reached directly (no TRUST_PROXY)', () =
     ['a broken rentals page link', () => '/rent?cursor=not-a-cursor', 'HTTP/1.1 400 Bad Request'],
   ])('answer %s with the status line of its code', async (_what, path, statusLine) => {
     expect((await get(origin, path(), '127.0.0.7')).statusLine).toBe(statusLine);
+  });
+});
+
+describe('listing pages reused for visitors (SEARCH_CACHE_MS)', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let origin: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Long enough that nothing in a test outlives it by chance: what ends a reuse here is a write.
+    ({ t, origin } = await startListening(db, { SEARCH_CACHE_MS: '60000' }));
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+
+  it("answers a visitor's repeat of the same page from its first rendering: no API budget spent, the same HTML, no internal header", async () => {
+    const first = await get(origin, '/browse?q=baler', '127.0.0.8');
+    expect(first.status).toBe(200);
+    // Rendering each would spend one API call of the visitor's 12 a minute: the 13th would be a 429.
+    for (let load = 0; load < API_LIMIT * 2; load++) {
+      const again = await get(origin, '/browse?q=baler', '127.0.0.8', { 'accept-encoding': load % 2 ? 'br' : 'identity' });
+      expect({ load, status: again.status }).toEqual({ load, status: 200 });
+      if (!again.headers['content-encoding']) expect(again.body).toBe(first.body);
+      expect(again.headers[REUSE_FOR_VISITORS_HEADER]).toBeUndefined();
+    }
+    for (const path of ['/land', '/rent', '/categories']) {
+      const page = await get(origin, path, '127.0.0.9');
+      expect({ path, status: page.status }).toEqual({ path, status: 200 });
+      expect(page.headers[REUSE_FOR_VISITORS_HEADER]).toBeUndefined();
+    }
+  });
+
+  it('shows a listing published through this process on the next visitor page at once', async () => {
+    const before = await get(origin, '/browse?category=equipment', '127.0.0.10');
+    expect(before.body).not.toContain('Kuhn GMD 3511 mower');
+    const seller = await signedInPerson(t, db);
+    const posted = await seller.browser.call('POST', '/api/listings', await listingBody(seller.browser, { title: 'Kuhn GMD 3511 mower' }));
+    expect(posted.statusCode).toBe(201);
+    expect((await get(origin, '/browse?category=equipment', '127.0.0.10')).body).toContain('Kuhn GMD 3511 mower');
+  });
+
+  it("renders a member's page for them each time (their own budget), never from a visitor's", async () => {
+    const member = await signedInPerson(t, db);
+    const cookie = member.browser.cookies;
+    expect(cookie).toContain('fm_session=');
+    expect((await get(origin, '/browse?q=trailer', '127.0.0.11')).status).toBe(200);
+    const limited = await flood(origin, '/browse?q=trailer', '127.0.0.11', () => ({ cookie }));
+    expect(limited.status).toBe(429);
   });
 });
 

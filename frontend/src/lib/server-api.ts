@@ -1,3 +1,4 @@
+import { REUSE_FOR_VISITORS_HEADER } from '@contracts/page-context';
 import { apiBaseUrl, createApiClient, type ApiClient } from './api';
 
 /** Any absolute origin does: the web process's fetchApi reads only a call's path and query. */
@@ -45,4 +46,13 @@ export function answerFailedCall(
   }
   response.status = 429;
   if (failure.retryAfter) response.headers.set('retry-after', failure.retryAfter);
+}
+
+/**
+ * Says that this page's HTML, for a visitor without a session, depends only on its URL and the listings, so the
+ * web process may answer the same URL from it for a moment (backend/src/web/page-reuse.ts). Only a 200 that sets
+ * no cookie is reused; a member always gets their own rendering.
+ */
+export function reuseForVisitors(response: { headers: Headers }): void {
+  response.headers.set(REUSE_FOR_VISITORS_HEADER, '1');
 }

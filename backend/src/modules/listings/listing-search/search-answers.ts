@@ -22,14 +22,25 @@ const SEARCH_SOURCES = [Listing, SavedListing, Review] as const;
 @Injectable()
 export class SearchAnswers {
   private readonly cache: ShortLivedCache<ListingPage>;
+  private readonly clearedListeners: Array<() => void> = [];
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EntityManager) em: EntityManager) {
     this.cache = new ShortLivedCache<ListingPage>(config.searchCacheMs, 1_000);
-    em.getEventManager().registerSubscriber(new ClearAfterListingWrites(() => this.cache.clear()));
+    em.getEventManager().registerSubscriber(
+      new ClearAfterListingWrites(() => {
+        this.cache.clear();
+        for (const listener of this.clearedListeners) listener();
+      }),
+    );
   }
 
   get(key: string, load: () => Promise<ListingPage>): Promise<ListingPage> {
     return this.cache.get(key, load);
+  }
+
+  /** Calls `listener` whenever the answers are cleared: what was rendered from them (visitors' pages) goes too. */
+  onCleared(listener: () => void): void {
+    this.clearedListeners.push(listener);
   }
 }
 

@@ -1,0 +1,171 @@
+import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { REUSE_FOR_VISITORS_HEADER } from '../contracts/page-context.js';
+import { SESSION_COOKIE } from '../modules/auth/sessions.service.js';
+
+type Encoding = 'br' | 'gzip';
+
+/** A page as Astro wrote it, and its compressed copies made on first use. */
+interface RenderedPage {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+  encoded: Partial<Record<Encoding, Buffer>>;
+}
+
+/** Larger pages are rendered each time: the reuse is for listing pages of a few tens of kB. */
+const MAX_PAGE_BYTES = 1024 * 1024;
+const HEADERS_NOT_KEPT = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'vary']);
+
+/**
+ * Server-rendered pages reused for visitors, as search answers are (listing-search/search-answers.ts): browse's
+ * first pages and the category pages repeat all day, and rendering one costs 10-20 times the API call it makes.
+ * A page opts in with REUSE_FOR_VISITORS_HEADER; only a GET without a session cookie is answered from it, so
+ * a member's page (their saved hearts, their own listings) is always their own. The same URL is answered from
+ * the first rendering for `ttlMs`, concurrent requests for it wait for one rendering, and clear() (called when
+ * this process's search answers are cleared, after a listing, save or review is written) forgets them all.
+ */
+export class PageReuse {
+  private readonly pages = new Map<string, { expiresAt: number; page: RenderedPage }>();
+  private readonly rendering = new Map<string, Promise<RenderedPage | undefined>>();
+  /** Bumped by clear(): a rendering that started before a write is not kept after it. */
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The key a visitor's request may be answered under, or undefined when it must be rendered for them. */
+  keyFor(request: IncomingMessage): string | undefined {
+    if (this.ttlMs <= 0 || request.method !== 'GET' || !request.url) return undefined;
+    if (hasCookie(request.headers.cookie, SESSION_COOKIE)) return undefined;
+    return request.url;
+  }
+
+  /** The page kept for `key`, or the one being rendered for it right now; undefined when the caller renders. */
+  async ready(key: string): Promise<RenderedPage | undefined> {
+    const kept = this.pages.get(key);
+    if (kept && kept.expiresAt > this.now()) return kept.page;
+    if (kept) this.pages.delete(key);
+    return this.rendering.get(key);
+  }
+
+  /** Sends a kept page, compressed as the client accepts (each encoding made once per page). */
+  send(request: IncomingMessage, response: ServerResponse, page: RenderedPage): void {
+    const encoding = acceptedEncoding(request);
+    const body = encoding ? (page.encoded[encoding] ??= compress(page.body, encoding)) : page.body;
+    response.statusMessage = STATUS_CODES[page.status] ?? '';
+    response.writeHead(page.status, {
+      ...page.headers,
+      vary: 'Accept-Encoding',
+      'content-length': body.length,
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    });
+    response.end(body);
+  }
+
+  /**
+   * Watches what Astro writes to `response` (uncompressed: install it after the compression) and removes the
+   * opt-in header from every page. With a key, a 200 page that opted in, set no cookie and may be shared is kept
+   * for the key, and requests waiting for it get it. Returns what to call when Astro did not answer.
+   */
+  watch(key: string | undefined, response: ServerResponse): { abandon(): void } {
+    const settle = key ? this.rendered(key, response) : () => undefined;
+    const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+    const write = response.write.bind(response) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+    let status = 0;
+    let headers: OutgoingHttpHeaders = {};
+    let reusable = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const collect = (chunk: unknown) => {
+      if (!reusable || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return;
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+      size += buffer.length;
+      if (size > MAX_PAGE_BYTES) reusable = false;
+      else chunks.push(buffer);
+    };
+    response.writeHead = ((code: number, given: OutgoingHttpHeaders = {}) => {
+      const { [REUSE_FOR_VISITORS_HEADER]: optedIn, ...sent } = given;
+      status = code;
+      headers = sent;
+      reusable = key !== undefined && optedIn !== undefined && code === 200 && mayBeShared(sent);
+      return writeHead(code, sent);
+    }) as typeof response.writeHead;
+    response.write = ((chunk: unknown, ...rest: unknown[]) => {
+      collect(chunk);
+      return write(chunk, ...rest);
+    }) as typeof response.write;
+    response.end = ((...args: unknown[]) => {
+      if (typeof args[0] !== 'function') collect(args[0]);
+      if (reusable) settle({ status, headers: keptHeaders(headers), body: Buffer.concat(chunks), encoded: {} });
+      else settle(undefined);
+      return end(...args);
+    }) as typeof response.end;
+    return {
+      abandon: () => {
+        response.writeHead = writeHead as typeof response.writeHead;
+        response.write = write as typeof response.write;
+        response.end = end as typeof response.end;
+        settle(undefined);
+      },
+    };
+  }
+
+  /** Registers the rendering for `key` that requests may wait on; returns how it ends (idempotent). */
+  private rendered(key: string, response: ServerResponse): (page: RenderedPage | undefined) => void {
+    const generation = this.generation;
+    let resolve: (page: RenderedPage | undefined) => void = () => undefined;
+    const pending = new Promise<RenderedPage | undefined>((done) => (resolve = done));
+    this.rendering.set(key, pending);
+    let finished = false;
+    const finish = (page: RenderedPage | undefined) => {
+      if (finished) return;
+      finished = true;
+      if (this.rendering.get(key) === pending) this.rendering.delete(key);
+      if (page && generation === this.generation) this.keep(key, page);
+      resolve(page);
+    };
+    // A client that leaves mid-page: whoever waits renders for themselves.
+    response.once('close', () => finish(undefined));
+    return finish;
+  }
+
+  /** Forgets every page: after a write in this process, the next visitor's page shows it. */
+  clear(): void {
+    this.generation++;
+    this.pages.clear();
+    this.rendering.clear();
+  }
+
+  private keep(key: string, page: RenderedPage): void {
+    this.pages.delete(key);
+    this.pages.set(key, { expiresAt: this.now() + this.ttlMs, page });
+    if (this.pages.size > this.maxEntries) this.pages.delete(this.pages.keys().next().value as string);
+  }
+}
+
+function hasCookie(header: string | undefined, name: string): boolean {
+  return header !== undefined && header.split(';').some((pair) => pair.trim().startsWith(`${name}=`));
+}
+
+function mayBeShared(headers: OutgoingHttpHeaders): boolean {
+  if (headers['set-cookie'] !== undefined) return false;
+  return !/\b(?:private|no-store)\b/i.test(String(headers['cache-control'] ?? ''));
+}
+
+function keptHeaders(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HEADERS_NOT_KEPT.has(name.toLowerCase())));
+}
+
+function acceptedEncoding(request: IncomingMessage): Encoding | undefined {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+}
+
+function compress(body: Buffer, encoding: Encoding): Buffer {
+  return encoding === 'br' ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }) : gzipSync(body, { level: 6 });
+}
