@@ -3323,6 +3323,8 @@ export interface components {
             removed_with_seller: boolean;
             /** @description Staff upheld the hiding and closed its case: the owner may delete it, no longer appeal */
             case_closed: boolean;
+            /** @description The owner has appealed this hiding and it waits for a decision (in the Appeals inbox) */
+            appeal_pending: boolean;
         };
         ReviewModerationResponse: {
             /** Format: uuid */

@@ -67,10 +67,12 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
 
     const item = await appealItem(id);
     expect(item).toMatchObject({ preview: text });
-    const detail = data<{ body: string; fields: Array<{ label: string; value: string }> }>(
+    const detail = data<{ body: string; fields: Array<{ label: string; value: string }>; listing: unknown }>(
       await staff.browser.call('GET', `/api/staff/inbox/appeal/${item!.id}`),
     );
     expect(detail.body).toBe(text);
+    // The inbox offers no "Close case" while the appeal waits: deciding the appeal closes it.
+    expect(detail.listing).toMatchObject({ id, status: 'removed', case_closed: false, appeal_pending: true });
     expect(detail.fields).toContainEqual({ label: 'Why we hid it', value: REASON });
   });
 
@@ -93,6 +95,10 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
       case_closed: true,
       may_delete: true,
       appeal: { status: 'declined', decline_reason: decline },
+    });
+    expect(data<{ listing: unknown }>(await staff.browser.call('GET', `/api/staff/inbox/appeal/${item.id}`)).listing).toMatchObject({
+      case_closed: true,
+      appeal_pending: false,
     });
     const mail = await eventually(async () => {
       const found = (await readOutbox(t.config.mail.outboxDir)).find(

@@ -27,6 +27,8 @@ export interface ListingModerationSummary {
   removalReason: string | null;
   removedWithSeller: boolean;
   caseClosed: boolean;
+  /** The owner has appealed this hiding and staff have not decided: the appeal, not "Close case", ends it. */
+  appealPending: boolean;
 }
 
 /**
@@ -79,8 +81,12 @@ export class ListingModeration implements OnModuleInit {
   }
 
   async summary(id: string): Promise<ListingModerationSummary | null> {
-    const listing = isUuid(id) ? await this.em.fork().findOne(Listing, { id }, { populate: ['seller'] }) : null;
-    return listing ? summaryOf(listing) : null;
+    const em = this.em.fork();
+    const listing = isUuid(id) ? await em.findOne(Listing, { id }, { populate: ['seller'] }) : null;
+    if (!listing) return null;
+    const appealPending =
+      Boolean(listing.removedAt) && (await em.count(ListingAppeal, { listing: id, hiddenAt: listing.removedAt, status: 'pending' })) > 0;
+    return summaryOf(listing, appealPending);
   }
 
   /** A listing others may report: live, with its seller and title. */
@@ -241,7 +247,8 @@ function backFrom(listing: Listing): ListingStatus {
   return before === 'live' && listing.expiresAt <= new Date() ? 'expired' : before;
 }
 
-function summaryOf(listing: Listing): ListingModerationSummary {
+/** Staff's actions below leave no appeal waiting: a new hiding has none yet, and the others end or refuse one. */
+function summaryOf(listing: Listing, appealPending = false): ListingModerationSummary {
   const seller = listing.seller.isInitialized() ? listing.seller.getEntity() : undefined;
   return {
     id: listing.id,
@@ -253,5 +260,6 @@ function summaryOf(listing: Listing): ListingModerationSummary {
     removalReason: listing.removalReason ?? null,
     removedWithSeller: listing.removedWithSeller,
     caseClosed: Boolean(listing.removalClosedAt),
+    appealPending,
   };
 }

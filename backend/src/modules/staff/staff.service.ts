@@ -367,6 +367,7 @@ function listingResponse(listing: ListingModerationSummary): ListingModerationRe
     removal_reason: listing.removalReason,
     removed_with_seller: listing.removedWithSeller,
     case_closed: listing.caseClosed,
+    appeal_pending: listing.appealPending,
   };
 }
 

@@ -362,17 +362,23 @@ function ItemPanel({ item, members, act }: { item: InboxDetail; members: StaffMe
                 act={act}
                 needReason={needReason}
               />
-              {item.listing.status === 'removed' && !item.listing.removed_with_seller && !item.listing.case_closed && (
-                <button
-                  type="button"
-                  className="btn btn--small btn--outline"
-                  onClick={() =>
-                    void act('Case closed: the listing stays hidden', () => staffApi.closeCase(item.listing!.id, reason.trim()))
-                  }
-                >
-                  Close case
-                </button>
+              {item.listing.appeal_pending && (
+                <span data-testid="appeal-pending">The owner has appealed: decide the appeal, which closes the case.</span>
               )}
+              {item.listing.status === 'removed' &&
+                !item.listing.removed_with_seller &&
+                !item.listing.case_closed &&
+                !item.listing.appeal_pending && (
+                  <button
+                    type="button"
+                    className="btn btn--small btn--outline"
+                    onClick={() =>
+                      void act('Case closed: the listing stays hidden', () => staffApi.closeCase(item.listing!.id, reason.trim()))
+                    }
+                  >
+                    Close case
+                  </button>
+                )}
               {item.listing.status === 'live' && (
                 <button
                   type="button"

@@ -181,6 +181,9 @@ export class ListingModerationResponse {
 
   @ApiProperty({ description: 'Staff upheld the hiding and closed its case: the owner may delete it, no longer appeal' })
   case_closed!: boolean;
+
+  @ApiProperty({ description: 'The owner has appealed this hiding and it waits for a decision (in the Appeals inbox)' })
+  appeal_pending!: boolean;
 }
 
 export class AccountModerationResponse {
