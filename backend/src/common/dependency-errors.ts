@@ -31,6 +31,9 @@ const UNAVAILABLE_MESSAGES = [
   'Connection terminated due to connection timeout',
   'timeout exceeded when trying to connect',
   'Connection is closed.',
+  // The database closed under a request still running when a stopping process's drain time ran out.
+  'driver has already been destroyed',
+  'Cannot use a pool after calling end on the pool',
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { ArgumentsHost } from '@nestjs/common';
@@ -104,6 +105,16 @@ describe('errors from the database and the queue', () => {
       } finally {
         await unreachable.close(true);
       }
+    });
+
+    it('answers 503, not 500, to a request still running when a stopping process has closed its database', async () => {
+      const stopped = new MikroORM(createOrmConfig(db.url));
+      // The request's query holds the driver it started with; the process closes the ORM under it.
+      const driver = stopped.em.fork().getConnection().getClient();
+      await driver.executeQuery(CompiledQuery.raw('select 1'));
+      await stopped.close(true);
+      const answer = await answerTo(() => driver.executeQuery(CompiledQuery.raw('select 1')));
+      expect(answer).toMatchObject({ status: 503, body: unavailable });
     });
 
     it('answers 503 when Redis cannot be reached', async () => {
