@@ -1,6 +1,7 @@
 import { api, type ApiClient } from '../../lib/api';
 import type { components } from '../../lib/api-types';
 import { routeQuery } from '../../lib/route-query';
+import { settle as settleCall, type ApiResult } from '../../lib/api-result';
 
 export type ListingPage = components['schemas']['ListingPage'];
 export type ListingDetail = components['schemas']['ListingDetail'];
@@ -18,33 +19,15 @@ export const REQUEST_TIMEOUT_MS = 15_000;
 export const BROWSE_TIMEOUT_MS = 10_000;
 
 /** A failure's `retryAfter` is the API's Retry-After (a 429's wait in seconds), when it sent one. */
-export type Outcome<T> =
-  { ok: true; data: T } | { ok: false; status: number; error: string; fields?: Record<string, string>; retryAfter?: string };
+/** A listings call's answer (lib/api-result.ts): the data, or the status, message, fields and Retry-After. */
+export type Outcome<T> = ApiResult<T>;
 
-interface Envelope<T> {
-  success?: boolean;
-  data?: T;
-  error?: string;
-  fields?: Record<string, string>;
-}
-
-/** Reads the envelope of an openapi-fetch result; a thrown fetch (offline, timeout) is status 0. */
-export async function settle<T>(call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Outcome<T>> {
-  try {
-    const { data, error, response } = await call();
-    const body = (data ?? error ?? {}) as Envelope<T>;
-    if (response.ok && body.success !== false && body.data !== undefined) return { ok: true, data: body.data };
-    const retryAfter = response.headers.get('retry-after');
-    return {
-      ok: false,
-      status: response.status,
-      error: typeof body.error === 'string' ? body.error : `HTTP error! status: ${response.status}`,
-      ...(body.fields ? { fields: body.fields } : {}),
-      ...(retryAfter ? { retryAfter } : {}),
-    };
-  } catch (error) {
-    return { ok: false, status: 0, error: error instanceof Error ? error.message : String(error) };
-  }
+/**
+ * Reads the envelope of an openapi-fetch result; a thrown fetch (offline, timeout) is status 0 with the
+ * network message, and a failure without a message of its own says its status (SPEC's 'HTTP error! status: N').
+ */
+export function settle<T>(call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Outcome<T>> {
+  return settleCall<T>(call, (status) => `HTTP error! status: ${status}`);
 }
 
 /**

@@ -66,9 +66,7 @@ export function setupReport(root: HTMLElement): void {
     } else if (outcome.status === 401) {
       location.assign(root.dataset['signinHref'] ?? '/signin');
     } else {
-      showError(
-        outcome.status === 0 ? 'Unable to connect to the server. Please check your internet connection and try again.' : outcome.error,
-      );
+      showError(outcome.error);
     }
   });
 }

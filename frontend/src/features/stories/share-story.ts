@@ -66,7 +66,7 @@ export async function setupShareStory(root: HTMLElement): Promise<void> {
       sentNote.hidden = false;
     } else {
       // The text stays in the form: nothing the member wrote is lost.
-      error.textContent = sent.status === 0 ? 'Unable to connect to the server. Please try again.' : (sent.fields?.['story'] ?? sent.error);
+      error.textContent = sent.fields['story'] ?? sent.error;
       error.hidden = false;
     }
   });

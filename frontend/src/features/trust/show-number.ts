@@ -26,7 +26,7 @@ export function setupShowNumber(root: HTMLElement): void {
     } else if (outcome.status === 401) {
       signIn();
     } else {
-      error.textContent = outcome.status === 0 ? 'Unable to connect to the server. Please try again.' : outcome.error;
+      error.textContent = outcome.error;
       error.hidden = false;
     }
   });
