@@ -6,16 +6,27 @@ import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/env.js';
 import type { ListingPage } from '../dto/listing.response.js';
 import { Review } from '../../reviews/review.entity.js';
+import { User } from '../../users/user.entity.js';
 import { Listing } from '../listing.entity.js';
 import { SavedListing } from '../saved-listing.entity.js';
 
 /** What a search answer is made of: listings, saves, and the reviews behind a seller's rating on cards. */
 const SEARCH_SOURCES = [Listing, SavedListing, Review] as const;
+/** The seller's facts a card shows (listings.service's card): a change to one of these is a change to the answers. */
+const SELLER_FACTS_ON_CARDS: ReadonlySet<string> = new Set<keyof User>([
+  'fullName',
+  'deletedAt',
+  'sellerType',
+  'businessVerifiedAt',
+  'reviewCount',
+  'reviewStarsTotal',
+]);
 
 /**
  * Search answers reused for the same query for SEARCH_CACHE_MS: browse's first pages and popular
- * searches repeat all day. Whatever changes a listing, a save or a review through this process (the
- * seller, staff moderating, the expiry job, a buyer reviewing the seller) clears them when it flushes and again when its
+ * searches repeat all day. Whatever changes a listing, a save, a review or a seller's facts on cards through
+ * this process (the seller, staff moderating or verifying a business, the expiry job, a buyer reviewing the
+ * seller) clears them when it flushes and again when its
  * transaction commits, so the next search sees the change; other processes see it within
  * SEARCH_CACHE_MS.
  */
@@ -54,7 +65,13 @@ class ClearAfterListingWrites implements EventSubscriber {
   constructor(private readonly clear: () => void) {}
 
   afterFlush({ em, uow }: FlushEventArgs): void {
-    const touched = uow.getChangeSets().some((cs) => SEARCH_SOURCES.some((source) => cs.entity instanceof source));
+    const touched = uow
+      .getChangeSets()
+      .some(
+        (cs) =>
+          SEARCH_SOURCES.some((source) => cs.entity instanceof source) ||
+          (cs.entity instanceof User && Object.keys(cs.payload).some((field) => SELLER_FACTS_ON_CARDS.has(field))),
+      );
     if (!touched) return;
     this.clear();
     const transaction = em.getTransactionContext<object>();
