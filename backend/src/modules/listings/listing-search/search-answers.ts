@@ -13,14 +13,14 @@ import { SavedListing } from '../saved-listing.entity.js';
 /** What a search answer is made of: listings, saves, and the reviews behind a seller's rating on cards. */
 const SEARCH_SOURCES = [Listing, SavedListing, Review] as const;
 /** The seller's facts a card shows (listings.service's card): a change to one of these is a change to the answers. */
-const SELLER_FACTS_ON_CARDS: ReadonlySet<string> = new Set<keyof User>([
+const SELLER_FACTS_ON_CARDS: ReadonlySet<string> = new Set<string>([
   'fullName',
   'deletedAt',
   'sellerType',
   'businessVerifiedAt',
   'reviewCount',
   'reviewStarsTotal',
-]);
+] satisfies Array<keyof User>);
 
 /**
  * Search answers reused for the same query for SEARCH_CACHE_MS: browse's first pages and popular
