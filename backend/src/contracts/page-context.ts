@@ -17,8 +17,8 @@ export interface PageContext {
 }
 
 /**
- * Set by a page whose HTML for a visitor without a session depends only on its URL and the listings (browse,
- * rentals, the category pages): the web process may then answer the same URL from that HTML until the listings
+ * Set by a page whose HTML for a visitor without a session depends only on its URL and what every visitor sees
+ * alike (browse, rentals, the category pages, sign-in): the web process may then answer the same URL from that HTML until the listings
  * change or the reuse time passes (backend/src/web/page-reuse.ts). Never sent to the browser.
  */
 export const REUSE_FOR_VISITORS_HEADER = 'x-fieldmarket-reuse-for-visitors';

@@ -160,7 +160,7 @@ describe('listing pages reused for visitors (SEARCH_CACHE_MS)', () => {
       if (!again.headers['content-encoding']) expect(again.body).toBe(first.body);
       expect(again.headers[REUSE_FOR_VISITORS_HEADER]).toBeUndefined();
     }
-    for (const path of ['/land', '/rent', '/categories']) {
+    for (const path of ['/land', '/rent', '/categories', '/signin']) {
       const page = await get(origin, path, '127.0.0.9');
       expect({ path, status: page.status }).toEqual({ path, status: 200 });
       expect(page.headers[REUSE_FOR_VISITORS_HEADER]).toBeUndefined();

@@ -49,7 +49,8 @@ export function answerFailedCall(
 }
 
 /**
- * Says that this page's HTML, for a visitor without a session, depends only on its URL and the listings, so the
+ * Says that this page's HTML, for a visitor without a session, depends only on its URL and what every visitor
+ * sees alike (the listings, the configuration), so the
  * web process may answer the same URL from it for a moment (backend/src/web/page-reuse.ts). Only a 200 that sets
  * no cookie is reused; a member always gets their own rendering.
  */
