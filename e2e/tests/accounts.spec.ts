@@ -304,6 +304,7 @@ test.describe('accounts', () => {
     expect(profileHtml).toContain('Account Information');
     expect(profileHtml).toContain(email);
     expect(profileHtml).not.toContain('Loading your profile');
+    expect(profileHtml).toContain('Seller details');
     const messagesHtml = await (await page.request.get('/messages')).text();
     expect(messagesHtml).toContain('No conversations yet');
     // The hydrated islands keep what the server painted (the profile shows its tabs; the messages page its list).

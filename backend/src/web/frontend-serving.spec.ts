@@ -19,8 +19,12 @@ describe('the built site as the web process serves it', () => {
     script = `_astro/${found}`;
   });
 
-  const get = (url: string, acceptEncoding?: string) =>
-    t.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+  const get = (url: string, acceptEncoding?: string, cookie?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}), ...(cookie ? { cookie } : {}) },
+    });
 
   it.each([
     ['br', 'index.html.br'],
@@ -85,9 +89,24 @@ describe('the built site as the web process serves it', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(packed.headers['content-encoding']).toBe(acceptEncoding);
     expect(packed.headers.vary).toMatch(/Accept-Encoding/i);
-    expect(packed.headers['content-length']).toBeUndefined();
+    // A visitor's page is sent whole (it may be reused), so its length is known: the compressed one, never the page's.
+    expect([undefined, String(packed.rawPayload.length)]).toContain(packed.headers['content-length']);
     expect(decompress(packed.rawPayload).toString('utf8')).toBe(plain.body);
     expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+  });
+
+  it.each([
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const)("compresses a member's page as Astro streams it, for Accept-Encoding %p", async (acceptEncoding, decompress) => {
+    // With a session cookie the page is the member's own: streamed through the compressor, never kept.
+    const member = 'fm_session=not-a-real-session';
+    const plain = await get('/profile/not-an-id', undefined, member);
+    const packed = await get('/profile/not-an-id', acceptEncoding, member);
+    expect([plain.statusCode, packed.statusCode]).toEqual([404, 404]);
+    expect(packed.headers['content-encoding']).toBe(acceptEncoding);
+    expect(packed.headers['content-length']).toBeUndefined();
+    expect(decompress(packed.rawPayload).toString('utf8')).toBe(plain.body);
   });
 
   it('keeps unknown API paths JSON', async () => {

@@ -8,7 +8,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageContext } from '../contracts/page-context.js';
 import { pageContext } from './page-context.js';
-import type { PageReuse } from './page-reuse.js';
+import { REUSE_FOR_VISITORS_HEADER } from '../contracts/page-context.js';
+import { COMPRESSIBLE, type PageReuse } from './page-reuse.js';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: { page: PageContext }) => Promise<void>;
 
@@ -94,16 +95,19 @@ export async function mountFrontend(
       pageReuse?.send(request.raw, reply.raw, reused);
       return;
     }
-    sendStatusTextOfEachCode(reply.raw);
-    const restore = compressWhatAstroWrites(request.raw, reply.raw);
-    // Installed after the compression, so it sees the page as Astro writes it.
-    const watched = pageReuse?.watch(reuseKey, reply.raw);
-    if (await renderedByAstro(handler, request, reply, pageContext(fastify, request, publicOrigin))) {
+    correctWhatAstroSends(reply.raw);
+    // A visitor's page is rendered into memory (it may be kept for the next visitor); a member's is streamed.
+    const captured = reuseKey === undefined ? undefined : pageReuse?.capture(reuseKey, request.raw, reply.raw);
+    const restore = captured ? captured.abandon : compressWhatAstroWrites(request.raw, reply.raw);
+    const rendered = await renderedByAstro(handler, request, reply, pageContext(fastify, request, publicOrigin)).catch((error: unknown) => {
+      restore();
+      throw error;
+    });
+    if (rendered) {
       // Astro has answered on the raw response already.
       reply.hijack();
       return;
     }
-    watched?.abandon();
     restore();
     return sendPage(reply, NOT_FOUND_PAGE, notFoundPolicy, 404);
   });
@@ -119,17 +123,16 @@ function renderedByAstro(handler: AstroHandler, request: FastifyRequest, reply: 
 /**
  * Astro sends a page's status with its Response's statusText, which stays "OK" when a page sets
  * only the status: a missing listing went out as "HTTP/1.1 404 OK". Each code gets its own phrase.
+ * The pages' internal header for the web process (REUSE_FOR_VISITORS_HEADER) never leaves it.
  */
-function sendStatusTextOfEachCode(res: ServerResponse): void {
+function correctWhatAstroSends(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
-  res.writeHead = ((status: number, headers?: OutgoingHttpHeaders) => {
+  res.writeHead = ((status: number, headers: OutgoingHttpHeaders = {}) => {
     res.statusMessage = STATUS_CODES[status] ?? '';
-    return writeHead(status, headers);
+    const { [REUSE_FOR_VISITORS_HEADER]: _internal, ...sent } = headers;
+    return writeHead(status, sent);
   }) as typeof res.writeHead;
 }
-
-/** Server-rendered responses worth compressing: pages and text, not images. */
-const COMPRESSIBLE = /^(?:text\/|application\/(?:json|xml|ld\+json|rss\+xml)|image\/svg\+xml)/;
 
 /**
  * Astro writes server-rendered pages (browse, a listing, a profile) straight to Node's response,

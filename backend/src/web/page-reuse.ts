@@ -16,6 +16,8 @@ interface RenderedPage {
 /** Larger pages are rendered each time: the reuse is for listing pages of a few tens of kB. */
 const MAX_PAGE_BYTES = 1024 * 1024;
 const HEADERS_NOT_KEPT = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'vary']);
+/** Server-rendered responses worth compressing: pages and text, not images. */
+export const COMPRESSIBLE = /^(?:text\/|application\/(?:json|xml|ld\+json|rss\+xml)|image\/svg\+xml)/;
 
 /**
  * Server-rendered pages reused for visitors, as search answers are (listing-search/search-answers.ts): browse's
@@ -52,9 +54,10 @@ export class PageReuse {
     return this.rendering.get(key);
   }
 
-  /** Sends a kept page, compressed as the client accepts (each encoding made once per page). */
+  /** Sends a kept or captured page, compressed as the client accepts (each encoding made once per page). */
   send(request: IncomingMessage, response: ServerResponse, page: RenderedPage): void {
-    const encoding = acceptedEncoding(request);
+    const type = String(page.headers['content-type'] ?? '');
+    const encoding = page.body.length > 0 && COMPRESSIBLE.test(type) ? acceptedEncoding(request) : undefined;
     const body = encoding ? (page.encoded[encoding] ??= compress(page.body, encoding)) : page.body;
     response.statusMessage = STATUS_CODES[page.status] ?? '';
     response.writeHead(page.status, {
@@ -63,54 +66,57 @@ export class PageReuse {
       'content-length': body.length,
       ...(encoding ? { 'content-encoding': encoding } : {}),
     });
-    response.end(body);
+    response.end(request.method === 'HEAD' ? undefined : body);
   }
 
   /**
-   * Watches what Astro writes to `response` (uncompressed: install it after the compression) and removes the
-   * opt-in header from every page. With a key, a 200 page that opted in, set no cookie and may be shared is kept
-   * for the key, and requests waiting for it get it. Returns what to call when Astro did not answer.
+   * Takes what Astro writes for the visitor's request `key` into memory instead of onto the wire, then sends it
+   * with send() (compressed as accepted). A 200 page that opted in, set no cookie and may be shared is kept for
+   * the key, and requests waiting for it get it. Returns what to call when Astro did not answer or failed:
+   * the response is then as it was.
    */
-  watch(key: string | undefined, response: ServerResponse): { abandon(): void } {
-    const settle = key ? this.rendered(key, response) : () => undefined;
-    const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
-    const write = response.write.bind(response) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
-    let status = 0;
+  capture(key: string, request: IncomingMessage, response: ServerResponse): { abandon(): void } {
+    const finish = this.rendered(key, response);
+    const writeHead = response.writeHead;
+    const write = response.write;
+    const end = response.end;
+    const restore = () => {
+      response.writeHead = writeHead;
+      response.write = write;
+      response.end = end;
+    };
+    let status = 200;
     let headers: OutgoingHttpHeaders = {};
-    let reusable = false;
     const chunks: Buffer[] = [];
-    let size = 0;
     const collect = (chunk: unknown) => {
-      if (!reusable || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return;
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
-      size += buffer.length;
-      if (size > MAX_PAGE_BYTES) reusable = false;
-      else chunks.push(buffer);
+      if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
+      else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
     };
     response.writeHead = ((code: number, given: OutgoingHttpHeaders = {}) => {
-      const { [REUSE_FOR_VISITORS_HEADER]: optedIn, ...sent } = given;
       status = code;
-      headers = sent;
-      reusable = key !== undefined && optedIn !== undefined && code === 200 && mayBeShared(sent);
-      return writeHead(code, sent);
+      headers = given;
+      return response;
     }) as typeof response.writeHead;
     response.write = ((chunk: unknown, ...rest: unknown[]) => {
       collect(chunk);
-      return write(chunk, ...rest);
+      const done = rest.find((arg): arg is () => void => typeof arg === 'function');
+      if (done) queueMicrotask(done);
+      return true;
     }) as typeof response.write;
     response.end = ((...args: unknown[]) => {
       if (typeof args[0] !== 'function') collect(args[0]);
-      if (reusable) settle({ status, headers: keptHeaders(headers), body: Buffer.concat(chunks), encoded: {} });
-      else settle(undefined);
-      return end(...args);
+      restore();
+      const { [REUSE_FOR_VISITORS_HEADER]: optedIn, ...sent } = headers;
+      const page: RenderedPage = { status, headers: keptHeaders(sent), body: Buffer.concat(chunks), encoded: {} };
+      const shared = optedIn !== undefined && status === 200 && mayBeShared(sent) && page.body.length <= MAX_PAGE_BYTES;
+      finish(shared ? page : undefined);
+      this.send(request, response, page);
+      return response;
     }) as typeof response.end;
     return {
       abandon: () => {
-        response.writeHead = writeHead as typeof response.writeHead;
-        response.write = write as typeof response.write;
-        response.end = end as typeof response.end;
-        settle(undefined);
+        restore();
+        finish(undefined);
       },
     };
   }

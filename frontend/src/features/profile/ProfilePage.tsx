@@ -4,6 +4,7 @@ import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { HeldUntilHydrated } from '../../lib/HeldUntilHydrated';
 import { SellerPanel } from '../trust/SellerPanel';
+import type { SellerDetails } from '../trust/seller-api';
 import { ProfileDetails } from './ProfileDetails';
 import type { Notice, Notify } from './notice';
 import { getProfile, type Profile } from './profile-api';
@@ -39,8 +40,16 @@ function tabFromHash(): TabId {
  * /profile: the signed-in user's account, in seven tabs (details, my listings, saved, saved searches, security, privacy, account), with
  * one status banner for what the last action did (SPEC §2 "Profile").
  */
-function ProfilePage({ initialProfile }: { initialProfile?: Profile | undefined }) {
+function ProfilePage({
+  initialProfile,
+  initialSeller,
+}: {
+  initialProfile?: Profile | undefined;
+  initialSeller?: SellerDetails | undefined;
+}) {
   const [profile, setProfile] = useState<Profile | null>(initialProfile ?? null);
+  /** The seller details last shown: the panel opens with them again after another tab, without asking. */
+  const seller = useRef(initialSeller);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [tab, setTab] = useState<TabId>('details');
@@ -150,7 +159,7 @@ function ProfilePage({ initialProfile }: { initialProfile?: Profile | undefined 
           {tab === 'details' && (
             <>
               <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
-              <SellerPanel notify={notify} />
+              <SellerPanel notify={notify} initial={seller.current} onShown={(details) => (seller.current = details)} />
             </>
           )}
           <Suspense fallback={<PanelLoading />}>
