@@ -41,14 +41,21 @@ export const baseURL = shared.baseURL;
 /** Where the products look postcodes up: a postcodes.io stand-in the postcode tests start there (never the public service). */
 export const postcodesURL = `http://127.0.0.1:${port + 3}`;
 
-/** The product exactly as the README starts it, on its embedded defaults. */
-function productServer(product: ProductInstance) {
+/** How long a product may take to start (a first run builds it, and each start creates its embedded database). */
+export const PRODUCT_START_TIMEOUT_MS = 240_000;
+
+/**
+ * The product exactly as the README starts it, on its embedded defaults. `awaited: false` starts it
+ * without waiting for it (Playwright waits for each server before starting the next): the next one
+ * starts beside it, and global-setup.ts waits for it to answer before the tests.
+ */
+function productServer(product: ProductInstance, { awaited }: { awaited: boolean }) {
   const { port } = new URL(product.baseURL);
   return {
     command: './fieldmarket start',
     cwd: resolve(import.meta.dirname, '..'),
-    url: `${product.baseURL}/api/health`,
-    timeout: 240_000,
+    ...(awaited && { url: `${product.baseURL}/api/health` }),
+    timeout: PRODUCT_START_TIMEOUT_MS,
     reuseExistingServer: false,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
@@ -120,6 +127,11 @@ export default defineConfig({
     },
     { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined }, grep: /@phone/, metadata: shared },
   ],
-  // Started one after the other: the first builds the product if its sources changed, the second finds it built.
-  webServer: [productServer(shared), productServer(own)],
+  // Started side by side (./fieldmarket builds once when two start together and the sources changed): the second
+  // product's start is not awaited here but by global-setup.ts.
+  webServer: [productServer(own, { awaited: false }), productServer(shared, { awaited: true })],
+  globalSetup: './global-setup.ts',
 });
+
+/** The products the webServer entries above start without waiting for them (global-setup.ts waits). */
+export const productsStartedUnawaited = [own];

@@ -49,11 +49,20 @@ fm_build() {
 }
 
 fm_ensure_build() {
+  # Two commands started together (the browser tests start two products) install and build once: the
+  # second waits for the first, then finds everything in place. flock is util-linux's; without it, no lock.
+  if command -v flock >/dev/null; then
+    mkdir -p node_modules
+    exec 9>node_modules/.fieldmarket-lock
+    flock 9
+  fi
   fm_ensure_deps
   local stamp="node_modules/.fieldmarket-build"
   if [ -f "$stamp" ] && [ -z "$(find backend/src workers/src frontend/src frontend/public frontend/scripts frontend/astro.config.mjs \
         backend/tsconfig*.json workers/tsconfig.json tsconfig.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+    exec 9>&-
     return
   fi
   fm_build
+  exec 9>&-
 }

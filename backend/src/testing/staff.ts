@@ -2,28 +2,46 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { generate } from 'otplib';
+import { runStaffCommand } from '../cli/staff-command.js';
 import { Browser, type Person, signedInPerson } from './accounts.js';
 import type { TestApp } from './test-app.js';
 import type { TestDatabase } from './test-database.js';
 
 const STAFF_COMMAND = fileURLToPath(new URL('../../dist/cli/staff.js', import.meta.url));
 
-/** Runs the real `./fieldmarket staff <action> <email>` command (its compiled script) against the test database. */
-export async function staffCommand(
-  db: TestDatabase,
-  action: string,
-  email: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `./fieldmarket staff <action> <email>` against the test database: the command's own code
+ * (runStaffCommand, which the script runs with the process's arguments), in this process, so a
+ * test pays no Node start per grant. `staffCommandProcess` runs the compiled script itself.
+ */
+export async function staffCommand(db: TestDatabase, action: string, email: string): Promise<CommandResult> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runStaffCommand([action, email], commandEnv(db), {
+    out: (line) => stdout.push(`${line}\n`),
+    error: (line) => stderr.push(`${line}\n`),
+  });
+  return { code, stdout: stdout.join(''), stderr: stderr.join('') };
+}
+
+/** Runs the real `./fieldmarket staff <action> <email>` command (its compiled script) as a process of its own. */
+export async function staffCommandProcess(db: TestDatabase, action: string, email: string): Promise<CommandResult> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [STAFF_COMMAND, action, email], {
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: db.url, LOG_LEVEL: 'error' },
-    });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [STAFF_COMMAND, action, email], { env: commandEnv(db) });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: failed.code ?? 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
 }
+
+const commandEnv = (db: TestDatabase) => ({ ...process.env, NODE_ENV: 'test', DATABASE_URL: db.url, LOG_LEVEL: 'error' });
 
 /** Turns two-factor sign-in on for the signed-in browser's account, as the profile page does; returns the recovery codes. */
 export async function turnOnTwoFactor(browser: Browser): Promise<string[]> {

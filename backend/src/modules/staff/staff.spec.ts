@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
 import { Browser, signedInPerson } from '../../testing/accounts.js';
 import { insertListing, postListing } from '../../testing/listings.js';
-import { signIn, staffCommand, staffMember, turnOnTwoFactor, twoFactorPerson } from '../../testing/staff.js';
+import { signIn, staffCommand, staffCommandProcess, staffMember, turnOnTwoFactor, twoFactorPerson } from '../../testing/staff.js';
 import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 import { STAFF_TEXTS } from '../../contracts/staff.js';
@@ -95,7 +95,8 @@ describe('staff: role, inbox, reports and moderation', () => {
     it('grants and revokes the role only through the command, which says what it did', async () => {
       const { recoveryCodes, ...user } = await twoFactorPerson(t, db);
 
-      const granted = await staffCommand(db, 'grant', user.person.email.toUpperCase());
+      // The compiled script as `./fieldmarket staff` runs it, in a process of its own: its arguments and exit codes.
+      const granted = await staffCommandProcess(db, 'grant', user.person.email.toUpperCase());
       expect(granted).toMatchObject({ code: 0 });
       expect(granted.stdout).toContain(`<${user.person.email}> is now staff.`);
       expect((await staffCommand(db, 'grant', user.person.email)).stdout).toContain('was already staff; nothing changed');
@@ -107,9 +108,13 @@ describe('staff: role, inbox, reports and moderation', () => {
       const revokedRequest = await (await signIn(t, user.person, recoveryCodes)).call('GET', '/api/staff/inbox/summary');
       expect(revokedRequest.statusCode).toBe(403);
 
+      const unknown = await staffCommandProcess(db, 'grant', 'nobody@example.co.uk');
+      expect(unknown).toMatchObject({ code: 1 });
+      expect(unknown.stderr).toContain('No account has the address nobody@example.co.uk');
       expect(await staffCommand(db, 'grant', 'nobody@example.co.uk')).toMatchObject({ code: 1 });
-      expect((await staffCommand(db, 'grant', 'nobody@example.co.uk')).stderr).toContain('No account has the address nobody@example.co.uk');
-      expect((await staffCommand(db, 'promote', user.person.email)).code).toBe(2);
+      const misused = await staffCommandProcess(db, 'promote', user.person.email);
+      expect(misused).toMatchObject({ code: 2 });
+      expect(misused.stderr).toContain('usage: ./fieldmarket staff grant <email>');
     });
 
     it('warns at grant time when the account has no two-factor sign-in yet', async () => {

@@ -1,0 +1,23 @@
+import { PRODUCT_START_TIMEOUT_MS, productsStartedUnawaited } from './playwright.config.js';
+
+/**
+ * Waits for the products playwright.config.ts starts beside the others (Playwright itself waits only
+ * for the last one), so that no test runs before its product answers.
+ */
+export default async function waitForProducts(): Promise<void> {
+  const deadline = Date.now() + PRODUCT_START_TIMEOUT_MS;
+  for (const product of productsStartedUnawaited) {
+    const health = `${product.baseURL}/api/health`;
+    for (;;) {
+      const status = await fetch(health, { signal: AbortSignal.timeout(2_000) }).then(
+        (response) => response.status,
+        () => 0,
+      );
+      if (status === 200) break;
+      if (Date.now() > deadline) {
+        throw new Error(`The product at ${product.baseURL} did not answer ${health} within ${PRODUCT_START_TIMEOUT_MS / 1000} s.`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
