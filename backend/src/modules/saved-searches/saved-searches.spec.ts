@@ -7,8 +7,10 @@ import { insertListing, PLACES } from '../../testing/listings.js';
 import { readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
 import { lastDigestDue } from './digest-schedule.js';
+import { NotificationsSubscriber } from '../notifications/notifications.subscriber.js';
 import { SavedSearchMail } from './saved-search-mail.js';
 import { SavedSearchMatcher } from './saved-search-matcher.js';
+import { SavedSearchesService } from './saved-searches.service.js';
 
 interface View {
   id: string;
@@ -195,6 +197,26 @@ describe('saved searches', () => {
         data: { listings: Array<{ id: string }> };
       }>();
       expect(page.data.listings.map((card) => card.id).filter((id) => id === cheap || id === dear)).toEqual([cheap]);
+    });
+
+    it('works out the match columns of a search stored without them (before they existed), then matches it', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const search = await save(jane, `q=water+bowser&location=${PLACES.taunton.id}&radius=25`);
+      await db.query(
+        `update saved_search set match_version = null, prune_keys = '{}', words = null, radius_metres = null, near_latitude = null,
+           near_longitude = null, near_cosine = null where id = $1`,
+        [search.id],
+      );
+      const listing = await insertListing(db, { seller: seller.id, title: 'Water bowser, 1,000 litres', place: 'taunton' });
+      await matcher().match(listing, 'published');
+      expect(await matched(search.id)).toEqual([]);
+      await t.app.get(SavedSearchesService).prepare();
+      await matcher().match(listing, 'published');
+      expect(await matched(search.id)).toEqual([`${listing}:new`]);
+      const far = await insertListing(db, { seller: seller.id, title: 'Water bowser, 2,000 litres', place: 'exeter' });
+      await matcher().match(far, 'published');
+      expect(await matched(search.id)).toEqual([`${listing}:new`]);
     });
 
     it('never tells the seller about their own listing, nor about one that is not live', async () => {
@@ -417,6 +439,16 @@ describe('saved searches', () => {
       expect(bell.data.notifications.map((n) => n.message)).toEqual([
         '"Sheep hurdles, galvanised" matches your saved search "sheep hurdles": £200.',
       ]);
+      // The listing's bell job run again (a retry) tells nobody twice.
+      const [match] = await db.query<{ matched_at: Date }>('select matched_at from saved_search_match where listing_id = $1', [listing]);
+      await t.app.get(NotificationsSubscriber).savedSearchesMatched({
+        id: randomUUID(),
+        name: 'saved-search.listing-matched',
+        occurredAt: new Date().toISOString(),
+        payload: { listingId: listing, matchedAt: (match as { matched_at: Date }).matched_at.toISOString() },
+      });
+      const again = (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: unknown[] } }>();
+      expect(again.data.notifications).toHaveLength(1);
       // Its settings still change; a name to be suggested from the query it no longer reads is refused, clearly.
       const paused = await jane.browser.call('PATCH', `/api/saved-searches/${search.id}`, { paused: true, frequency: 'daily' });
       expect(paused.statusCode).toBe(200);
