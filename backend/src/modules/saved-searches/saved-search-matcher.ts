@@ -44,6 +44,17 @@ const CONFIRMED = `(s.category_id is null or s.category_id = l.category_id)
       else l.attributes->>a.key between a."dateFrom" and a."dateTo" end) is not true))`;
 
 /**
+ * What each confirmed search is to hear: a newly published listing is new to every one (a retry's
+ * rows are already there, and the insert skips them); after a price change, the listing if it never
+ * heard of it, else a drop if the price is below the lowest it was told of and it wants drops.
+ */
+const TOLD_NEW = `select c.id, c.frequency, c.price_pence, 'new' as occasion from confirmed c`;
+const TOLD_NEW_OR_DROP = `select c.id, c.frequency, c.price_pence, case when k.lowest is null then 'new'
+    when c.price_drops and c.price_pence < k.lowest then 'drop:' || c.price_pence end as occasion
+  from confirmed c left join lateral (select min(m.price_pence) as lowest from saved_search_match m
+    where m.saved_search_id = c.id and m.listing_id = ?) k on true`;
+
+/**
  * Matches each newly published listing, and each listing whose price changed, against every saved
  * search: reverse search (Elasticsearch's percolator is the model). One statement prunes the searches
  * by their keys (a GIN lookup), confirms each candidate by its own filters held in columns
@@ -90,10 +101,7 @@ export class SavedSearchMatcher {
           confirmed as (select s.id, s.frequency, s.price_drops, l.price_pence from l, saved_search s
             join app_user u on u.id = s.user_id and u.deleted_at is null and u.suspended_at is null
             where s.prune_keys && array[?]::text[] and s.paused_at is null and s.match_version = ? and s.user_id <> l.seller_id and ${CONFIRMED}),
-          told as (select c.id, c.frequency, c.price_pence, case when k.lowest is null then 'new'
-              when ? and c.price_drops and c.price_pence < k.lowest then 'drop:' || c.price_pence end as occasion
-            from confirmed c left join lateral (select min(m.price_pence) as lowest from saved_search_match m
-              where m.saved_search_id = c.id and m.listing_id = ?) k on true),
+          told as (${why === 'published' ? TOLD_NEW : TOLD_NEW_OR_DROP}),
           inserted as (insert into saved_search_match (saved_search_id, listing_id, occasion, mail_batch, price_pence, matched_at)
             select t.id, ?, t.occasion, case when t.frequency = 'off' then ?::uuid end, t.price_pence, ? from told t where t.occasion is not null
             on conflict do nothing returning saved_search_id)
@@ -103,8 +111,7 @@ export class SavedSearchMatcher {
           listing.id,
           listingKeys(listing),
           MATCH_COLUMNS_VERSION,
-          why === 'price-changed',
-          listing.id,
+          ...(why === 'published' ? [] : [listing.id]),
           listing.id,
           // A search sending no e-mail still counts its matches (the profile's "new"), never to mail them later.
           NOT_MAILED,
