@@ -9,7 +9,8 @@ import { PostgreSqlDriver, PostgreSqlPlatform } from '@mikro-orm/postgresql';
  */
 export class FieldmarketPostgreSqlPlatform extends PostgreSqlPlatform {
   override escape(value: unknown): string {
-    if (Array.isArray(value)) return value.map((item: unknown) => (item === null || item === undefined ? 'null' : this.escape(item))).join(', ');
+    if (Array.isArray(value))
+      return value.map((item: unknown) => (item === null || item === undefined ? 'null' : this.escape(item))).join(', ');
     return super.escape(value) as string;
   }
 }

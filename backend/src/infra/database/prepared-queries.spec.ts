@@ -33,7 +33,10 @@ describe('prepared queries', () => {
 
   it('bind a null inside an array as null, through the ORM and prepared alike (the ORM wrote array[, ])', async () => {
     const sql = 'select array[?]::uuid[] as ids, array[?]::text[] as words';
-    const params = [[null, '00000000-0000-0000-0000-000000000001'], ['a', null, "it's"]];
+    const params = [
+      [null, '00000000-0000-0000-0000-000000000001'],
+      ['a', null, "it's"],
+    ];
     const expected = { ids: [null, '00000000-0000-0000-0000-000000000001'], words: ['a', null, "it's"] };
     expect(await orm.em.getConnection().execute(sql, params)).toEqual([expected]);
     expect(await prepared.all(sql, params)).toEqual([expected]);
