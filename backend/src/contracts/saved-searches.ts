@@ -22,6 +22,8 @@ export const SAVED_SEARCH_TEXTS = {
   notFound: 'Saved search not found',
   unsubscribed: 'You will no longer get e-mails about this saved search.',
   badToken: 'This unsubscribe link is not valid. Manage your saved searches from your profile.',
+  outdatedQuery:
+    'This search was saved by an earlier version of Fieldmarket, so no name can be suggested for it: type a name, or open it and save it again.',
 } as const;
 
 /** A saved search's name, as the form and the API check it. */

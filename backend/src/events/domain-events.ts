@@ -86,10 +86,11 @@ export interface DomainEventPayloads {
   /** The listing's owner accepted or declined a booking request; the requester is to be told. */
   'booking.decided': { messageId: string; conversationId: string; requesterId: string; decision: 'accepted' | 'declined' };
   /**
-   * A saved search (frequency instant) matched a listing: newly (`occasion` "new") or by a drop in
-   * its price ("drop:<pence>"); its owner is to be told in the bell.
+   * Saved searches (frequency instant) matched a listing at `matchedAt`: those matches (saved_search_match rows of
+   * that time, newly "new" or a drop in price "drop:<pence>") are to be told in their owners' bells. One event a
+   * listing, however many searches it matched.
    */
-  'saved-search.matched': { savedSearchId: string; listingId: string; occasion: string };
+  'saved-search.listing-matched': { listingId: string; matchedAt: string };
   /** Saved-search matches were gathered into one e-mail (an instant batch or a digest): it is to be sent. */
   'saved-search.mail-due': { userId: string; batchId: string; kind: 'instant' | 'daily' | 'weekly' };
   /** Messages to this recipient stayed unread for 15 minutes: they are to be e-mailed (once per conversation per hour). */

@@ -18,7 +18,13 @@ export interface SmtpSink {
 }
 
 /** A real SMTP server on loopback that keeps what it receives, for tests of the SMTP transport. */
-export async function startSmtpSink(options: { replyDelayMs?: number } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  options: {
+    replyDelayMs?: number;
+    /** Called with each mail once it is wholly received, before the server answers 250 (a test may kill the sender here). */
+    onReceived?: (mail: ReceivedMail, index: number) => void;
+  } = {},
+): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let connections = 0;
   const failOnce = new Set<string>();
@@ -42,11 +48,13 @@ export async function startSmtpSink(options: { replyDelayMs?: number } = {}): Pr
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        received.push({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
-        });
+        };
+        received.push(mail);
+        options.onReceived?.(mail, received.length - 1);
         // A slow server: the mail is accepted only after a while.
         setTimeout(callback, options.replyDelayMs ?? 0);
       });

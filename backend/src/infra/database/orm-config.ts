@@ -3,6 +3,7 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from '../../migrations/index.js';
 import type { EntityClass } from './entities.js';
+import { FieldmarketPostgreSqlDriver } from './postgres-driver.js';
 
 /** Tables migrations create with no entity, used through plain SQL or by a library: the schema diff leaves them alone. */
 const UNMAPPED_TABLES = [
@@ -26,6 +27,8 @@ const UNMAPPED_TABLES = [
  */
 export function createOrmConfig(clientUrl: string, entities: EntityClass[] = [], replicaUrl?: string) {
   return defineConfig({
+    // Nulls inside bound arrays written as null (postgres-driver.ts).
+    driver: FieldmarketPostgreSqlDriver,
     clientUrl,
     entities,
     replicas: replicaUrl ? [{ name: 'replica', clientUrl: replicaUrl }] : [],

@@ -31,6 +31,17 @@ describe('prepared queries', () => {
     expect(() => numbered('select array[?]', [1])).toThrow('array[?] takes an array');
   });
 
+  it('bind a null inside an array as null, through the ORM and prepared alike (the ORM wrote array[, ])', async () => {
+    const sql = 'select array[?]::uuid[] as ids, array[?]::text[] as words';
+    const params = [
+      [null, '00000000-0000-0000-0000-000000000001'],
+      ['a', null, "it's"],
+    ];
+    const expected = { ids: [null, '00000000-0000-0000-0000-000000000001'], words: ['a', null, "it's"] };
+    expect(await orm.em.getConnection().execute(sql, params)).toEqual([expected]);
+    expect(await prepared.all(sql, params)).toEqual([expected]);
+  });
+
   it('answer as the ORM does, values read alike (times as PostgreSQL prints them, big numbers as text)', async () => {
     const sql = `select x, ?::timestamptz as at, ?::bigint * 1000 as big, ?::text as word from unnest(array[?]::integer[]) x order by x`;
     const params = ['2026-11-25 19:40:12.123456+00', 9_000_000_000_000, `it's`, [3, 1, 2]];

@@ -187,6 +187,39 @@ export class NotificationsService implements OnModuleInit {
     return rows.map((row) => ({ userId: row.user_id, notification: rowToView(row) }));
   }
 
+  /**
+   * Stores each user's own notification, once per (user, source key), in one write: many users told
+   * different things by one event (saved searches matching a listing). Returns each, new or found, to push.
+   */
+  async createEach(
+    items: Array<{ userId: string; draft: NotificationDraft }>,
+  ): Promise<Array<{ userId: string; notification: NotificationView }>> {
+    if (items.length === 0) return [];
+    const column = <T>(of: (item: { userId: string; draft: NotificationDraft }) => T) => items.map(of);
+    const connection = this.em.fork().getConnection();
+    const rows = await connection.execute<NotificationRow[]>(
+      `with drafts as (select * from unnest(array[?]::uuid[], array[?]::text[], array[?]::text[], array[?]::text[], array[?]::text[],
+            array[?]::text[], array[?]::text[]) as d(user_id, kind, type, title, message, action_url, source_key)),
+        inserted as (insert into notification (id, user_id, kind, type, title, message, action_url, read, created_at, source_key)
+          select gen_random_uuid(), user_id, kind, type, title, message, action_url, false, now(), source_key from drafts
+          on conflict (user_id, source_key) do nothing returning id, user_id, kind, type, title, message, action_url, read, created_at)
+      select * from inserted
+      union all
+      select n.id, n.user_id, n.kind, n.type, n.title, n.message, n.action_url, n.read, n.created_at
+        from drafts d join notification n on n.user_id = d.user_id and n.source_key = d.source_key`,
+      [
+        column((item) => item.userId),
+        column((item) => item.draft.kind),
+        column((item) => item.draft.type),
+        column((item) => NOTIFICATION_TITLES[item.draft.kind]),
+        column((item) => item.draft.message.slice(0, 300)),
+        column((item) => item.draft.actionUrl ?? null),
+        column((item) => item.draft.sourceKey),
+      ],
+    );
+    return rows.map((row) => ({ userId: row.user_id, notification: rowToView(row) }));
+  }
+
   /** A deleted account's notifications and follows, and others' notifications that name it. */
   async forget(userId: string): Promise<void> {
     await this.em.fork().transactional(async (tx) => {

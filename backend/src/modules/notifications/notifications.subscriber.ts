@@ -83,30 +83,42 @@ export class NotificationsSubscriber {
     );
   }
 
-  /** A saved search (instant) matched a listing, new to it or cheaper: to the search's owner. */
-  @OnDomainEvent('saved-search.matched', { name: 'notifications.saved-search-match', queue: 'notifications' })
-  async savedSearchMatched(event: DomainEvent<'saved-search.matched'>): Promise<void> {
-    const { savedSearchId, listingId, occasion } = event.payload;
-    const [search, listing] = await Promise.all([this.savedSearches.brief(savedSearchId), this.listings.brief(listingId)]);
-    if (!search || !listing || listing.status !== 'live') return;
-    const drop = occasion !== 'new';
-    // A drop names the price it dropped to ("drop:<pence>"), whatever the price is by the time this runs.
-    const message = drop
-      ? `"${listing.title}" (your saved search "${search.name}") is now ${formatPounds(Number(occasion.slice('drop:'.length)) / 100)}.`
-      : `"${listing.title}" matches your saved search "${search.name}": ${formatPounds(listing.price)}.`;
-    const draft = { message, actionUrl: `/listing/${listing.id}`, sourceKey: event.id } as const;
+  /**
+   * Saved searches (instant) matched a listing, new to them or cheaper: to each search's owner, all in one
+   * write. Each (search, listing, occasion) is told once: its notification's key is the match's.
+   */
+  @OnDomainEvent('saved-search.listing-matched', { name: 'notifications.saved-search-matches', queue: 'notifications' })
+  async savedSearchesMatched(event: DomainEvent<'saved-search.listing-matched'>): Promise<void> {
+    const { listingId, matchedAt } = event.payload;
+    const listing = await this.listings.brief(listingId);
+    if (!listing || listing.status !== 'live') return;
+    const matches = await this.savedSearches.instantMatches(listingId, new Date(matchedAt));
     const timestamp = event.occurredAt;
-    if (drop) {
-      await this.notify([search.userId], { ...draft, kind: 'LISTING_UPDATED', type: 'warning' }, (notification) => [
-        'LISTING_UPDATED',
-        { type: 'LISTING_UPDATED', data: { listing_id: listing.id, notification }, timestamp },
-      ]);
-      return;
+    const drafts = matches.map(({ userId, searchId, name, occasion }) => {
+      const drop = occasion !== 'new';
+      // A drop names the price it dropped to ("drop:<pence>"), whatever the price is by the time this runs.
+      const message = drop
+        ? `"${listing.title}" (your saved search "${name}") is now ${formatPounds(Number(occasion.slice('drop:'.length)) / 100)}.`
+        : `"${listing.title}" matches your saved search "${name}": ${formatPounds(listing.price)}.`;
+      const kind = drop ? ('LISTING_UPDATED' as const) : ('NEW_LISTING' as const);
+      const draft: NotificationDraft = {
+        kind,
+        type: drop ? 'warning' : 'info',
+        message,
+        actionUrl: `/listing/${listing.id}`,
+        sourceKey: `saved-search:${searchId}:${listingId}:${occasion}`,
+      };
+      return { userId, draft };
+    });
+    for (const { userId, notification } of await this.notifications.createEach(drafts)) {
+      const kind = notification.kind === 'LISTING_UPDATED' ? 'LISTING_UPDATED' : 'NEW_LISTING';
+      await this.realtime.deliverToUser(
+        userId,
+        kind,
+        { type: kind, data: { listing_id: listing.id, notification }, timestamp },
+        { key: `notification:${notification.id}` },
+      );
     }
-    await this.notify([search.userId], { ...draft, kind: 'NEW_LISTING', type: 'info' }, (notification) => [
-      'NEW_LISTING',
-      { type: 'NEW_LISTING', data: { listing_id: listing.id, notification }, timestamp },
-    ]);
   }
 
   /** Listing Updated: a saved listing's price changed. */

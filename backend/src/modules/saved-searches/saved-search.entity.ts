@@ -18,6 +18,10 @@ import { User } from '../users/user.entity.js';
   expression: `create index "saved_search_prune_index" on "saved_search" using gin ("prune_keys") where "paused_at" is null`,
 })
 @Index({
+  name: 'saved_search_unprepared_index',
+  expression: `create index "saved_search_unprepared_index" on "saved_search" ("id") where "match_version" is null`,
+})
+@Index({
   name: 'saved_search_digest_index',
   expression: `create index "saved_search_digest_index" on "saved_search" ("frequency", "digest_due_at") where "paused_at" is null`,
 })
@@ -84,6 +88,69 @@ export class SavedSearch {
   /** Words every match contains (as full text stems them), when the text says so. */
   @Property({ type: 'text[]', nullable: true })
   lexemes?: string[] | null;
+
+  // The rest of its filters, for confirming a candidate in SQL (search-percolator's MatchColumns).
+
+  /** MATCH_COLUMNS_VERSION when the columns below were worked out; null: not yet (no listing reaches it until then). */
+  @Property({ type: 'integer', nullable: true })
+  matchVersion?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  rentSubcategory?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  priceUnit?: string | null;
+
+  @Property({ type: 'bigint', nullable: true })
+  unitMinPricePence?: string | null;
+
+  @Property({ type: 'bigint', nullable: true })
+  unitMaxPricePence?: string | null;
+
+  @Property({ type: 'double', nullable: true })
+  nearLatitude?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  nearLongitude?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  nearCosine?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  radiusMetres?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxSouth?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxNorth?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxWest?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxEast?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  words?: string | null;
+
+  @Property({ type: 'tsquery', generated: `(websearch_to_tsquery('english', words)) stored`, lazy: true, hidden: true, nullable: true })
+  wordsQuery?: string;
+
+  @Property({ type: 'boolean', default: false })
+  verifiedOnly: boolean = false;
+
+  @Property({ type: 'boolean', default: false })
+  featuredOnly: boolean = false;
+
+  @Property({ type: 'integer', nullable: true })
+  postedWithinDays?: number | null;
+
+  @Property({ type: 'json', nullable: true })
+  attributeRanges?: unknown[] | null;
+
+  @Property({ type: 'json', nullable: true })
+  attributeMatches?: unknown[] | null;
 
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();

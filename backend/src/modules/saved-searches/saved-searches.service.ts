@@ -11,14 +11,8 @@ import type { CreateSavedSearchRequest, SavedSearchView, UpdateSavedSearchReques
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
 import { NOT_MAILED, SavedSearch } from './saved-search.entity.js';
-import { pruneFactsOf, requiredLexemes } from './search-percolator.js';
-
-/** A saved search as its alerts need it. */
-export interface SavedSearchBrief {
-  id: string;
-  userId: string;
-  name: string;
-}
+import { MATCH_COLUMNS_VERSION, matchColumnsOf, matchColumnsRow, requiredLexemes } from './search-percolator.js';
+import { ScheduledJob } from '../../infra/queue/job-registry.js';
 
 /**
  * Saved searches, the use cases: save the browse page's query (checked as browse checks it, with
@@ -82,7 +76,7 @@ export class SavedSearchesService implements OnModuleInit {
     const search = await this.em.fork().transactional(async (tx) => {
       const search = await this.owned(tx, userId, id);
       const mailed = search.frequency !== 'off';
-      if (body.name !== undefined) search.name = body.name || (await this.suggestedName(this.queryOf(search)));
+      if (body.name !== undefined) search.name = body.name || (await this.suggestedName(this.readableQueryOf(search)));
       if (body.frequency !== undefined) search.frequency = body.frequency;
       if (body.price_drops !== undefined) search.priceDrops = body.price_drops;
       if (body.paused !== undefined) search.pausedAt = body.paused ? (search.pausedAt ?? new Date()) : null;
@@ -126,10 +120,17 @@ export class SavedSearchesService implements OnModuleInit {
     return SAVED_SEARCH_TEXTS.unsubscribed;
   }
 
-  /** For alerts (the bell): the search, whoever owns it. Its stored query is not read: one that no longer reads still has its name. */
-  async brief(id: string): Promise<SavedSearchBrief | null> {
-    const search = await this.em.fork().findOne(SavedSearch, { id });
-    return search && { id: search.id, userId: search.user.id, name: search.name };
+  /** For alerts (the bell): what instant searches were told of this listing by one matching (SavedSearchMatcher) at `matchedAt`. */
+  async instantMatches(
+    listingId: string,
+    matchedAt: Date,
+  ): Promise<Array<{ searchId: string; userId: string; name: string; occasion: string }>> {
+    const rows = await this.em.getConnection().execute<Array<{ search_id: string; user_id: string; name: string; occasion: string }>>(
+      `select s.id as search_id, s.user_id, s.name, m.occasion from saved_search_match m join saved_search s on s.id = m.saved_search_id
+        where m.listing_id = ? and m.matched_at = ? and s.frequency = 'instant'`,
+      [listingId, matchedAt],
+    );
+    return rows.map((row) => ({ searchId: row.search_id, userId: row.user_id, name: row.name, occasion: row.occasion }));
   }
 
   /** A deleted account's saved searches (the account's row stays, anonymised, so no cascade removes them). */
@@ -144,26 +145,45 @@ export class SavedSearchesService implements OnModuleInit {
     return read.query;
   }
 
+  /** The stored query, or a clear refusal (not a failure) when it was stored by an older version and no longer reads. */
+  private readableQueryOf(search: Pick<SavedSearch, 'query'>): SearchQuery {
+    const read = searchQueryFromJson(search.query);
+    if ('errors' in read) throw new FieldValidationException({ name: SAVED_SEARCH_TEXTS.outdatedQuery });
+    return read.query;
+  }
+
   private parsed(queryString: string): SearchQuery {
     const parsed = parseSearchQuery(new URLSearchParams(queryString.replace(/^\?/, '')));
     if ('errors' in parsed) throw new FieldValidationException(parsed.errors);
     return parsed.query;
   }
 
-  /** What prunes the search when listings are matched against it (SearchPercolator). Refuses a place id that names none. */
+  /** What prunes and confirms the search when listings are matched against it (SearchPercolator). Refuses a place id that names none. */
   private async pruneColumns(query: SearchQuery) {
     const resolved = await this.matches.resolved(query);
     const lexemes = query.text ? requiredLexemes(await this.matches.querytree(query.text)) : null;
-    const facts = pruneFactsOf(resolved, lexemes);
-    return {
-      pruneKeys: facts.pruneKeys,
-      categoryId: facts.categoryId,
-      listingType: facts.listingType,
-      minPricePence: facts.minPricePence === null ? null : String(facts.minPricePence),
-      maxPricePence: facts.maxPricePence === null ? null : String(facts.maxPricePence),
-      cells: facts.cells,
-      lexemes: facts.lexemes,
-    };
+    return matchColumnsRow(matchColumnsOf(resolved, query.text, lexemes));
+  }
+
+  /**
+   * Works out the match columns of searches stored without them (saved before they existed, or under
+   * an older MATCH_COLUMNS_VERSION), a few hundred a minute. One whose query no longer reads, or whose
+   * place is gone, is left out of matching (no keys), as its page finds nothing either.
+   */
+  @ScheduledJob({ name: 'saved-searches.prepare', queue: 'maintenance', everyMs: 60_000 })
+  async prepare(): Promise<void> {
+    const em = this.em.fork();
+    const searches = await em.find(
+      SavedSearch,
+      { $or: [{ matchVersion: null }, { matchVersion: { $ne: MATCH_COLUMNS_VERSION } }] },
+      { limit: 500, orderBy: { id: 'asc' } },
+    );
+    for (const search of searches) {
+      const read = searchQueryFromJson(search.query);
+      const columns = 'errors' in read ? null : await this.pruneColumns(read.query).catch(() => null);
+      Object.assign(search, columns ?? { pruneKeys: [], matchVersion: MATCH_COLUMNS_VERSION });
+    }
+    await em.flush();
   }
 
   private async suggestedName(query: SearchQuery): Promise<string> {

@@ -10,6 +10,7 @@ import { lastDigestDue } from './digest-schedule.js';
 import { NotificationsSubscriber } from '../notifications/notifications.subscriber.js';
 import { SavedSearchMail } from './saved-search-mail.js';
 import { SavedSearchMatcher } from './saved-search-matcher.js';
+import { SavedSearchesService } from './saved-searches.service.js';
 
 interface View {
   id: string;
@@ -198,6 +199,26 @@ describe('saved searches', () => {
       expect(page.data.listings.map((card) => card.id).filter((id) => id === cheap || id === dear)).toEqual([cheap]);
     });
 
+    it('works out the match columns of a search stored without them (before they existed), then matches it', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const search = await save(jane, `q=water+bowser&location=${PLACES.taunton.id}&radius=25`);
+      await db.query(
+        `update saved_search set match_version = null, prune_keys = '{}', words = null, radius_metres = null, near_latitude = null,
+           near_longitude = null, near_cosine = null where id = $1`,
+        [search.id],
+      );
+      const listing = await insertListing(db, { seller: seller.id, title: 'Water bowser, 1,000 litres', place: 'taunton' });
+      await matcher().match(listing, 'published');
+      expect(await matched(search.id)).toEqual([]);
+      await t.app.get(SavedSearchesService).prepare();
+      await matcher().match(listing, 'published');
+      expect(await matched(search.id)).toEqual([`${listing}:new`]);
+      const far = await insertListing(db, { seller: seller.id, title: 'Water bowser, 2,000 litres', place: 'exeter' });
+      await matcher().match(far, 'published');
+      expect(await matched(search.id)).toEqual([`${listing}:new`]);
+    });
+
     it('never tells the seller about their own listing, nor about one that is not live', async () => {
       const jane = await signedInPerson(t, db);
       const mine = await save(jane, 'q=harrow');
@@ -233,14 +254,15 @@ describe('saved searches', () => {
 
     it('prunes no true match: over random listings and searches, it records exactly what each search’s own SQL finds', async () => {
       const seller = await signedInPerson(t, db);
-      const owner = await signedInPerson(t, db);
+      // Two owners: more searches than one may keep.
+      const owners = [await signedInPerson(t, db), await signedInPerson(t, db)];
       let seed = 42;
       const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
       const places = Object.keys(PLACES) as Array<keyof typeof PLACES>;
       const words = ['tractor', 'tractors', 'baler', 'plough', 'heifers', 'grazing', 'trailer', 'ewes'];
       const queries: string[] = [];
-      for (let i = 0; i < 50; i++) {
+      for (let i = 0; i < 80; i++) {
         const params = new URLSearchParams();
         if (random() < 0.6) params.set('q', random() < 0.3 ? `${pick(words)} ${pick(words)}` : pick(words));
         if (random() < 0.4) params.set('category', pick(['equipment', 'livestock', 'land']));
@@ -260,9 +282,19 @@ describe('saved searches', () => {
           if (random() < 0.3) params.set('condition', pick(['good', 'fair']));
           if (random() < 0.3) params.set('cesar', pick(['yes', 'no']));
         }
+        if (params.get('category') === 'livestock') {
+          if (random() < 0.4) params.set('species', pick(['cattle', 'sheep']));
+          if (random() < 0.4) params.set('health_schemes', pick(['bvd', 'ibr,lepto', 'johnes,bvd']));
+          if (random() < 0.3) params.set(pick(['head_count_min', 'head_count_max']), String(pick([5, 20])));
+          // A price per head: lots priced as a whole are compared by their head count.
+          if (random() < 0.5) {
+            params.set('max_price', String(pick([100, 800])));
+            params.set('price_unit', 'per-head');
+          }
+        }
         queries.push(params.toString());
       }
-      for (const query of queries) await save(owner, query);
+      for (const [i, query] of queries.entries()) await save(owners[i % 2] as Person, query);
       const verified = await signedInPerson(t, db);
       await db.query('update app_user set business_verified_at = now() where id = $1', [verified.id]);
       const listings: string[] = [];
@@ -276,7 +308,15 @@ describe('saved searches', () => {
             place: pick(places),
             featured: random() < 0.3,
             publishedAt: new Date(Date.now() - pick([0, 3, 20]) * 24 * 3600 * 1000),
-            attributes: { hours: pick([800, 2500, 3000, 6000]), condition: pick(['good', 'fair', 'excellent']), cesar: random() < 0.5 },
+            priceUnit: pick(['total', 'total', 'per-head']),
+            attributes: {
+              hours: pick([800, 2500, 3000, 6000]),
+              condition: pick(['good', 'fair', 'excellent']),
+              cesar: random() < 0.5,
+              species: pick(['cattle', 'sheep', 'pigs']),
+              health_schemes: pick([[], ['bvd'], ['ibr', 'neospora'], ['johnes']]),
+              head_count: pick([1, 10, 40]),
+            },
           }),
         );
       }
@@ -284,14 +324,15 @@ describe('saved searches', () => {
       const recorded = new Set(
         (
           await db.query<{ saved_search_id: string; listing_id: string }>(
-            'select m.saved_search_id, m.listing_id from saved_search_match m join saved_search s on s.id = m.saved_search_id where s.user_id = $1',
-            [owner.id],
+            'select m.saved_search_id, m.listing_id from saved_search_match m join saved_search s on s.id = m.saved_search_id where s.user_id = any($1)',
+            [owners.map((owner) => owner.id)],
           )
         ).map((row) => `${row.saved_search_id}:${row.listing_id}`),
       );
       // The naive answer: every search's browse page, unpruned.
       const expected = new Set<string>();
-      const views = (await owner.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data;
+      const views: View[] = [];
+      for (const owner of owners) views.push(...(await owner.browser.call('GET', '/api/saved-searches')).json<{ data: View[] }>().data);
       for (const view of views) {
         const page = (await t.app.inject({ method: 'GET', url: `/api/listings?${view.query}&limit=50` })).json<{
           data: { listings: Array<{ id: string }> };
@@ -386,22 +427,36 @@ describe('saved searches', () => {
       expect(mails[0]?.text).not.toContain('front loader');
     });
 
-    it('still rings the bell for a search whose stored query no longer reads (an older version), instead of failing the job', async () => {
+    it('still rings the bell for a search whose stored query no longer reads (an older version), and edits it with a clear 400, never a 500', async () => {
       const jane = await signedInPerson(t, db);
       const seller = await signedInPerson(t, db);
       const search = await save(jane, 'q=sheep+hurdles');
-      const listing = await insertListing(db, { seller: seller.id, title: 'Sheep hurdles, galvanised', pricePence: 20_000 });
       await db.query(`update saved_search set query = '{"version": 0, "params": {}}' where id = $1`, [search.id]);
-      await t.app.get(NotificationsSubscriber).savedSearchMatched({
-        id: randomUUID(),
-        name: 'saved-search.matched',
-        occurredAt: new Date().toISOString(),
-        payload: { savedSearchId: search.id, listingId: listing, occasion: 'new' },
-      });
+      const listing = await insertListing(db, { seller: seller.id, title: 'Sheep hurdles, galvanised', pricePence: 20_000 });
+      await matcher().match(listing, 'published');
+      await waitForJobs(db);
       const bell = (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: Array<{ message: string }> } }>();
       expect(bell.data.notifications.map((n) => n.message)).toEqual([
         '"Sheep hurdles, galvanised" matches your saved search "sheep hurdles": £200.',
       ]);
+      // The listing's bell job run again (a retry) tells nobody twice.
+      const [match] = await db.query<{ matched_at: Date }>('select matched_at from saved_search_match where listing_id = $1', [listing]);
+      await t.app.get(NotificationsSubscriber).savedSearchesMatched({
+        id: randomUUID(),
+        name: 'saved-search.listing-matched',
+        occurredAt: new Date().toISOString(),
+        payload: { listingId: listing, matchedAt: (match as { matched_at: Date }).matched_at.toISOString() },
+      });
+      const again = (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: unknown[] } }>();
+      expect(again.data.notifications).toHaveLength(1);
+      // Its settings still change; a name to be suggested from the query it no longer reads is refused, clearly.
+      const paused = await jane.browser.call('PATCH', `/api/saved-searches/${search.id}`, { paused: true, frequency: 'daily' });
+      expect(paused.statusCode).toBe(200);
+      const unnamed = await jane.browser.call('PATCH', `/api/saved-searches/${search.id}`, { name: '' });
+      expect(unnamed.statusCode).toBe(400);
+      expect(unnamed.json()).toMatchObject({ fields: { name: SAVED_SEARCH_TEXTS.outdatedQuery } });
+      const renamed = await jane.browser.call('PATCH', `/api/saved-searches/${search.id}`, { name: 'Hurdles' });
+      expect([renamed.statusCode, renamed.json<{ data: View }>().data.name]).toEqual([200, 'Hurdles']);
     });
 
     it('sends a daily digest at 07:00 UK time, one e-mail per user with a section per search, once; nothing when nothing is new', async () => {

@@ -255,14 +255,7 @@ export class ListingSearchSql {
       // earthdistance's sphere. ll_to_earth per row cost 10 µs.
       // What depends only on the centre is worked out here: a prepared statement's generic plan
       // would work it out again for every row.
-      this.arc = fragment(
-        `(?::float8 * asin(sqrt(power(sin(radians(l.latitude - ?::float8) / 2), 2)
-          + ?::float8 * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ?::float8) / 2), 2))))`,
-        2 * EARTH_RADIUS_METRES,
-        latitude,
-        Math.cos((latitude * Math.PI) / 180),
-        longitude,
-      );
+      this.arc = fragment(arcMetresSql('?::float8', '?::float8', '?::float8'), latitude, centreCosine(latitude), longitude);
       // What the cards show: the same sum, where earth_distance cost two ll_to_earth calls a row.
       this.distance = fragment(`round(${this.arc.sql}::numeric, 1)`, ...this.arc.params);
       if (query.radiusMiles) {
@@ -765,6 +758,19 @@ export class ListingSearchSql {
     return encodeCursor(this.sortKeys(plan).map((key) => key.value(last)));
   }
 }
+
+/**
+ * The great-circle distance in metres from a listing `l` to a centre, on earthdistance's sphere: SQL
+ * with the centre's latitude, the cosine of that latitude (centreCosine) and its longitude as given
+ * (placeholders, or a saved search's columns). Browse's radius and reverse search's share it.
+ */
+export function arcMetresSql(latitude: string, cosine: string, longitude: string): string {
+  return `(${2 * EARTH_RADIUS_METRES}::float8 * asin(sqrt(power(sin(radians(l.latitude - ${latitude}) / 2), 2)
+          + ${cosine} * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ${longitude}) / 2), 2))))`;
+}
+
+/** The cosine of a centre's latitude, as arcMetresSql takes it. */
+export const centreCosine = (latitude: number): number => Math.cos((latitude * Math.PI) / 180);
 
 /** One query's test of a listing (ListingSearchSql.test), under a key that names the query. */
 export interface KeyedTest {
