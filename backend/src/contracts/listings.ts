@@ -531,6 +531,7 @@ export const LISTING_TEXTS = {
   tooManyImages: 'You can upload a maximum of 8 images.',
   unknownPlace: 'Choose a town or village from the list, or type a UK postcode or outcode (EX20 1AB, TA1).',
   unknownPostcode: (code: string) => `We could not find the postcode ${code}: check it, or choose a town or village from the list.`,
+  wantedRangeOnly: (name: string) => `${name} is not a range: a wanted ad gives from and to values (a name ending _min or _max)`,
   notFound: 'Listing Not Found',
   cannotSaveOwn: 'You cannot save your own listing.',
   /** The declaration asked before a person's first listing (the terms: sellers must be 18 or over). */

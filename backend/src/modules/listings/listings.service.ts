@@ -567,6 +567,9 @@ export class ListingsService {
  * ranges its buyer gave, checked as a browse URL's are (parseSearchQuery), so a wanted ad asks
  * only what browse can. Its problems are added to `errors`, by the request's field names.
  */
+/** A wanted ad's range: a category field's lower or upper bound, as browse names them (`age_months_min`). */
+const RANGE_PARAMETER = /^[a-z][a-z0-9_]*_(?:min|max)$/;
+
 function wantedSearchOf(
   request: ListingRequest,
   category: CategorySlug,
@@ -575,6 +578,10 @@ function wantedSearchOf(
   errors: Record<string, string>,
 ): StoredSearchQuery | undefined {
   const ranges = Object.entries(request.wanted_ranges ?? {}).map(([name, value]) => [name, String(value)]);
+  // Only ranges: any other browse parameter here (words, a choice, another place) would ask what the ad does not say.
+  const notRanges = ranges.filter(([name]) => !RANGE_PARAMETER.test(name ?? ''));
+  for (const [name] of notRanges) errors[`wanted_ranges.${name}`] = LISTING_TEXTS.wantedRangeOnly(name ?? '');
+  if (notRanges.length > 0) return undefined;
   const parsed = parseSearchQuery({
     ...Object.fromEntries(ranges),
     category,

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { DomainEvent } from '../../events/domain-events.js';
+import { LISTING_TEXTS } from '../../contracts/listings.js';
 import { signedInPerson } from '../../testing/accounts.js';
 import { LISTING_BODIES, listingBody, PLACES, postListing } from '../../testing/listings.js';
 import { eventually, readOutbox, waitForJobs } from '../../testing/test-app.js';
@@ -65,6 +66,15 @@ describe('wanted ads', () => {
       { 'wanted_ranges.age_months_max': 'age_months_max must not be below age_months_min' },
     ]);
     expect(await refusal({ wanted_radius: 900 })).toEqual([400, { wanted_radius: 'wanted_radius must be at most 500 miles' }]);
+    // Only ranges: a choice or words stored as the ad's search would ask what the ad does not say (and a
+    // several-choice filter could not be tested against new listings at all).
+    expect(await refusal({ wanted_ranges: { health_schemes: 'bvd', q: 'texel' } })).toEqual([
+      400,
+      {
+        'wanted_ranges.health_schemes': LISTING_TEXTS.wantedRangeOnly('health_schemes'),
+        'wanted_ranges.q': LISTING_TEXTS.wantedRangeOnly('q'),
+      },
+    ]);
     const forSale = await buyer.browser.call('POST', '/api/listings', await listingBody(buyer.browser, { images: [] }));
     expect(forSale.json()).toMatchObject({ fields: { images: 'At least one image is required' } });
   });
