@@ -136,6 +136,14 @@ export type CategoryField = FieldCommon &
       }
   );
 
+/** Whether search filters on a field by value: a text, choice(s) or yes-no declared `filter`, a date that stays valid. */
+export function isFilterable(field: CategoryField): boolean {
+  return (
+    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'choices' || field.kind === 'yes-no') && Boolean(field.filter)) ||
+    (field.kind === 'date' && Boolean(field.validFor))
+  );
+}
+
 /** A category field's value as stored and shown: several choices are a list of their keys. */
 export type AttributeValue = string | number | boolean | string[];
 

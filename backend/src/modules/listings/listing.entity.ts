@@ -5,6 +5,7 @@ import type { AttributeValue, ListingStatus, ListingType, PriceUnit, RentSubcate
 import { LISTING_STATUSES, LISTING_TYPES } from '../../contracts/listings.js';
 import { Category } from '../categories/category.entity.js';
 import { User } from '../users/user.entity.js';
+import { fieldIndexPlan } from './field-indexes.js';
 import { geoCellSql } from './geo-grid.js';
 import type { StoredSearchQuery } from './listing-search/search-query.js';
 
@@ -180,3 +181,7 @@ export class Listing {
   @Property({ type: 'datetime', nullable: true })
   expiryWarnedAt?: Date;
 }
+
+// The filterable category fields' indexes, made from their declarations (field-indexes.ts), as the
+// migrations create them.
+for (const field of fieldIndexPlan()) Index({ name: field.index, expression: field.createIndex })(Listing);
