@@ -61,25 +61,21 @@ function matchOf(field: CategoryField): FieldMatchKind | undefined {
 function objectsOf(key: string, match: FieldMatchKind): FieldSearchObject {
   const index = `listing_field_${key}_index`;
   const statistics = `listing_field_${key}_stats`;
+  // A btree of a category's listings with the field, by its value, then `order`; statistics of the value beside the category.
+  const btree = (value: string, order: string): FieldSearchObject => ({
+    key,
+    match,
+    index,
+    createIndex: `create index "${index}" on "listing" ("status", "category_id", ${value}${order}) where ${value} is not null`,
+    statistics,
+    createStatistics: `create statistics "${statistics}" (mcv, dependencies) on "category_id", ${value} from "listing"`,
+  });
   switch (match) {
     case 'value':
-      return {
-        key,
-        match,
-        index,
-        createIndex: `create index "${index}" on "listing" ("status", "category_id", ${fieldValue(key)}, "published_at", "id") where ${fieldValue(key)} is not null`,
-        statistics,
-        createStatistics: `create statistics "${statistics}" (mcv, dependencies) on "category_id", ${fieldValue(key)} from "listing"`,
-      };
+      // Newest first among equals: a page is the index's top.
+      return btree(fieldValue(key), ', "published_at", "id"');
     case 'range':
-      return {
-        key,
-        match,
-        index,
-        createIndex: `create index "${index}" on "listing" ("status", "category_id", ${fieldNumber(key)}, "id") where ${fieldNumber(key)} is not null`,
-        statistics,
-        createStatistics: `create statistics "${statistics}" (mcv, dependencies) on "category_id", ${fieldNumber(key)} from "listing"`,
-      };
+      return btree(fieldNumber(key), ', "id"');
     case 'any-of':
       return {
         key,
