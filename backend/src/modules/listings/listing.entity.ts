@@ -42,6 +42,12 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
     ("status", "category_id", (coalesce(listing_price_in_unit("price_pence", "price_unit", "attributes", 'per-head'), 9007199254740991)), "id")`,
 })
 @Index({
+  name: 'listing_price_per_head_newest_index',
+  expression: `create index "listing_price_per_head_newest_index" on "listing"
+    ("status", "category_id", "published_at", "id", (coalesce(listing_price_in_unit("price_pence", "price_unit", "attributes", 'per-head'), 9007199254740991)))
+    where "category_id" = 3`,
+})
+@Index({
   name: 'listing_location_index',
   expression: 'create index "listing_location_index" on "listing" using gist (ll_to_earth("latitude", "longitude"))',
 })
@@ -184,4 +190,4 @@ export class Listing {
 
 // The filterable category fields' indexes, made from their declarations (field-indexes.ts), as the
 // migrations create them.
-for (const field of fieldIndexPlan()) Index({ name: field.index, expression: field.createIndex })(Listing);
+for (const index of fieldIndexPlan().flatMap((field) => field.indexes)) Index({ name: index.name, expression: index.create })(Listing);

@@ -13,7 +13,7 @@ import {
   rowsWithin,
   type Bounds,
 } from '../geo-grid.js';
-import { fieldList, fieldNumber, fieldValue } from '../field-indexes.js';
+import { fieldList, fieldNumber, fieldValue, oneChoice } from '../field-indexes.js';
 import { decodeTypedCursor, encodeCursor, type CursorType } from '../../../common/keyset-pagination.js';
 import type { CategorySlug } from '../../../contracts/categories.js';
 import { PRICE_UNITS, type PriceUnit } from '../../../contracts/listing-display.js';
@@ -245,11 +245,11 @@ export class ListingSearchSql {
     for (const match of query.attributeMatches ?? []) {
       // Text against text (a yes-no as 'true' / 'false').
       if ('equals' in match) this.baseFilters.push(fragment(`${fieldValue(match.key, 'l')} = ?`, String(match.equals)));
-      // Has any of them: a list holding one of them, each through the list's GIN index.
+      // Has any of them: a list holding one of them, each through that choice's index.
       else if ('anyOf' in match)
         this.baseFilters.push(
           join(
-            match.anyOf.map((option) => fragment(`${fieldList(match.key, 'l')} @> ?::jsonb`, JSON.stringify([option]))),
+            match.anyOf.map((option) => fragment(`${fieldList(match.key, 'l')} @> ?::jsonb`, oneChoice(option))),
             ' or ',
           ),
         );
