@@ -106,7 +106,9 @@ interface FieldCommon {
  * `<key>=<choice>` or `<key>=yes` where `filter` is set, `<key>_valid_on=<date>` for a date that
  * stays valid some days), the wizard shows it and a listing shows it to whom its visibility allows.
  * `choices` takes several of its options (a list of their keys) and filters by "has any of"
- * (`<key>=sssi,nvz`). Values are stored in the listing's `attributes`.
+ * (`<key>=sssi,nvz`). Values are stored in the listing's `attributes`. A field search filters on
+ * gets its indexes from this declaration (modules/listings/field-indexes.ts); the database has them
+ * once a migration names the key (`fieldIndexSql(['key'])`), which field-indexes.spec asks for.
  */
 export type CategoryField = FieldCommon &
   (
