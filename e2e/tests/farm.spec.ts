@@ -55,6 +55,10 @@ test('a cattle listing with TB and tag details is posted through the wizard and 
   const visitor = await browser.newPage({ baseURL });
   await visitor.goto(`/browse?category=livestock&pre_movement_test_valid_on=${day(40)}`);
   await expect(visitor.getByRole('link', { name: title })).toBeVisible();
+  // Two head for £1,450 the lot: the card gives the price a head too.
+  await expect(visitor.locator('.listing-card', { hasText: title }).locator('.listing-card__price')).toHaveText(
+    '£1,450 the lot · £725 a head · No VAT',
+  );
   await visitor.goto(`/browse?category=livestock&pre_movement_test_valid_on=${day(60)}`);
   await expect(visitor.locator('[data-browse-results]')).not.toContainText(title);
   await visitor.goto(`/listing/${data.id}`);

@@ -49,6 +49,39 @@ export function formatListingPrice(price: number, unit: string, vat: string): st
   return [formatPounds(price), ...priceQualifiers(unit, vat)].join(' · ').replace(' · + VAT', ' + VAT');
 }
 
+/** What a card knows of a price: pounds, unit, VAT, and pounds a head where the listing has a price per head. */
+export interface CardPrice {
+  price: number;
+  price_unit: string;
+  vat: string;
+  price_per_head?: number | null;
+}
+
+const poundsAndPence = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'GBP',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** A price a head: whole pounds, or pounds and pence when it has them ("£66.67", a lot of £2,000 for 30). */
+function formatPerHead(amount: number): string {
+  return Number.isInteger(Math.round(amount * 100) / 100) ? pounds.format(amount) : poundsAndPence.format(amount);
+}
+
+/**
+ * A card's price: livestock sold as a lot show their price a head beside the lot's total ("£2,000 the
+ * lot · £100 a head + VAT"); everything else (a price per head among it) as formatListingPrice.
+ */
+export function formatCardPrice(card: CardPrice): string {
+  const perHead = card.price_per_head;
+  if (perHead === null || perHead === undefined || card.price_unit !== 'total')
+    return formatListingPrice(card.price, card.price_unit, card.vat);
+  return [`${formatPounds(card.price)} the lot`, `${formatPerHead(perHead)} a head`, ...priceQualifiers('total', card.vat)]
+    .join(' · ')
+    .replace(' · + VAT', ' + VAT');
+}
+
 /** "12.4 miles away" (one decimal under 10 miles, whole miles above). */
 export function formatDistance(miles: number): string {
   if (miles < 1) return 'Less than a mile away';

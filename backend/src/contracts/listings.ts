@@ -106,7 +106,9 @@ interface FieldCommon {
  * `<key>=<choice>` or `<key>=yes` where `filter` is set, `<key>_valid_on=<date>` for a date that
  * stays valid some days), the wizard shows it and a listing shows it to whom its visibility allows.
  * `choices` takes several of its options (a list of their keys) and filters by "has any of"
- * (`<key>=sssi,nvz`). Values are stored in the listing's `attributes`.
+ * (`<key>=sssi,nvz`). Values are stored in the listing's `attributes`. A field search filters on
+ * gets its indexes from this declaration (modules/listings/field-indexes.ts); the database has them
+ * once a migration names the key (`fieldIndexSql(['key'])`), which field-indexes.spec asks for.
  */
 export type CategoryField = FieldCommon &
   (
@@ -135,6 +137,14 @@ export type CategoryField = FieldCommon &
         validFor?: { days: number; label: string };
       }
   );
+
+/** Whether search filters on a field by value: a text, choice(s) or yes-no declared `filter`, a date that stays valid. */
+export function isFilterable(field: CategoryField): boolean {
+  return (
+    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'choices' || field.kind === 'yes-no') && Boolean(field.filter)) ||
+    (field.kind === 'date' && Boolean(field.validFor))
+  );
+}
 
 /** A category field's value as stored and shown: several choices are a list of their keys. */
 export type AttributeValue = string | number | boolean | string[];

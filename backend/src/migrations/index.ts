@@ -31,6 +31,7 @@ import { Migration20261126132000_message_safety_notice } from './Migration202611
 import { Migration20261126132010_listing_appeals } from './Migration20261126132010_listing_appeals.js';
 import { Migration20261126135510_appeal_per_hiding } from './Migration20261126135510_appeal_per_hiding.js';
 import { Migration20261126150000_saved_search_unit_prices } from './Migration20261126150000_saved_search_unit_prices.js';
+import { Migration20261126160000_field_indexes } from './Migration20261126160000_field_indexes.js';
 import { Migration20261126161700_saved_search_match_columns } from './Migration20261126161700_saved_search_match_columns.js';
 import { Migration20261126132020_one_pending_story_and_check } from './Migration20261126132020_one_pending_story_and_check.js';
 import { Migration20261126134000_postcode_lookup_age } from './Migration20261126134000_postcode_lookup_age.js';
@@ -75,5 +76,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126134020_land_designations', class: Migration20261126134020_land_designations },
   { name: 'Migration20261126135510_appeal_per_hiding', class: Migration20261126135510_appeal_per_hiding },
   { name: 'Migration20261126150000_saved_search_unit_prices', class: Migration20261126150000_saved_search_unit_prices },
+  { name: 'Migration20261126160000_field_indexes', class: Migration20261126160000_field_indexes },
   { name: 'Migration20261126161700_saved_search_match_columns', class: Migration20261126161700_saved_search_match_columns },
 ];

@@ -2250,6 +2250,11 @@ export interface components {
             /** @example plus-vat */
             vat: string;
             /**
+             * @description Pounds (GBP) a head: the price itself when priced per head, a lot’s total over its head count; else null
+             * @example 100
+             */
+            price_per_head: number | null;
+            /**
              * @description wanted: a buyer’s wanted ad, its price the most they pay
              * @enum {string}
              */
@@ -2365,6 +2370,11 @@ export interface components {
             /** @example plus-vat */
             vat: string;
             /**
+             * @description Pounds (GBP) a head: the price itself when priced per head, a lot’s total over its head count; else null
+             * @example 100
+             */
+            price_per_head: number | null;
+            /**
              * @description wanted: a buyer’s wanted ad, its price the most they pay
              * @enum {string}
              */
@@ -2476,6 +2486,11 @@ export interface components {
             /** @example plus-vat */
             vat: string;
             /**
+             * @description Pounds (GBP) a head: the price itself when priced per head, a lot’s total over its head count; else null
+             * @example 100
+             */
+            price_per_head: number | null;
+            /**
              * @description wanted: a buyer’s wanted ad, its price the most they pay
              * @enum {string}
              */
@@ -2550,6 +2565,11 @@ export interface components {
             price_unit: string;
             /** @example plus-vat */
             vat: string;
+            /**
+             * @description Pounds (GBP) a head: the price itself when priced per head, a lot’s total over its head count; else null
+             * @example 100
+             */
+            price_per_head: number | null;
             /**
              * @description wanted: a buyer’s wanted ad, its price the most they pay
              * @enum {string}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { excerpt, formatDistance, formatListingPrice, memberSinceYear } from './listing-format';
+import { excerpt, formatCardPrice, formatDistance, formatListingPrice, memberSinceYear } from './listing-format';
 
 describe('formatListingPrice', () => {
   it('shows pounds with no decimals, the unit and the VAT label from the contracts', () => {
@@ -9,6 +9,32 @@ describe('formatListingPrice', () => {
   });
   it('leaves out an unknown unit or VAT value', () => {
     expect(formatListingPrice(10, 'nonsense', 'nonsense')).toBe('£10');
+  });
+});
+
+describe('formatCardPrice', () => {
+  it('shows livestock sold as a lot with its price a head beside the total, VAT last', () => {
+    expect(formatCardPrice({ price: 2000, price_unit: 'total', vat: 'no-vat', price_per_head: 100 })).toBe(
+      '£2,000 the lot · £100 a head · No VAT',
+    );
+    expect(formatCardPrice({ price: 2000, price_unit: 'total', vat: 'plus-vat', price_per_head: 100 })).toBe(
+      '£2,000 the lot · £100 a head + VAT',
+    );
+  });
+  it('shows pence a head where a lot does not divide into whole pounds', () => {
+    expect(formatCardPrice({ price: 2000, price_unit: 'total', vat: 'included', price_per_head: 66.67 })).toBe(
+      '£2,000 the lot · £66.67 a head · VAT included',
+    );
+  });
+  it('shows livestock priced per head as the listing page does', () => {
+    expect(formatCardPrice({ price: 120, price_unit: 'per-head', vat: 'no-vat', price_per_head: 120 })).toBe('£120 · per head · No VAT');
+  });
+  it('shows everything without a price a head as before', () => {
+    expect(formatCardPrice({ price: 38500, price_unit: 'total', vat: 'plus-vat', price_per_head: null })).toBe('£38,500 + VAT');
+    expect(formatCardPrice({ price: 120, price_unit: 'per-acre', vat: 'no-vat' })).toBe('£120 · per acre · No VAT');
+    expect(formatCardPrice({ price: 15, price_unit: 'per-head-week', vat: 'no-vat', price_per_head: null })).toBe(
+      '£15 · per head per week · No VAT',
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 // How prices and distances are written is shared with the alert e-mails: contracts/listing-display.
-export { formatDistance, formatListingPrice, priceQualifiers } from '@contracts/listing-display';
+export { formatCardPrice, formatDistance, formatListingPrice, priceQualifiers } from '@contracts/listing-display';
 
 /** The year a member joined, for "Member since 2024". */
 export function memberSinceYear(isoDate: string): string {

@@ -239,6 +239,25 @@ describe('farm-grade listings', () => {
       ]);
     });
 
+    it('gives each card and listing page its price a head: a lot’s total over its head count, or the price per head', async () => {
+      const response = await visitor().call('GET', '/api/listings?q=lleyn&category=livestock&sort=price-per-head');
+      const cards = response.json<{ data: { listings: Array<{ id: string; price: number; price_per_head: number | null }> } }>().data
+        .listings;
+      expect(cards.map((card) => [card.id, card.price, card.price_per_head])).toEqual([
+        [lots.b110, 110, 110],
+        [lots.c120, 2_400, 120],
+        [lots.a125, 5_000, 125],
+        [lots.uncounted, 900, null],
+      ]);
+      for (const card of cards) {
+        const detail = await visitor().call('GET', `/api/listings/${card.id}`);
+        expect([card.id, detail.json<{ data: { price_per_head: number | null } }>().data.price_per_head]).toEqual([
+          card.id,
+          card.price_per_head,
+        ]);
+      }
+    });
+
     it('compares a price in a unit with listings priced in it, or converted where their head count says how; never across units', async () => {
       const found = async (query: string) => (await search(`q=lleyn&category=livestock&${query}`)).sort();
       // Up to £120 a head: £110 a head, and 20 for £2,400; not 40 for £5,000 (£125 a head), nor a lot of unknown size.

@@ -37,6 +37,7 @@ export class ListingCards {
       price: Number(row.price_pence) / 100,
       price_unit: row.price_unit,
       vat: row.vat,
+      price_per_head: row.price_per_head_pence === null ? null : Number(row.price_per_head_pence) / 100,
       type: row.type,
       rent_subcategory: row.rent_subcategory,
       location: row.location_text,
@@ -57,4 +58,14 @@ export class ListingCards {
       expires_at: new Date(row.expires_at).toISOString(),
     }));
   }
+}
+
+/**
+ * A listing's price a head in pounds, as the cards' SQL works it out (listing_price_in_unit, 'per-head'):
+ * its price when priced per head, a lot's total over its head count (to the penny); else null.
+ */
+export function pricePerHead(pricePence: number, priceUnit: string, attributes: Readonly<Record<string, unknown>>): number | null {
+  if (priceUnit === 'per-head') return pricePence / 100;
+  const heads = attributes['head_count'];
+  return priceUnit === 'total' && typeof heads === 'number' && heads >= 1 ? Math.round(pricePence / heads) / 100 : null;
 }

@@ -5,6 +5,7 @@ import type { AttributeValue, ListingStatus, ListingType, PriceUnit, RentSubcate
 import { LISTING_STATUSES, LISTING_TYPES } from '../../contracts/listings.js';
 import { Category } from '../categories/category.entity.js';
 import { User } from '../users/user.entity.js';
+import { fieldIndexPlan } from './field-indexes.js';
 import { geoCellSql } from './geo-grid.js';
 import type { StoredSearchQuery } from './listing-search/search-query.js';
 
@@ -39,6 +40,12 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
   name: 'listing_price_per_head_index',
   expression: `create index "listing_price_per_head_index" on "listing"
     ("status", "category_id", (coalesce(listing_price_in_unit("price_pence", "price_unit", "attributes", 'per-head'), 9007199254740991)), "id")`,
+})
+@Index({
+  name: 'listing_price_per_head_newest_index',
+  expression: `create index "listing_price_per_head_newest_index" on "listing"
+    ("status", "category_id", "published_at", "id", (coalesce(listing_price_in_unit("price_pence", "price_unit", "attributes", 'per-head'), 9007199254740991)))
+    where "category_id" = 3`,
 })
 @Index({
   name: 'listing_location_index',
@@ -180,3 +187,7 @@ export class Listing {
   @Property({ type: 'datetime', nullable: true })
   expiryWarnedAt?: Date;
 }
+
+// The filterable category fields' indexes, made from their declarations (field-indexes.ts), as the
+// migrations create them.
+for (const index of fieldIndexPlan().flatMap((field) => field.indexes)) Index({ name: index.name, expression: index.create })(Listing);

@@ -43,7 +43,7 @@ import type {
   SaveResult,
   SellerDeclaration,
 } from './dto/listing.response.js';
-import { ListingCards } from './listing-cards.js';
+import { ListingCards, pricePerHead } from './listing-cards.js';
 import { ListingImages } from './listing-images.js';
 import { rememberTitleWords } from './listing-search/spelling.js';
 import {
@@ -518,6 +518,7 @@ export class ListingsService {
       price: listing.pricePence / 100,
       price_unit: listing.priceUnit,
       vat: listing.vat,
+      price_per_head: pricePerHead(listing.pricePence, listing.priceUnit, listing.attributes),
       type: listing.type,
       rent_subcategory: listing.rentSubcategory ?? null,
       location: listing.locationText,

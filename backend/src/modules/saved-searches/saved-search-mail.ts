@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
-import { formatDistance, formatListingPrice } from '../../contracts/listing-display.js';
+import { formatCardPrice, formatDistance } from '../../contracts/listing-display.js';
 import { DIGEST_LISTINGS_PER_SEARCH } from '../../contracts/saved-searches.js';
 import type { DomainEvent } from '../../events/domain-events.js';
 import { CLOCK, type Clock } from '../../infra/clock/clock.js';
@@ -201,9 +201,9 @@ export class SavedSearchMail {
   }
 }
 
-/** "£38,500 + VAT", "£120 · per acre · No VAT". */
+/** "£38,500 + VAT", "£120 · per acre · No VAT", "£2,000 the lot · £100 a head": as the site's cards show it. */
 function priceText(card: ListingCard): string {
-  return formatListingPrice(card.price, card.price_unit, card.vat);
+  return formatCardPrice(card);
 }
 
 /** "Taunton, Somerset · 12 miles away". */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { formatListingPrice } from '../../lib/listing-format';
+import { formatCardPrice } from '../../lib/listing-format';
 import { countOf } from '../../lib/format';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
@@ -146,7 +146,7 @@ function MyListings() {
                   <a href={`/listing/${listing.id}`}>{listing.title}</a>
                 </h3>
                 {listing.moderation && <HiddenByStaff id={listing.id} moderation={listing.moderation} />}
-                <p className="listing-card__price">{formatListingPrice(listing.price, listing.price_unit, listing.vat)}</p>
+                <p className="listing-card__price">{formatCardPrice(listing)}</p>
                 <p className="listing-card__location">
                   {countOf(listing.views, 'view')} · {countOf(listing.saves_count, 'save')}
                 </p>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { excerpt, formatListingPrice } from '../../lib/listing-format';
+import { excerpt, formatCardPrice } from '../../lib/listing-format';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { imageHtml } from './listing-card';
@@ -59,7 +59,7 @@ function SavedListings() {
           />
           <div className="listing-card__body">
             <h3 className="listing-card__title">{listing.title}</h3>
-            <p className="listing-card__price">{formatListingPrice(listing.price, listing.price_unit, listing.vat)}</p>
+            <p className="listing-card__price">{formatCardPrice(listing)}</p>
             <p className="listing-card__location">{listing.location}</p>
             <p className="profile-listings__excerpt">{excerpt(listing.description, EXCERPT_LENGTH)}</p>
             <div className="btn-row">

@@ -1,6 +1,6 @@
 import type { components } from '../../lib/api-types';
 import { sellerBadgesHtml, sellerRatingHtml } from '../trust/trust-badges';
-import { formatDistance, formatListingPrice } from '../../lib/listing-format';
+import { formatCardPrice, formatDistance } from '../../lib/listing-format';
 
 export type ListingCardData = components['schemas']['ListingCard'];
 export type ListingImageData = components['schemas']['ImageView'];
@@ -59,7 +59,7 @@ export function listingCardHtml(listing: ListingCardData, options: { near?: stri
 <div class="listing-card__body">
 <p class="listing-card__category">${escapeHtml(listing.category_name)}</p>
 <h3 class="listing-card__title">${escapeHtml(listing.title)}</h3>
-<p class="listing-card__price">${listing.type === 'wanted' ? 'Up to ' : ''}${escapeHtml(formatListingPrice(listing.price, listing.price_unit, listing.vat))}</p>
+<p class="listing-card__price">${listing.type === 'wanted' ? 'Up to ' : ''}${escapeHtml(formatCardPrice(listing))}</p>
 <p class="listing-card__location">${escapeHtml(listing.location)}${escapeHtml(distance)}</p>
 <p class="listing-card__seller">${escapeHtml(listing.seller_name)} ${sellerBadgesHtml({ seller_type: listing.seller_type, verified: listing.seller_verified })}${sellerRatingHtml(listing.seller_rating)}</p>
 </div>

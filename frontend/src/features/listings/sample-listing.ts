@@ -8,6 +8,7 @@ export const sampleCard = (overrides: Partial<ListingCardData> = {}): ListingCar
   price: 38500,
   price_unit: 'total',
   vat: 'plus-vat',
+  price_per_head: null,
   type: 'sale',
   rent_subcategory: null,
   location: 'Taunton, England',

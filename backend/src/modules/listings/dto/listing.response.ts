@@ -32,6 +32,14 @@ export class ListingCard {
   @ApiProperty({ example: 'plus-vat' })
   vat!: string;
 
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 100,
+    description: 'Pounds (GBP) a head: the price itself when priced per head, a lot’s total over its head count; else null',
+  })
+  price_per_head!: number | null;
+
   @ApiProperty({ enum: LISTING_TYPES, description: 'wanted: a buyer’s wanted ad, its price the most they pay' })
   type!: ListingType;
 

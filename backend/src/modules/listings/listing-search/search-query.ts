@@ -5,8 +5,8 @@ import { collectMessages, repeatedParameters, VALIDATOR_OPTIONS } from '../../..
 import type { CategorySlug } from '../../../contracts/categories.js';
 import {
   type DateRange,
-  type CategoryField,
   fieldsFor,
+  isFilterable,
   type ListingType,
   type ListingSort,
   PAGE_SIZE,
@@ -259,7 +259,7 @@ function attributeFilters(
   for (const field of fieldsFor(category, subcategory)) {
     const name = field.kind === 'date' ? `${field.key}_valid_on` : field.key;
     const value = raw[name];
-    if (value === undefined || value === '' || !filterable(field)) continue;
+    if (value === undefined || value === '' || !isFilterable(field)) continue;
     if (typeof value !== 'string') errors[name] = `${name} must be text`;
     else if (field.kind === 'choice') {
       if (value in field.options) filters.push({ key: field.key, equals: value });
@@ -282,14 +282,6 @@ function attributeFilters(
   }
   if (Object.keys(errors).length > 0) throw new FieldValidationException(errors);
   return filters.length > 0 ? filters : undefined;
-}
-
-/** Whether search filters on a field by value: a text, choice(s) or yes-no declared `filter`, a date that stays valid. */
-function filterable(field: CategoryField): boolean {
-  return (
-    ((field.kind === 'text' || field.kind === 'choice' || field.kind === 'choices' || field.kind === 'yes-no') && Boolean(field.filter)) ||
-    (field.kind === 'date' && Boolean(field.validFor))
-  );
 }
 
 /**
