@@ -29,11 +29,30 @@ export type VatOption = keyof typeof VAT_OPTIONS;
 
 export const FEATURED_LIMIT = 6;
 
-const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: 0, maximumFractionDigits: 0 });
+/**
+ * The formatters are made when first used, not when a page's script loads: each costs a phone tens of
+ * milliseconds of blocked main thread (ICU data), on pages that may show no price at all.
+ */
+let wholePounds: Intl.NumberFormat | undefined;
+let wholePoundsAndPence: Intl.NumberFormat | undefined;
+const pounds = () =>
+  (wholePounds ??= new Intl.NumberFormat('en-GB', {
+    style: 'currency',
+    currency: 'GBP',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 0,
+  }));
+const poundsAndPence = () =>
+  (wholePoundsAndPence ??= new Intl.NumberFormat('en-GB', {
+    style: 'currency',
+    currency: 'GBP',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }));
 
 /** A price in whole pounds, e.g. 12500 → "£12,500". */
 export function formatPounds(amount: number): string {
-  return pounds.format(amount);
+  return pounds().format(amount);
 }
 
 /** The unit and VAT words after a price ("per acre", "+ VAT"); "total" says nothing. */
@@ -57,16 +76,9 @@ export interface CardPrice {
   price_per_head?: number | null;
 }
 
-const poundsAndPence = new Intl.NumberFormat('en-GB', {
-  style: 'currency',
-  currency: 'GBP',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
 /** A price a head: whole pounds, or pounds and pence when it has them ("£66.67", a lot of £2,000 for 30). */
 function formatPerHead(amount: number): string {
-  return Number.isInteger(Math.round(amount * 100) / 100) ? pounds.format(amount) : poundsAndPence.format(amount);
+  return Number.isInteger(Math.round(amount * 100) / 100) ? pounds().format(amount) : poundsAndPence().format(amount);
 }
 
 /**

@@ -8,7 +8,9 @@ export function countOf(count: number, noun: string): string {
   return `${count.toLocaleString('en-GB')} ${count === 1 ? noun : `${noun}s`}`;
 }
 
-const relative = new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' });
+/** Made when first used: building it costs a phone's main thread, on pages that may show no time. */
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
+const relative = () => (relativeFormat ??= new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' }));
 
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 60 * 60],
@@ -24,7 +26,7 @@ export function formatRelativeTime(value: Date | string | number, now: Date = ne
   const seconds = Math.round((new Date(value).getTime() - now.getTime()) / 1000);
   if (Number.isNaN(seconds)) return '';
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
+    if (Math.abs(seconds) >= size) return relative().format(Math.trunc(seconds / size), unit);
   }
   return 'just now';
 }

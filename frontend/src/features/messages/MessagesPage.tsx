@@ -4,7 +4,6 @@ import { onLiveEvent } from '../../stores/live-events';
 import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import { HeldUntilHydrated } from '../../lib/HeldUntilHydrated';
 import { ChatPanel } from './ChatPanel';
 import { ConversationList } from './ConversationList';
 import {
@@ -38,17 +37,10 @@ function setConversationParam(id: string | null): void {
 }
 
 /** /messages: the list and the open chat, kept live (SPEC §2 "Messages", §4 "Messages"). */
-/** What the page brings when the server could read it: the member and their first page of conversations. */
-export interface MessagesStart {
-  myId: string;
-  conversations: Conversation[];
-  nextCursor: string | null;
-}
-
-function MessagesPage({ start }: { start?: MessagesStart | undefined }) {
-  const [myId, setMyId] = useState<string | null>(start?.myId ?? null);
-  const [conversations, setConversations] = useState<Conversation[] | null>(start?.conversations ?? null);
-  const [nextCursor, setNextCursor] = useState<string | null>(start?.nextCursor ?? null);
+function MessagesPage() {
+  const [myId, setMyId] = useState<string | null>(null);
+  const [conversations, setConversations] = useState<Conversation[] | null>(null);
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   /** The open conversation when it is not among the pages loaded (opened from a link). */
   const [detached, setDetached] = useState<Conversation | null>(null);
@@ -114,23 +106,15 @@ function MessagesPage({ start }: { start?: MessagesStart | undefined }) {
   );
 
   useEffect(() => {
-    const openWanted = () => {
-      const wanted = new URLSearchParams(window.location.search).get('conversation');
-      if (wanted) void open(wanted);
-    };
-    // With the page's first list there is nothing to ask before opening a linked conversation.
-    if (start) {
-      openWanted();
-      return;
-    }
     void requireSignedIn().then(async (user) => {
       if (!user) return;
       setMyId(user.id);
       meRef.current = user.id;
       await loadList();
-      openWanted();
+      const wanted = new URLSearchParams(window.location.search).get('conversation');
+      if (wanted) void open(wanted);
     });
-  }, [loadList, open, start]);
+  }, [loadList, open]);
 
   // The search box asks the server once typing pauses (it finds conversations not loaded yet).
   const searched = useRef(false);
@@ -278,42 +262,40 @@ function MessagesPage({ start }: { start?: MessagesStart | undefined }) {
   };
 
   return (
-    <HeldUntilHydrated>
-      <div className="messages-layout" data-open={conversation ? 'true' : 'false'}>
-        <ConversationList
-          conversations={conversations}
+    <div className="messages-layout" data-open={conversation ? 'true' : 'false'}>
+      <ConversationList
+        conversations={conversations}
+        myId={myId}
+        openId={openId}
+        query={query}
+        onQuery={setQuery}
+        onOpen={(c) => void open(c.id)}
+        hasMore={Boolean(nextCursor)}
+        loadingMore={loadingMore}
+        onLoadMore={() => void loadMore()}
+      />
+      {conversation ? (
+        <ChatPanel
+          conversation={conversation}
           myId={myId}
-          openId={openId}
-          query={query}
-          onQuery={setQuery}
-          onOpen={(c) => void open(c.id)}
-          hasMore={Boolean(nextCursor)}
-          loadingMore={loadingMore}
-          onLoadMore={() => void loadMore()}
+          messages={messages}
+          hasOlder={Boolean(olderCursor)}
+          onBack={close}
+          onRefresh={() => void open(conversation.id)}
+          onLoadOlder={() => void loadOlder()}
+          onMarkRead={() => void markOpenRead()}
+          onToggleBlock={() => void toggleBlock()}
+          onDelete={() => void remove()}
+          onSend={send}
+          onDecide={(message, decision) => void decide(message, decision)}
         />
-        {conversation ? (
-          <ChatPanel
-            conversation={conversation}
-            myId={myId}
-            messages={messages}
-            hasOlder={Boolean(olderCursor)}
-            onBack={close}
-            onRefresh={() => void open(conversation.id)}
-            onLoadOlder={() => void loadOlder()}
-            onMarkRead={() => void markOpenRead()}
-            onToggleBlock={() => void toggleBlock()}
-            onDelete={() => void remove()}
-            onSend={send}
-            onDecide={(message, decision) => void decide(message, decision)}
-          />
-        ) : (
-          <section className="card chat chat--placeholder" aria-label="No conversation selected">
-            <p className="chat__placeholder-title">Select a conversation</p>
-            <p>Choose a conversation from the list to start messaging</p>
-          </section>
-        )}
-      </div>
-    </HeldUntilHydrated>
+      ) : (
+        <section className="card chat chat--placeholder" aria-label="No conversation selected">
+          <p className="chat__placeholder-title">Select a conversation</p>
+          <p>Choose a conversation from the list to start messaging</p>
+        </section>
+      )}
+    </div>
   );
 }
 

@@ -2,7 +2,6 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type Keyboard
 import { GOOGLE_SIGN_IN_ERRORS } from '@contracts/account';
 import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
-import { HeldUntilHydrated } from '../../lib/HeldUntilHydrated';
 import { SellerPanel } from '../trust/SellerPanel';
 import type { SellerDetails } from '../trust/seller-api';
 import { ProfileDetails } from './ProfileDetails';
@@ -40,16 +39,10 @@ function tabFromHash(): TabId {
  * /profile: the signed-in user's account, in seven tabs (details, my listings, saved, saved searches, security, privacy, account), with
  * one status banner for what the last action did (SPEC §2 "Profile").
  */
-function ProfilePage({
-  initialProfile,
-  initialSeller,
-}: {
-  initialProfile?: Profile | undefined;
-  initialSeller?: SellerDetails | undefined;
-}) {
-  const [profile, setProfile] = useState<Profile | null>(initialProfile ?? null);
+function ProfilePage() {
+  const [profile, setProfile] = useState<Profile | null>(null);
   /** The seller details last shown: the panel opens with them again after another tab, without asking. */
-  const seller = useRef(initialSeller);
+  const seller = useRef<SellerDetails | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [tab, setTab] = useState<TabId>('details');
@@ -71,13 +64,11 @@ function ProfilePage({
     if (code && code in GOOGLE_SIGN_IN_ERRORS) {
       setNotice({ kind: 'error', text: GOOGLE_SIGN_IN_ERRORS[code as keyof typeof GOOGLE_SIGN_IN_ERRORS] });
     }
-    // The page brings the member's profile when the server could read it; otherwise a visitor is sent to
-    // sign in (and comes back here), and no profile request is made for them.
-    if (initialProfile) return;
+    // A visitor is sent to sign in (and comes back here); no profile request is made for them.
     void requireSignedIn().then((user) => {
       if (user) void load();
     });
-  }, [load, initialProfile]);
+  }, [load]);
 
   const notify: Notify = useCallback((next) => setNotice(next), []);
 
@@ -120,59 +111,57 @@ function ProfilePage({
   }
 
   return (
-    <HeldUntilHydrated>
-      <div className="profile" data-testid="profile">
-        <div role={notice?.kind === 'error' ? 'alert' : 'status'} className="profile__banner" data-testid="profile-banner">
-          {notice && (
-            <p className={`alert ${notice.kind === 'success' ? 'alert--success' : 'alert--danger'}`}>
-              {notice.text}
-              <button type="button" className="profile__banner-close" aria-label="Dismiss message" onClick={() => setNotice(null)}>
-                ×
-              </button>
-            </p>
-          )}
-        </div>
-
-        <div className="tabs" role="tablist" aria-label="Profile sections">
-          {TABS.map((entry) => (
-            <button
-              key={entry.id}
-              ref={(element) => {
-                tabRefs.current[entry.id] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`tab-${entry.id}`}
-              className="tabs__tab"
-              aria-selected={tab === entry.id}
-              aria-controls={`panel-${entry.id}`}
-              tabIndex={tab === entry.id ? 0 : -1}
-              onClick={() => select(entry.id)}
-              onKeyDown={onTabKey}
-            >
-              {entry.label}
+    <div className="profile" data-testid="profile">
+      <div role={notice?.kind === 'error' ? 'alert' : 'status'} className="profile__banner" data-testid="profile-banner">
+        {notice && (
+          <p className={`alert ${notice.kind === 'success' ? 'alert--success' : 'alert--danger'}`}>
+            {notice.text}
+            <button type="button" className="profile__banner-close" aria-label="Dismiss message" onClick={() => setNotice(null)}>
+              ×
             </button>
-          ))}
-        </div>
-
-        <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
-          {tab === 'details' && (
-            <>
-              <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
-              <SellerPanel notify={notify} initial={seller.current} onShown={(details) => (seller.current = details)} />
-            </>
-          )}
-          <Suspense fallback={<PanelLoading />}>
-            {tab === 'listings' && <MyListings />}
-            {tab === 'saved' && <SavedListings />}
-            {tab === 'saved-searches' && <SavedSearches />}
-            {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
-            {tab === 'privacy' && <PrivacyPanel profile={profile} onSaved={setProfile} notify={notify} />}
-            {tab === 'account' && <AccountPanel profile={profile} notify={notify} />}
-          </Suspense>
-        </div>
+          </p>
+        )}
       </div>
-    </HeldUntilHydrated>
+
+      <div className="tabs" role="tablist" aria-label="Profile sections">
+        {TABS.map((entry) => (
+          <button
+            key={entry.id}
+            ref={(element) => {
+              tabRefs.current[entry.id] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${entry.id}`}
+            className="tabs__tab"
+            aria-selected={tab === entry.id}
+            aria-controls={`panel-${entry.id}`}
+            tabIndex={tab === entry.id ? 0 : -1}
+            onClick={() => select(entry.id)}
+            onKeyDown={onTabKey}
+          >
+            {entry.label}
+          </button>
+        ))}
+      </div>
+
+      <div className="tabs__panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
+        {tab === 'details' && (
+          <>
+            <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
+            <SellerPanel notify={notify} initial={seller.current} onShown={(details) => (seller.current = details)} />
+          </>
+        )}
+        <Suspense fallback={<PanelLoading />}>
+          {tab === 'listings' && <MyListings />}
+          {tab === 'saved' && <SavedListings />}
+          {tab === 'saved-searches' && <SavedSearches />}
+          {tab === 'security' && <SecurityPanel profile={profile} onChanged={load} notify={notify} />}
+          {tab === 'privacy' && <PrivacyPanel profile={profile} onSaved={setProfile} notify={notify} />}
+          {tab === 'account' && <AccountPanel profile={profile} notify={notify} />}
+        </Suspense>
+      </div>
+    </div>
   );
 }
 
