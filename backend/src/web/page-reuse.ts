@@ -30,6 +30,8 @@ export const COMPRESSIBLE = /^(?:text\/|application\/(?:json|xml|ld\+json|rss\+x
 export class PageReuse {
   private readonly pages = new Map<string, { expiresAt: number; page: RenderedPage }>();
   private readonly rendering = new Map<string, Promise<RenderedPage | undefined>>();
+  /** URLs whose last rendering could not be shared (a listing page, a 404): their visitors do not wait on each other. */
+  private readonly unshared = new Set<string>();
   /** Bumped by clear(): a rendering that started before a write is not kept after it. */
   private generation = 0;
 
@@ -51,7 +53,7 @@ export class PageReuse {
     const kept = this.pages.get(key);
     if (kept && kept.expiresAt > this.now()) return kept.page;
     if (kept) this.pages.delete(key);
-    return this.rendering.get(key);
+    return this.unshared.has(key) ? undefined : this.rendering.get(key);
   }
 
   /** Sends a kept or captured page, compressed as the client accepts (each encoding made once per page). */
@@ -133,6 +135,7 @@ export class PageReuse {
       finished = true;
       if (this.rendering.get(key) === pending) this.rendering.delete(key);
       if (page && generation === this.generation) this.keep(key, page);
+      this.rememberUnshared(key, !page);
       resolve(page);
     };
     // A client that leaves mid-page: whoever waits renders for themselves.
@@ -145,6 +148,13 @@ export class PageReuse {
     this.generation++;
     this.pages.clear();
     this.rendering.clear();
+  }
+
+  private rememberUnshared(key: string, unshared: boolean): void {
+    this.unshared.delete(key);
+    if (!unshared) return;
+    this.unshared.add(key);
+    if (this.unshared.size > this.maxEntries * 4) this.unshared.delete(this.unshared.values().next().value as string);
   }
 
   private keep(key: string, page: RenderedPage): void {
