@@ -3,7 +3,6 @@ import { GOOGLE_SIGN_IN_ERRORS } from '@contracts/account';
 import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { SellerPanel } from '../trust/SellerPanel';
-import type { SellerDetails } from '../trust/seller-api';
 import { ProfileDetails } from './ProfileDetails';
 import type { Notice, Notify } from './notice';
 import { getProfile, type Profile } from './profile-api';
@@ -41,8 +40,6 @@ function tabFromHash(): TabId {
  */
 function ProfilePage() {
   const [profile, setProfile] = useState<Profile | null>(null);
-  /** The seller details last shown: the panel opens with them again after another tab, without asking. */
-  const seller = useRef<SellerDetails | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [tab, setTab] = useState<TabId>('details');
@@ -149,7 +146,7 @@ function ProfilePage() {
         {tab === 'details' && (
           <>
             <ProfileDetails profile={profile} onSaved={setProfile} notify={notify} />
-            <SellerPanel notify={notify} initial={seller.current} onShown={(details) => (seller.current = details)} />
+            <SellerPanel notify={notify} />
           </>
         )}
         <Suspense fallback={<PanelLoading />}>

@@ -9,36 +9,20 @@ type TradeField = keyof typeof TRADE_RULES;
 const TRADE_FIELDS = Object.keys(TRADE_RULES) as TradeField[];
 const CHECK_STATE = { pending: 'Waiting for our team', approved: 'Approved', declined: 'Declined' } as const;
 
-function valuesOf(data: SellerDetails | undefined): Record<TradeField, string> {
-  return { business_name: data?.business_name ?? '', company_number: data?.company_number ?? '', vat_number: data?.vat_number ?? '' };
-}
-
 /** Seller details (issue 23 §2): private or trade, a trader's business details, and the request for a business check. */
-export function SellerPanel({
-  notify,
-  initial,
-  onShown,
-}: {
-  notify: Notify;
-  /** The details as the page brought them (or as last shown): no request, and the panel is there from the first paint. */
-  initial?: SellerDetails | undefined;
-  onShown?: (details: SellerDetails) => void;
-}) {
-  const [details, setDetails] = useState<SellerDetails | null>(initial ?? null);
-  const [type, setType] = useState<'private' | 'trade' | ''>(initial?.seller_type ?? '');
-  const [values, setValues] = useState<Record<TradeField, string>>(valuesOf(initial));
+export function SellerPanel({ notify }: { notify: Notify }) {
+  const [details, setDetails] = useState<SellerDetails | null>(null);
+  const [type, setType] = useState<'private' | 'trade' | ''>('');
+  const [values, setValues] = useState<Record<TradeField, string>>({ business_name: '', company_number: '', vat_number: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const show = (data: SellerDetails) => {
     setDetails(data);
     setType(data.seller_type ?? '');
-    setValues(valuesOf(data));
-    onShown?.(data);
+    setValues({ business_name: data.business_name ?? '', company_number: data.company_number ?? '', vat_number: data.vat_number ?? '' });
   };
   useEffect(() => {
-    if (initial) return;
     void getSellerDetails().then((result) => result.ok && show(result.data));
-    // Asked once, when the panel first shows without details.
   }, []);
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
