@@ -30,25 +30,23 @@ export type VatOption = keyof typeof VAT_OPTIONS;
 export const FEATURED_LIMIT = 6;
 
 /**
- * The formatters are made when first used, not when a page's script loads: each costs a phone tens of
- * milliseconds of blocked main thread (ICU data), on pages that may show no price at all.
+ * Pounds with `decimals` pence digits. Each formatter is made when first used, not when a page's script loads: it
+ * costs a phone tens of milliseconds of blocked main thread (ICU data), on pages that may show no price at all.
  */
-let wholePounds: Intl.NumberFormat | undefined;
-let wholePoundsAndPence: Intl.NumberFormat | undefined;
-const pounds = () =>
-  (wholePounds ??= new Intl.NumberFormat('en-GB', {
-    style: 'currency',
-    currency: 'GBP',
-    minimumFractionDigits: 0,
-    maximumFractionDigits: 0,
-  }));
-const poundsAndPence = () =>
-  (wholePoundsAndPence ??= new Intl.NumberFormat('en-GB', {
-    style: 'currency',
-    currency: 'GBP',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }));
+const poundsFormats = new Map<number, Intl.NumberFormat>();
+function pounds(decimals: 0 | 2 = 0): Intl.NumberFormat {
+  let format = poundsFormats.get(decimals);
+  if (!format) {
+    format = new Intl.NumberFormat('en-GB', {
+      style: 'currency',
+      currency: 'GBP',
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+    poundsFormats.set(decimals, format);
+  }
+  return format;
+}
 
 /** A price in whole pounds, e.g. 12500 → "£12,500". */
 export function formatPounds(amount: number): string {
@@ -78,7 +76,7 @@ export interface CardPrice {
 
 /** A price a head: whole pounds, or pounds and pence when it has them ("£66.67", a lot of £2,000 for 30). */
 function formatPerHead(amount: number): string {
-  return Number.isInteger(Math.round(amount * 100) / 100) ? pounds().format(amount) : poundsAndPence().format(amount);
+  return Number.isInteger(Math.round(amount * 100) / 100) ? pounds().format(amount) : pounds(2).format(amount);
 }
 
 /**
