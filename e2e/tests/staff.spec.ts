@@ -117,6 +117,13 @@ test.describe('staff', () => {
     const [photo] = ((await (await visitor.request.get(`/api/listings/${id}`)).json()) as { data: { images: Array<{ url: string }> } }).data
       .images;
     expect((await visitor.request.get(photo!.url)).status()).toBe(200);
+    // A member reports it: the report's inbox item carries the listing's moderation.
+    await signUpVerified(visitor.request, 'Vic Visitor');
+    const reported = await visitor.request.post('/api/reports', {
+      headers: SITE,
+      data: { target_kind: 'listing', target_id: id, reason: 'scam', details: 'The photos are from another advert.' },
+    });
+    expect(reported.status()).toBe(201);
 
     const staff = await staffPerson(browser, '10.250.9.23');
     const reason = 'The photos show a different machine from the one described.';
@@ -147,6 +154,21 @@ test.describe('staff', () => {
     await expect(hidden.getByTestId('appeal-state')).toHaveText(/Your appeal is with our team/);
     await expect(hidden.getByRole('button', { name: 'Send appeal' })).toHaveCount(0);
     await owner.screenshot({ path: join(SCREENSHOTS, 'hidden-listing-owner-phone.png'), fullPage: true });
+
+    // On a phone, the report's item says the appeal decides the case and offers no "Close case" (the server
+    // would refuse it while the appeal waits).
+    await staff.setViewportSize({ width: 390, height: 844 });
+    await staff.goto('/staff');
+    await staff.getByRole('form', { name: 'Filters' }).getByLabel('Kind').selectOption({ label: 'Reports' });
+    await staff.getByTestId('inbox-item').filter({ hasText: title }).first().click();
+    const report = staff.getByTestId('inbox-detail');
+    await expect(report.getByTestId('listing-status')).toHaveText('removed');
+    await expect(report.getByTestId('appeal-pending')).toBeVisible();
+    await expect(report.getByRole('button', { name: 'Close case' })).toHaveCount(0);
+    // The reporter's long address wraps: nothing makes the page wider than the phone.
+    expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await staff.screenshot({ path: join(SCREENSHOTS, 'staff-appealed-report-phone.png'), fullPage: true });
+    await staff.setViewportSize({ width: 1280, height: 800 });
 
     await approveInInbox(staff, 'Appeals', title, 'Approved');
     await owner.goto(`/listing/${id}`);
