@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { createRoot } from 'react-dom/client';
+import { mountRoot } from '../../lib/mount-root';
 import { $session, $sessionError, loadSession, signOut, type SignedInUser } from '../../stores/session';
 import { showToast } from '../../stores/toasts';
 import { setupDisclosure } from './disclosure';
@@ -98,12 +98,12 @@ export async function mountAccountMenu(slot: HTMLElement): Promise<void> {
   if (error) showToast({ title: error, variant: 'destructive' });
   if (state.status !== 'signed-in') return;
   slot.replaceChildren();
-  createRoot(slot).render(<AccountMenu user={state.user} />);
+  mountRoot(slot, <AccountMenu user={state.user} />);
 
   const mobile = document.querySelector<HTMLElement>('[data-mobile-account]');
   if (mobile) {
     mobile.replaceChildren();
-    createRoot(mobile).render(<MobileAccountActions />);
+    mountRoot(mobile, <MobileAccountActions />);
   }
 
   // A later sign-out (another island) or an expired session puts Sign In back.

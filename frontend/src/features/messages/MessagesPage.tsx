@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { MESSAGING_TEXTS } from '@contracts/messaging';
 import { onLiveEvent } from '../../stores/live-events';
 import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
@@ -63,8 +63,11 @@ function MessagesPage() {
     const result = await listConversations({ q: queryRef.current });
     if (load !== listLoads.current) return;
     if (result.ok) {
-      setConversations(result.data.conversations);
-      setNextCursor(result.data.next_cursor);
+      // A transition: a long list renders in slices rather than as one long task on a phone.
+      startTransition(() => {
+        setConversations(result.data.conversations);
+        setNextCursor(result.data.next_cursor);
+      });
     } else if (result.status === 401) redirectToSignIn();
     else {
       // SPEC §8: messaging failures are logged and the list comes back empty.

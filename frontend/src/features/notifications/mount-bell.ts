@@ -1,5 +1,5 @@
 import { createElement } from 'react';
-import { createRoot } from 'react-dom/client';
+import { mountRoot } from '../../lib/mount-root';
 import { $session, loadSession } from '../../stores/session';
 import { startNotifications } from './notifications-store';
 import NotificationsBell from './NotificationsBell';
@@ -19,6 +19,6 @@ async function signedIn(): Promise<boolean> {
 export async function mountNotificationsBell(slot: HTMLElement): Promise<void> {
   if (!(await signedIn())) return;
   slot.replaceChildren();
-  createRoot(slot).render(createElement(NotificationsBell));
+  mountRoot(slot, createElement(NotificationsBell));
   startNotifications();
 }

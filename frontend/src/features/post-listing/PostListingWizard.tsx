@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef } from 'react';
+import { startTransition, useEffect, useReducer, useRef } from 'react';
 import { ACCOUNT_TEXTS } from '@contracts/account';
 import { api } from '../../lib/api';
 import type { components } from '../../lib/api-types';
@@ -65,7 +65,7 @@ export default function PostListingWizard({ editId, initialType }: Props) {
         const previews = Object.fromEntries(found.data.images.flatMap((image) => (image.url ? [[image.id, image.url]] : [])));
         const draft = stored ? restoreDraft(stored) : draftOfListing(found.data);
         nextKey.current += draft.images.length;
-        dispatch({ type: 'loaded', draft, askDeclaration: false, restored: Boolean(stored), previews, firstKey });
+        startTransition(() => dispatch({ type: 'loaded', draft, askDeclaration: false, restored: Boolean(stored), previews, firstKey }));
         return;
       }
       let draft = stored ? restoreDraft(stored) : { ...EMPTY_DRAFT };
@@ -75,14 +75,17 @@ export default function PostListingWizard({ editId, initialType }: Props) {
         api.GET('/api/listings/seller-declaration', { headers: SITE_HEADERS, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
       );
       nextKey.current += draft.images.length;
-      dispatch({
-        type: 'loaded',
-        draft,
-        askDeclaration: seller.ok && !seller.data.over_18_confirmed,
-        askSellerType: seller.ok && !seller.data.seller_type,
-        restored: Boolean(stored),
-        firstKey,
-      });
+      // A transition: the form renders in slices rather than as one long task on a phone.
+      startTransition(() =>
+        dispatch({
+          type: 'loaded',
+          draft,
+          askDeclaration: seller.ok && !seller.data.over_18_confirmed,
+          askSellerType: seller.ok && !seller.data.seller_type,
+          restored: Boolean(stored),
+          firstKey,
+        }),
+      );
     })();
   }, [editId, initialType, storageKey]);
 

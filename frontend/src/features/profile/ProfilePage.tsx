@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { GOOGLE_SIGN_IN_ERRORS } from '@contracts/account';
 import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
@@ -48,8 +48,11 @@ function ProfilePage() {
   const load = useCallback(async () => {
     const result = await getProfile();
     if (result.ok) {
-      setProfile(result.data);
-      setLoadError(null);
+      // A transition: React renders the profile in slices rather than one long task on a phone.
+      startTransition(() => {
+        setProfile(result.data);
+        setLoadError(null);
+      });
     } else if (result.status === 401) redirectToSignIn();
     else setLoadError(result.error);
   }, []);

@@ -1,4 +1,4 @@
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { startTransition, useEffect, useState, type SubmitEvent } from 'react';
 import { SELLER_TEXTS, TRADE_RULES } from '@contracts/trust';
 import { validateTextFields } from '@contracts/text-rules';
 import type { Notify } from '../profile/notice';
@@ -22,7 +22,8 @@ export function SellerPanel({ notify }: { notify: Notify }) {
     setValues({ business_name: data.business_name ?? '', company_number: data.company_number ?? '', vat_number: data.vat_number ?? '' });
   };
   useEffect(() => {
-    void getSellerDetails().then((result) => result.ok && show(result.data));
+    // A transition, as the profile's own render (ProfilePage): rendered in slices on a phone.
+    void getSellerDetails().then((result) => result.ok && startTransition(() => show(result.data)));
   }, []);
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
