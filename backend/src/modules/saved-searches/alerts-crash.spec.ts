@@ -227,6 +227,11 @@ describe('saved-search alerts when the worker is killed (-9)', () => {
         }, 150_000);
         worker.child.kill('SIGKILL');
         await worker.exited;
+        // The dead worker's statements still waiting would run once the entries are let go: a process
+        // that died before recording its jobs done never sends them, so they are ended with it.
+        await w.db.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
       } finally {
         await holder.query('rollback');
         await holder.end();
