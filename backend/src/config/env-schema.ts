@@ -184,6 +184,13 @@ export const ENV = {
     max: 300,
     description: 'How often the job outbox looks for work left behind by a crash or outage',
   }),
+  JOB_LEASE_SECONDS: int({
+    default: 30,
+    min: 2,
+    max: 600,
+    description:
+      "A running job's lock (renewed at half of it) and the outbox relay's lease; what a process that died held is taken up after 1-2 of these",
+  }),
   SMTP_URL: url({
     protocols: ['smtp:', 'smtps:'],
     shownDefault: NONE,

@@ -35,6 +35,11 @@ export interface AppConfig {
     workersInProcess: boolean;
     /** How often the outbox looks for work left behind (a crash, a queue outage). */
     outboxPollSeconds: number;
+    /**
+     * A process's claim on work: a running job's lock (renewed at half of it; workers look as often
+     * for jobs whose lock ran out) and the outbox entries its relay is handing to the queue.
+     */
+    jobLeaseSeconds: number;
     /** The worker process serves its own /metrics (job durations) on this port; absent: none. */
     workerMetricsPort: number | undefined;
   };
@@ -149,6 +154,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       prefix: read.get('QUEUE_PREFIX'),
       workersInProcess: read.get('WORKERS_IN_PROCESS') ?? redisUrl === undefined,
       outboxPollSeconds: read.get('OUTBOX_POLL_SECONDS'),
+      jobLeaseSeconds: read.get('JOB_LEASE_SECONDS'),
       workerMetricsPort: read.get('WORKER_METRICS_PORT'),
     },
     mail: {

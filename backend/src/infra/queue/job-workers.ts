@@ -2,9 +2,12 @@ import { BullRegistrar } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ThrottledLog } from '../../common/throttled-log.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { QUEUE_NAMES } from '../../jobs/queues.js';
 import { JobQueue } from './job-queue.service.js';
 import { JobRegistry } from './job-registry.js';
+import { BackendWorker } from './queue-classes.js';
 import { QUEUE_PROCESSORS, type QueueProcessor } from './queue-processors.js';
 
 /** Schedules live in the queue backend; re-declaring them now and then restores them after it lost its data. */
@@ -29,11 +32,15 @@ export class JobWorkers implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
     @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(JobRegistry) private readonly registry: JobRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.registrar.register();
     this.processors = QUEUE_PROCESSORS.map((processor) => this.moduleRef.get(processor));
+    for (const { worker } of this.processors) {
+      if (worker instanceof BackendWorker) worker.lockJobsFor(this.config.queue.jobLeaseSeconds * 1000);
+    }
     for (const processor of this.processors) void processor.worker.run();
     await this.declareSchedules();
     this.rescheduleTimer = setInterval(() => void this.declareSchedules(), RESCHEDULE_EVERY_MS);

@@ -10,8 +10,6 @@ import { JobQueue } from './job-queue.service.js';
 import { OutboxJob } from './outbox-job.entity.js';
 
 const RELAY_BATCH = 100;
-/** How long a relay may take to hand a claimed entry over before another relay may try. */
-const RELAY_LEASE_SECONDS = 30;
 /** How long the reconciler leaves an entry alone after checking it. */
 const RECONCILE_LEASE_SECONDS = 120;
 const RECONCILE_BATCH = 200;
@@ -101,13 +99,15 @@ export class Outbox implements OnModuleInit, OnApplicationBootstrap, BeforeAppli
   private async relayBatch(): Promise<{ claimed: number; handed: number }> {
     const connection = this.em.getConnection();
     const claimed = await connection.execute<ClaimedEntry[]>(
-      `update outbox_job set leased_until = now() + interval '${RELAY_LEASE_SECONDS} seconds'
+      // The lease (JOB_LEASE_SECONDS) is how long this relay may take to hand the entries over before
+      // another may try: entries of a process that died mid-relay wait that long.
+      `update outbox_job set leased_until = now() + make_interval(secs => ?)
         where id in (select id from outbox_job
                       where completed_at is null and enqueued_at is null and failed_at is null
                         and (leased_until is null or leased_until < now())
                       order by created_at limit ? for update skip locked)
         returning id, name, queue, payload`,
-      [RELAY_BATCH],
+      [this.config.queue.jobLeaseSeconds, RELAY_BATCH],
     );
     const handed: string[] = [];
     try {

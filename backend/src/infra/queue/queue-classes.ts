@@ -89,6 +89,15 @@ export class BackendWorker extends Worker {
     this.on('error', (error: Error) => problems.warn(`worker ${name}`, `worker for "${name}": ${describe(error, backend)}`));
   }
 
+  /**
+   * A running job's lock lasts `ms` (renewed at half of it), and the stalled check runs as often: a
+   * job whose worker died goes back to the queue after one to two of these (BullMQ: 30 s). Before run().
+   */
+  lockJobsFor(ms: number): void {
+    Object.assign(this.opts, { lockDuration: ms, lockRenewTime: ms / 2, stalledInterval: ms });
+    this.createLockManager();
+  }
+
   /** Stops taking jobs and lets running ones finish, for at most WORKER_DRAIN_TIMEOUT_MS. */
   override close(force = false): Promise<void> {
     this.boundedClose ??= withTimeout(super.close(force), WORKER_DRAIN_TIMEOUT_MS, 'worker drain timed out').catch(async () => {
