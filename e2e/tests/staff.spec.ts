@@ -21,9 +21,15 @@ async function staffPerson(browser: Browser, address: string): Promise<Page> {
 }
 
 /** Opens the inbox item of a kind (its label in the Kind filter) that says `text`, and approves it. */
-async function approveInInbox(staff: Page, kind: string, text: string, done: string): Promise<void> {
+/** Opens the staff inbox showing one kind of item, once the list is the one for that kind. */
+async function inboxOf(staff: Page, kind: string): Promise<void> {
   await staff.goto('/staff');
   await staff.getByRole('form', { name: 'Filters' }).getByLabel('Kind').selectOption({ label: kind });
+  await expect(staff.getByRole('list', { name: 'Inbox' })).toHaveAttribute('aria-busy', 'false');
+}
+
+async function approveInInbox(staff: Page, kind: string, text: string, done: string): Promise<void> {
+  await inboxOf(staff, kind);
   await staff.getByTestId('inbox-item').filter({ hasText: text }).first().click();
   const detail = staff.getByTestId('inbox-detail');
   await expect(detail.getByTestId('decision-state')).toHaveText('waiting for a decision');
@@ -158,8 +164,7 @@ test.describe('staff', () => {
     // On a phone, the report's item says the appeal decides the case and offers no "Close case" (the server
     // would refuse it while the appeal waits).
     await staff.setViewportSize({ width: 390, height: 844 });
-    await staff.goto('/staff');
-    await staff.getByRole('form', { name: 'Filters' }).getByLabel('Kind').selectOption({ label: 'Reports' });
+    await inboxOf(staff, 'Reports');
     await staff.getByTestId('inbox-item').filter({ hasText: title }).first().click();
     const report = staff.getByTestId('inbox-detail');
     await expect(report.getByTestId('listing-status')).toHaveText('removed');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { INBOX_KINDS, RESPONSE_HOURS } from '@contracts/staff';
 import { showToast } from '../../stores/toasts';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
@@ -39,12 +39,21 @@ function StaffInbox() {
   const [members, setMembers] = useState<StaffMember[]>([]);
   const [open, setOpen] = useState<InboxDetail | null>(null);
 
+  /** The filters the list shown was loaded for: while they differ from the form's, the list says it is busy. */
+  const [listedFor, setListedFor] = useState<InboxFilters | null>(null);
+  const refreshes = useRef(0);
+
   const refresh = async () => {
-    const [counts, page] = await Promise.all([staffApi.summary(), staffApi.inbox(filters)]);
+    const asked = filters;
+    const call = ++refreshes.current;
+    const [counts, page] = await Promise.all([staffApi.summary(), staffApi.inbox(asked)]);
+    // A slower answer to filters changed since is not shown over the newer one.
+    if (call !== refreshes.current) return;
     if (counts.ok) setSummary(counts.data);
     if (page.ok) {
       setItems(page.data.items);
       setNextBefore(page.data.next_before);
+      setListedFor(asked);
     } else showToast({ title: 'Could not load the inbox', description: page.error, variant: 'destructive' });
   };
   useEffect(() => {
@@ -180,7 +189,7 @@ function StaffInbox() {
       </form>
 
       <div className="staff-inbox__panes">
-        <ul className="staff-list" aria-label="Inbox">
+        <ul className="staff-list" aria-label="Inbox" aria-busy={listedFor !== filters}>
           {items?.length === 0 && <li className="staff-list__empty">Nothing here. Well done.</li>}
           {items?.map((item) => (
             <li key={`${item.kind}:${item.id}`}>
