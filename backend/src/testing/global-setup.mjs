@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../dist/infra/database/embedded-postgres.js';
+import { startDatabaseDropper } from './database-dropper.mjs';
 import { createTemplateDatabases } from './template-databases.mjs';
 import { startPrivateRedis } from './private-redis.mjs';
 
@@ -27,6 +28,8 @@ export default async function globalSetup() {
   globalThis.__templates = await createTemplateDatabases(process.env.TEST_DATABASE_URL);
   process.env.TEST_TEMPLATE_DATABASE = globalThis.__templates.withQueueSchema;
   process.env.TEST_TEMPLATE_DATABASE_NO_QUEUE = globalThis.__templates.withoutQueueSchema;
+  globalThis.__databaseDropper = await startDatabaseDropper(process.env.TEST_DATABASE_URL);
+  process.env.TEST_DROP_QUEUE = globalThis.__databaseDropper.queue;
 
   let redisNote = 'Redis variants ran on REDIS_URL.';
   if (!process.env.REDIS_URL) {
