@@ -13,7 +13,7 @@ import {
   rowsWithin,
   type Bounds,
 } from '../geo-grid.js';
-import { fieldList, fieldNumber, fieldValue, oneChoice } from '../field-indexes.js';
+import { fieldEquals, fieldNumber, fieldValue, hasOwnIndex } from '../field-indexes.js';
 import { decodeTypedCursor, encodeCursor, type CursorType } from '../../../common/keyset-pagination.js';
 import type { CategorySlug } from '../../../contracts/categories.js';
 import { PRICE_UNITS, type PriceUnit } from '../../../contracts/listing-display.js';
@@ -243,13 +243,13 @@ export class ListingSearchSql {
       if (range.max !== undefined) this.baseFilters.push(fragment(`${fieldNumber(range.key, 'l')} <= ?`, range.max));
     }
     for (const match of query.attributeMatches ?? []) {
-      // Text against text (a yes-no as 'true' / 'false').
-      if ('equals' in match) this.baseFilters.push(fragment(`${fieldValue(match.key, 'l')} = ?`, String(match.equals)));
+      // Text against text (a yes-no as 'true' / 'false'); a choice written into the SQL (fieldEquals).
+      if ('equals' in match) this.baseFilters.push(fieldEquals(match.key, String(match.equals), 'l'));
       // Has any of them: a list holding one of them, each through that choice's index.
       else if ('anyOf' in match)
         this.baseFilters.push(
           join(
-            match.anyOf.map((option) => fragment(`${fieldList(match.key, 'l')} @> ?::jsonb`, oneChoice(option))),
+            match.anyOf.map((option) => fieldEquals(match.key, option, 'l', true)),
             ' or ',
           ),
         );
@@ -366,24 +366,41 @@ export class ListingSearchSql {
    */
   boundedWalk(plan: SearchPlan): boolean {
     const { sort, radiusMiles } = this.query;
+    if (!radiusMiles || plan.text) return false;
+    const squares = (sort === 'newest' || sort === 'oldest') && this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS;
+    // A farm value's squares are walked in its own index (byIndexedValue): only its listings are read.
+    if (this.byIndexedValue()) return squares;
     // Other filters could leave few matches among many rows walked.
-    if (!radiusMiles || plan.text || narrowed(this.query)) return false;
-    if (sort === 'nearest') return true;
-    return (sort === 'newest' || sort === 'oldest') && this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS;
+    if (narrowed(this.query)) return false;
+    return sort === 'nearest' || squares;
+  }
+
+  /**
+   * Whether a radius is narrowed by its category and one farm value with an index of its own by
+   * grid square (field-indexes.ts: "TB free" within 25 miles), and nothing else: that index then
+   * counts and walks the radius square by square, reading the value's listings only, under any
+   * plan (the value is written into the SQL, fieldEquals, so a generic plan can use the partial index).
+   */
+  private byIndexedValue(): boolean {
+    const { categoryId, attributeMatches, ...rest } = this.query;
+    const [match, ...others] = attributeMatches ?? [];
+    if (categoryId === undefined || !match || others.length > 0 || !('equals' in match)) return false;
+    return hasOwnIndex(match.key, String(match.equals)) && !narrowed(rest);
   }
 
   /**
    * Whether the page's SQL fixes its own plan, whatever its values (PreparedQueries): nearest
    * first, a radius walked square by square, or a word's postings walked in their index's order.
-   * Not a radius walked with a farm field's value asked for: that value's own index of grid squares
-   * (field-indexes.ts) is partial, which only a plan made for the value can use (a generic plan read
-   * the squares' listings from the table: 16 ms for "TB free within 25 miles", against 2).
+   * Not a radius walked with farm fields asked for, but for one value with its own index of grid
+   * squares (byIndexedValue): with the value bound, a generic plan could not use that partial index
+   * and read the squares' listings from the table (16 ms for "TB free within 25 miles", against 2);
+   * with the value written into the SQL it can.
    */
   pagePlanFixed(plan: SearchPlan): boolean {
     if ((plan.kind ?? 'walk') !== 'walk') return false;
     if (this.query.sort === 'nearest') return this.proximity !== undefined;
     if (plan.lexeme !== undefined) return this.query.sort === 'newest' || this.query.sort === 'oldest' || this.rankedByPostings(plan);
-    const valueIndexed = (this.query.attributeMatches ?? []).length > 0;
+    const valueIndexed = (this.query.attributeMatches ?? []).length > 0 && !this.byIndexedValue();
     return this.walksCells(plan) && (this.query.sort === 'newest' || this.query.sort === 'oldest') && !valueIndexed;
   }
 
@@ -391,10 +408,11 @@ export class ListingSearchSql {
    * Whether the count's SQL fixes its own plan: a radius counted square by square, or row by row.
    * With other filters the count is planned for their values: a price range or a category may hold
    * fewer listings than the radius (then its own index counts them soonest) or many more (then the
-   * grid's), which a generic plan cannot tell apart.
+   * grid's), which a generic plan cannot tell apart. But for one farm value with its own index of
+   * grid squares (byIndexedValue): that index counts the radius's squares for the value alone.
    */
   countPlanFixed(plan: SearchPlan): boolean {
-    return Boolean(this.cells || this.bounds) && !plan.text && !narrowed(this.query);
+    return Boolean(this.cells || this.bounds) && !plan.text && (!narrowed(this.query) || this.byIndexedValue());
   }
 
   private walksCells(plan: SearchPlan): boolean {
