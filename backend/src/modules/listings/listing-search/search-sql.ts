@@ -419,15 +419,29 @@ export class ListingSearchSql {
     return this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS && !plan.lexeme;
   }
 
-  /** One page: a row more than the limit, to know whether another page follows. */
-  page(plan: SearchPlan): Fragment {
+  /**
+   * A first try at gathering (SearchPlanner, in place of its count): the matches up to `cap` + 1,
+   * read once, give both the count and, when there are no more than GATHER_LIMIT (gathered, as
+   * `page` would under a `gather` plan), the page, in one statement planned once. Beyond that no
+   * page is picked (the planner walks instead). Each row has `total`; with no page, one row of `total` alone.
+   */
+  countedGather(cap: number, plan: SearchPlan): Fragment {
     const keys = this.sortKeys(plan);
+    const values = this.sortValues(keys);
+    const matches = whereOf(this.matchFilters(plan));
+    const candidates = fragment(
+      `select l.id, ${values.sql} from ${this.listings(plan)} where ${matches.sql} limit ?`,
+      ...values.params,
+      ...matches.params,
+      cap + 1,
+    );
+    return this.pickedPage(keys, this.pageColumns(plan), candidates, { prefix: fragment(''), keyset: true, countedUpTo: GATHER_LIMIT });
+  }
+
+  /** The columns of a page's rows (ListingRow). */
+  private pageColumns(plan: SearchPlan): Fragment {
     const rank = this.rankOf(plan);
-    const filters = this.filtersOf(plan);
-    if (this.query.cursor) {
-      filters.push(this.afterCursor(keys));
-    }
-    const columns = join(
+    return join(
       [
         fragment(SELECT),
         this.distance ? fragment(`${this.distance.sql} as distance_m`, ...this.distance.params) : fragment('null as distance_m'),
@@ -437,6 +451,16 @@ export class ListingSearchSql {
       ],
       ', ',
     );
+  }
+
+  /** One page: a row more than the limit, to know whether another page follows. */
+  page(plan: SearchPlan): Fragment {
+    const keys = this.sortKeys(plan);
+    const filters = this.filtersOf(plan);
+    if (this.query.cursor) {
+      filters.push(this.afterCursor(keys));
+    }
+    const columns = this.pageColumns(plan);
     const orderBy = join(
       keys.map((key) => fragment(`${key.expression.sql} ${key.direction}`, ...key.expression.params)),
       ', ',
@@ -512,26 +536,42 @@ export class ListingSearchSql {
    * index), the page is picked from them (after the cursor, when `keyset`), and only its rows are
    * joined to their category and seller. `prefix` opens the WITH list for CTEs the candidates use.
    */
-  private pickedPage(keys: SortKey[], columns: Fragment, candidates: Fragment, options: { prefix: Fragment; keyset: boolean }): Fragment {
+  private pickedPage(
+    keys: SortKey[],
+    columns: Fragment,
+    candidates: Fragment,
+    options: { prefix: Fragment; keyset: boolean; countedUpTo?: number },
+  ): Fragment {
     const picked = keys.map((key, i): SortKey => ({ ...key, expression: fragment(`m.k${i}`) }));
-    const keyset = options.keyset && this.query.cursor ? whereOf([this.afterCursor(picked)]) : fragment('true');
+    const { countedUpTo } = options;
+    const keyset = join(
+      [
+        options.keyset && this.query.cursor ? whereOf([this.afterCursor(picked)]) : fragment('true'),
+        // (A condition of no row: PostgreSQL checks it once, and skips the page when it fails.)
+        ...(countedUpTo === undefined ? [] : [fragment('(select count(*) from matches) <= ?', countedUpTo)]),
+      ],
+      ' and ',
+    );
     const order = picked.map((key) => `${key.expression.sql} ${key.direction}`).join(', ');
     const opening = options.prefix.sql ? `${options.prefix.sql}, ` : 'with ';
-    return prefixSelect(
-      fragment(
-        `${opening}matches as materialized (${candidates.sql}),
+    const prefix = fragment(
+      `${opening}matches as materialized (${candidates.sql}),
           page as (select m.id, ${picked.map((key) => key.expression.sql).join(', ')} from matches m where ${keyset.sql} order by ${order} limit ?) `,
-        ...options.prefix.params,
-        ...candidates.params,
-        ...keyset.params,
-        this.query.limit + 1,
-      ),
-      'listing l',
-      columns,
-      fragment('true'),
-      fragment(order),
+      ...options.prefix.params,
+      ...candidates.params,
+      ...keyset.params,
       this.query.limit + 1,
-      'join page m on m.id = l.id',
+    );
+    if (countedUpTo === undefined) {
+      return prefixSelect(prefix, 'listing l', columns, fragment('true'), fragment(order), this.query.limit + 1, 'join page m on m.id = l.id');
+    }
+    // The count beside the page's rows, and alone when there are none.
+    const rows = prefixSelect(fragment(''), 'listing l', columns, fragment('true'), fragment(order), this.query.limit + 1, 'join page m on m.id = l.id');
+    return fragment(
+      `${prefix.sql}select counted.total, p.* from (select count(*)::int as total from matches) counted
+        left join lateral (${rows.sql}) p on true`,
+      ...prefix.params,
+      ...rows.params,
     );
   }
 
