@@ -156,9 +156,13 @@ function optionsOf(field: CategoryField): string[] {
 export function fieldEquals(key: string, value: string, table = '', anyOf = false): { sql: string; params: unknown[] } {
   const indexed = hasOwnIndex(key, value);
   if (anyOf) {
-    return indexed ? { sql: `${fieldList(key, table)} @> '${oneChoice(value)}'::jsonb`, params: [] } : { sql: `${fieldList(key, table)} @> ?::jsonb`, params: [oneChoice(value)] };
+    return indexed
+      ? { sql: `${fieldList(key, table)} @> '${oneChoice(value)}'::jsonb`, params: [] }
+      : { sql: `${fieldList(key, table)} @> ?::jsonb`, params: [oneChoice(value)] };
   }
-  return indexed ? { sql: `${fieldValue(key, table)} = '${checkedOption(value)}'`, params: [] } : { sql: `${fieldValue(key, table)} = ?`, params: [value] };
+  return indexed
+    ? { sql: `${fieldValue(key, table)} = '${checkedOption(value)}'`, params: [] }
+    : { sql: `${fieldValue(key, table)} = ?`, params: [value] };
 }
 
 /** Whether a field's value has an index of its own (a choice's, a yes-no's), which search's SQL then names as a literal. */

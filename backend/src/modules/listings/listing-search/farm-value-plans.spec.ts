@@ -83,7 +83,13 @@ describe('a radius with one farm value, square by square in its own index', () =
       for (const radius of [5, 25, 100, 250]) {
         for (const sort of ['newest', 'oldest']) {
           const place = PLACE_LIST[(n + radius) % PLACE_LIST.length] as (typeof PLACE_LIST)[number];
-          const params = new URLSearchParams({ category: 'livestock', tb_status: status, location: place.id, radius: String(radius), sort });
+          const params = new URLSearchParams({
+            category: 'livestock',
+            tb_status: status,
+            location: place.id,
+            radius: String(radius),
+            sort,
+          });
           const expected = await plainly(params);
           const found = await pagesOf(browser, params, 3);
           expect({ search: params.toString(), ids: found.ids, total: found.total }).toEqual({

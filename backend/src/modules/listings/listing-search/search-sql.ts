@@ -563,10 +563,26 @@ export class ListingSearchSql {
       this.query.limit + 1,
     );
     if (countedUpTo === undefined) {
-      return prefixSelect(prefix, 'listing l', columns, fragment('true'), fragment(order), this.query.limit + 1, 'join page m on m.id = l.id');
+      return prefixSelect(
+        prefix,
+        'listing l',
+        columns,
+        fragment('true'),
+        fragment(order),
+        this.query.limit + 1,
+        'join page m on m.id = l.id',
+      );
     }
     // The count beside the page's rows, and alone when there are none.
-    const rows = prefixSelect(fragment(''), 'listing l', columns, fragment('true'), fragment(order), this.query.limit + 1, 'join page m on m.id = l.id');
+    const rows = prefixSelect(
+      fragment(''),
+      'listing l',
+      columns,
+      fragment('true'),
+      fragment(order),
+      this.query.limit + 1,
+      'join page m on m.id = l.id',
+    );
     return fragment(
       `${prefix.sql}select counted.total, p.* from (select count(*)::int as total from matches) counted
         left join lateral (${rows.sql}) p on true`,
