@@ -16,18 +16,8 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
 @Entity({ tableName: 'listing' })
 @Index({ properties: ['status', 'publishedAt', 'id'] })
 @Index({ properties: ['status', 'category', 'publishedAt', 'id'] })
-// The price sorts' indexes hold the coordinates: a walk by price within a radius checks the distance on
-// the index's entries, reading from the table only the page's listings.
-@Index({
-  name: 'listing_status_price_pence_id_index',
-  expression:
-    'create index "listing_status_price_pence_id_index" on "listing" ("status", "price_pence", "id") include ("latitude", "longitude")',
-})
-@Index({
-  name: 'listing_status_category_id_price_pence_id_index',
-  expression:
-    'create index "listing_status_category_id_price_pence_id_index" on "listing" ("status", "category_id", "price_pence", "id") include ("latitude", "longitude")',
-})
+@Index({ properties: ['status', 'pricePence', 'id'] })
+@Index({ properties: ['status', 'category', 'pricePence', 'id'] })
 @Index({ properties: ['status', 'views', 'id'] })
 @Index({ properties: ['status', 'featured', 'publishedAt'] })
 @Index({ properties: ['seller', 'status'] })
@@ -38,12 +28,10 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
   name: 'listing_category_search_vector_index',
   expression: 'create index "listing_category_search_vector_index" on "listing" using gin ("category_id", "search_vector")',
 })
-// The grid squares' index holds what a radius's matches are filtered and sorted by (coordinates, category,
-// price, views): gathering them reads the index alone.
 @Index({
   name: 'listing_geo_cell_index',
   expression:
-    'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude", "category_id", "price_pence", "views")',
+    'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude")',
 })
 @Index({
   name: 'listing_live_wanted_index',
