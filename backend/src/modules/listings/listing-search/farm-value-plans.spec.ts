@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Browser, signedInPerson } from '../../../testing/accounts.js';
-import { PLACES } from '../../../testing/listings.js';
+import { insertListingsOverPlaces, PLACES } from '../../../testing/listings.js';
 import { useTestApp } from '../../../testing/test-context.js';
 import { EARTH_RADIUS_METRES, METRES_PER_MILE } from '../geo-grid.js';
 
@@ -27,24 +27,18 @@ describe('a radius with one farm value, square by square in its own index', () =
   beforeAll(async () => {
     const seller = (await signedInPerson(t, db)).id;
     // 4,000 cattle lots over five places, a little apart at each, with every TB status (officially TB
-    // free the most, more than a total counts within 250 miles); and 1,000
-    // listings of other categories holding the same value, which no livestock search may find.
-    await db.query(
-      `insert into listing (id, seller_id, type, category_id, title, description, price_pence, price_unit, vat, location_text, place_id,
-         latitude, longitude, attributes, status, featured, views, saves_count, created_at, updated_at, published_at, expires_at)
-       select gen_random_uuid(), $1, 'sale', case when i % 5 = 4 then 2 else 3 end, 'Heifers lot ' || i, 'Listing ' || i,
-         5000 + (i * 7919) % 2000000, 'total', 'no-vat', p.label, p.id,
-         p.latitude + ((i * 31) % 40) * 0.01, p.longitude + ((i * 17) % 40) * 0.01,
-         jsonb_build_object('species', 'cattle', 'tb_status', ($2::text[])[greatest(1, (i / 5) % 8 - 3)], 'pedigree', i % 3 = 0),
-         case when i % 20 = 0 then 'sold' else 'live' end, false, (i * 37) % 300, 0, now(), now(),
-         now() - interval '30 minutes' - ((i * 7) % 3000) * interval '1 minute' - (i % 3) * interval '1 microsecond',
-         now() + interval '80 days'
-       from generate_series(1, 5000) i
-       join (select * from jsonb_to_recordset($3::jsonb) as x(n int, id text, label text, latitude float8, longitude float8)) p
-         on p.n = i % 5`,
-      [seller, TB_STATUSES, JSON.stringify(PLACE_LIST.map((place, n) => ({ n, ...place })))],
-    );
-    await db.query('analyze listing');
+    // free the most, more than a total counts within 250 miles); and 1,000 listings of other
+    // categories holding the same value, which no livestock search may find.
+    await insertListingsOverPlaces(db, seller, {
+      count: 5000,
+      category: 'case when i % 5 = 4 then 2 else 3 end',
+      title: `'Heifers lot ' || i`,
+      attributes: `jsonb_build_object('species', 'cattle', 'tb_status', ($2::text[])[greatest(1, (i / 5) % 8 - 3)], 'pedigree', i % 3 = 0)`,
+      spread: 40,
+      featured: 'false',
+      publishedAt: `now() - interval '30 minutes' - ((i * 7) % 3000) * interval '1 minute' - (i % 3) * interval '1 microsecond'`,
+      value: TB_STATUSES,
+    });
   });
 
   /** Every match of the search, in its order, as one plain query. */
