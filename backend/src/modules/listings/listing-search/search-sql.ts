@@ -429,13 +429,24 @@ export class ListingSearchSql {
     const keys = this.sortKeys(plan);
     const values = this.sortValues(keys);
     const matches = whereOf(this.matchFilters(plan));
-    const candidates = fragment(
-      `select l.id, ${values.sql} from ${this.listings(plan)} where ${matches.sql} limit ?`,
-      ...values.params,
+    // Counted by id alone (an index can answer), so that more matches than are gathered cost no
+    // reads of their rows; their sort values only when they are gathered.
+    const counted = fragment(
+      `with counted as materialized (select l.id from ${this.listings(plan)} where ${matches.sql} limit ?)`,
       ...matches.params,
       cap + 1,
     );
-    return this.pickedPage(keys, this.pageColumns(plan), candidates, { prefix: fragment(''), keyset: true, countedUpTo: GATHER_LIMIT });
+    const candidates = fragment(
+      `select l.id, ${values.sql} from listing l
+        where l.id = any(array(select id from counted)) and (select count(*) from counted) <= ?`,
+      ...values.params,
+      GATHER_LIMIT,
+    );
+    return this.pickedPage(keys, this.pageColumns(plan), candidates, {
+      prefix: counted,
+      keyset: true,
+      total: '(select count(*)::int from counted)',
+    });
   }
 
   /** The columns of a page's rows (ListingRow). */
@@ -540,18 +551,10 @@ export class ListingSearchSql {
     keys: SortKey[],
     columns: Fragment,
     candidates: Fragment,
-    options: { prefix: Fragment; keyset: boolean; countedUpTo?: number },
+    options: { prefix: Fragment; keyset: boolean; total?: string },
   ): Fragment {
     const picked = keys.map((key, i): SortKey => ({ ...key, expression: fragment(`m.k${i}`) }));
-    const { countedUpTo } = options;
-    const keyset = join(
-      [
-        options.keyset && this.query.cursor ? whereOf([this.afterCursor(picked)]) : fragment('true'),
-        // (A condition of no row: PostgreSQL checks it once, and skips the page when it fails.)
-        ...(countedUpTo === undefined ? [] : [fragment('(select count(*) from matches) <= ?', countedUpTo)]),
-      ],
-      ' and ',
-    );
+    const keyset = options.keyset && this.query.cursor ? whereOf([this.afterCursor(picked)]) : fragment('true');
     const order = picked.map((key) => `${key.expression.sql} ${key.direction}`).join(', ');
     const opening = options.prefix.sql ? `${options.prefix.sql}, ` : 'with ';
     const prefix = fragment(
@@ -562,7 +565,7 @@ export class ListingSearchSql {
       ...keyset.params,
       this.query.limit + 1,
     );
-    if (countedUpTo === undefined) {
+    if (options.total === undefined) {
       return prefixSelect(
         prefix,
         'listing l',
@@ -573,7 +576,7 @@ export class ListingSearchSql {
         'join page m on m.id = l.id',
       );
     }
-    // The count beside the page's rows, and alone when there are none.
+    // The total beside the page's rows, and alone when there are none.
     const rows = prefixSelect(
       fragment(''),
       'listing l',
@@ -584,8 +587,7 @@ export class ListingSearchSql {
       'join page m on m.id = l.id',
     );
     return fragment(
-      `${prefix.sql}select counted.total, p.* from (select count(*)::int as total from matches) counted
-        left join lateral (${rows.sql}) p on true`,
+      `${prefix.sql}select matched.total, p.* from (select ${options.total} as total) matched left join lateral (${rows.sql}) p on true`,
       ...prefix.params,
       ...rows.params,
     );
