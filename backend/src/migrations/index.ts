@@ -33,6 +33,7 @@ import { Migration20261126135510_appeal_per_hiding } from './Migration2026112613
 import { Migration20261126150000_saved_search_unit_prices } from './Migration20261126150000_saved_search_unit_prices.js';
 import { Migration20261126160000_field_indexes } from './Migration20261126160000_field_indexes.js';
 import { Migration20261126161700_saved_search_match_columns } from './Migration20261126161700_saved_search_match_columns.js';
+import { Migration20261126200000_search_indexes } from './Migration20261126200000_search_indexes.js';
 import { Migration20261126132020_one_pending_story_and_check } from './Migration20261126132020_one_pending_story_and_check.js';
 import { Migration20261126134000_postcode_lookup_age } from './Migration20261126134000_postcode_lookup_age.js';
 import { Migration20261126134010_price_in_unit } from './Migration20261126134010_price_in_unit.js';
@@ -78,4 +79,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126150000_saved_search_unit_prices', class: Migration20261126150000_saved_search_unit_prices },
   { name: 'Migration20261126160000_field_indexes', class: Migration20261126160000_field_indexes },
   { name: 'Migration20261126161700_saved_search_match_columns', class: Migration20261126161700_saved_search_match_columns },
+  { name: 'Migration20261126200000_search_indexes', class: Migration20261126200000_search_indexes },
 ];

@@ -161,3 +161,36 @@ export async function postListing<T = { id: string; images: Array<{ id: string }
   if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
   return response.json<{ data: T }>().data;
 }
+
+/**
+ * The SQL of listings made in bulk over the five PLACES (insertListingsOverPlaces), each of `i` (1 to
+ * the count) and its place `p`; `$2` is the caller's value.
+ */
+export interface BulkListings {
+  count: number;
+  category: string;
+  title: string;
+  attributes: string;
+  /** How far from its place a listing lies: up to this many hundredths of a degree each way. */
+  spread: number;
+  featured: string;
+  publishedAt: string;
+  value: unknown;
+}
+
+/** Listings of one seller spread over the five PLACES (i % 5), a little apart at each, one in twenty sold; then analysed. */
+export async function insertListingsOverPlaces(db: TestDatabase, seller: string, bulk: BulkListings): Promise<void> {
+  const places = Object.values(PLACES).map((place, n) => ({ n, ...place }));
+  await db.query(
+    `insert into listing (id, seller_id, type, category_id, title, description, price_pence, price_unit, vat, location_text, place_id,
+       latitude, longitude, attributes, status, featured, views, saves_count, created_at, updated_at, published_at, expires_at)
+     select gen_random_uuid(), $1, 'sale', ${bulk.category}, ${bulk.title}, 'Listing ' || i, 5000 + (i * 7919) % 2000000, 'total', 'no-vat',
+       p.label, p.id, p.latitude + ((i * 31) % ${bulk.spread}) * 0.01, p.longitude + ((i * 17) % ${bulk.spread}) * 0.01, ${bulk.attributes},
+       case when i % 20 = 0 then 'sold' else 'live' end, ${bulk.featured}, (i * 37) % 300, 0, now(), now(), ${bulk.publishedAt},
+       now() + interval '80 days'
+     from generate_series(1, ${bulk.count}) i
+     join (select * from jsonb_to_recordset($3::jsonb) as x(n int, id text, label text, latitude float8, longitude float8)) p on p.n = i % 5`,
+    [seller, bulk.value, JSON.stringify(places)],
+  );
+  await db.query('analyze listing');
+}

@@ -22,9 +22,11 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
 @Index({ properties: ['status', 'featured', 'publishedAt'] })
 @Index({ properties: ['seller', 'status'] })
 @Index({ properties: ['status', 'expiresAt'] })
+// Words with the category beside them (btree_gin): words in a category are one scan of this index, and
+// words alone use it as a text index.
 @Index({
-  name: 'listing_search_vector_index',
-  expression: 'create index "listing_search_vector_index" on "listing" using gin ("search_vector")',
+  name: 'listing_category_search_vector_index',
+  expression: 'create index "listing_category_search_vector_index" on "listing" using gin ("category_id", "search_vector")',
 })
 @Index({
   name: 'listing_geo_cell_index',

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Browser, signedInPerson } from '../../../testing/accounts.js';
-import { PLACES } from '../../../testing/listings.js';
+import { insertListingsOverPlaces, PLACES } from '../../../testing/listings.js';
 import { useTestApp } from '../../../testing/test-context.js';
 import { EARTH_RADIUS_METRES, METRES_PER_MILE } from '../geo-grid.js';
 
@@ -42,20 +42,16 @@ describe('every plan finds what a plain query finds', () => {
   beforeAll(async () => {
     const seller = (await signedInPerson(t, db)).id;
     // Listings spread over five places (a little apart at each), categories, prices, ages and states.
-    await db.query(
-      `insert into listing (id, seller_id, type, category_id, title, description, price_pence, price_unit, vat, location_text, place_id,
-         latitude, longitude, attributes, status, featured, views, saves_count, created_at, updated_at, published_at, expires_at)
-       select gen_random_uuid(), $1, 'sale', 1 + i % 5, ($2::text[])[1 + i % 6] || ' lot ' || i || case when i % 7 = 0 then ' ' || ($2::text[])[1 + i % 5] else '' end,
-         'Listing ' || i, 5000 + (i * 7919) % 2000000, 'total', 'no-vat', p.label, p.id,
-         p.latitude + ((i * 31) % 9) * 0.01, p.longitude + ((i * 17) % 9) * 0.01,
-         case when i % 5 = 1 then jsonb_build_object('hours', (i * 13) % 12000, 'year', 1990 + i % 36) else '{}'::jsonb end,
-         case when i % 20 = 0 then 'sold' else 'live' end, i % 50 = 0, (i * 37) % 300, 0, now(), now(),
-         now() - interval '30 minutes' - ((i * 7) % 2000) * interval '1 hour', now() + interval '80 days'
-       from generate_series(1, ${LISTINGS}) i
-       join (select * from jsonb_to_recordset($3::jsonb) as x(n int, id text, label text, latitude float8, longitude float8)) p on p.n = i % 5`,
-      [seller, WORDS, JSON.stringify(PLACE_LIST.map((place, n) => ({ n, ...place })))],
-    );
-    await db.query('analyze listing');
+    await insertListingsOverPlaces(db, seller, {
+      count: LISTINGS,
+      category: '1 + i % 5',
+      title: `($2::text[])[1 + i % 6] || ' lot ' || i || case when i % 7 = 0 then ' ' || ($2::text[])[1 + i % 5] else '' end`,
+      attributes: `case when i % 5 = 1 then jsonb_build_object('hours', (i * 13) % 12000, 'year', 1990 + i % 36) else '{}'::jsonb end`,
+      spread: 9,
+      featured: 'i % 50 = 0',
+      publishedAt: `now() - interval '30 minutes' - ((i * 7) % 2000) * interval '1 hour'`,
+      value: WORDS,
+    });
   });
 
   /** A search as the browse form could make it, from the seeded generator. */

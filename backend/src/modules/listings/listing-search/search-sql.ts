@@ -13,7 +13,7 @@ import {
   rowsWithin,
   type Bounds,
 } from '../geo-grid.js';
-import { fieldList, fieldNumber, fieldValue, oneChoice } from '../field-indexes.js';
+import { fieldEquals, fieldNumber, fieldValue, hasOwnIndex } from '../field-indexes.js';
 import { decodeTypedCursor, encodeCursor, type CursorType } from '../../../common/keyset-pagination.js';
 import type { CategorySlug } from '../../../contracts/categories.js';
 import { PRICE_UNITS, type PriceUnit } from '../../../contracts/listing-display.js';
@@ -243,13 +243,13 @@ export class ListingSearchSql {
       if (range.max !== undefined) this.baseFilters.push(fragment(`${fieldNumber(range.key, 'l')} <= ?`, range.max));
     }
     for (const match of query.attributeMatches ?? []) {
-      // Text against text (a yes-no as 'true' / 'false').
-      if ('equals' in match) this.baseFilters.push(fragment(`${fieldValue(match.key, 'l')} = ?`, String(match.equals)));
+      // Text against text (a yes-no as 'true' / 'false'); a choice written into the SQL (fieldEquals).
+      if ('equals' in match) this.baseFilters.push(fieldEquals(match.key, String(match.equals), 'l'));
       // Has any of them: a list holding one of them, each through that choice's index.
       else if ('anyOf' in match)
         this.baseFilters.push(
           join(
-            match.anyOf.map((option) => fragment(`${fieldList(match.key, 'l')} @> ?::jsonb`, oneChoice(option))),
+            match.anyOf.map((option) => fieldEquals(match.key, option, 'l', true)),
             ' or ',
           ),
         );
@@ -366,24 +366,41 @@ export class ListingSearchSql {
    */
   boundedWalk(plan: SearchPlan): boolean {
     const { sort, radiusMiles } = this.query;
+    if (!radiusMiles || plan.text) return false;
+    const squares = (sort === 'newest' || sort === 'oldest') && this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS;
+    // A farm value's squares are walked in its own index (byIndexedValue): only its listings are read.
+    if (this.byIndexedValue()) return squares;
     // Other filters could leave few matches among many rows walked.
-    if (!radiusMiles || plan.text || narrowed(this.query)) return false;
-    if (sort === 'nearest') return true;
-    return (sort === 'newest' || sort === 'oldest') && this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS;
+    if (narrowed(this.query)) return false;
+    return sort === 'nearest' || squares;
+  }
+
+  /**
+   * Whether a radius is narrowed by its category and one farm value with an index of its own by
+   * grid square (field-indexes.ts: "TB free" within 25 miles), and nothing else: that index then
+   * counts and walks the radius square by square, reading the value's listings only, under any
+   * plan (the value is written into the SQL, fieldEquals, so a generic plan can use the partial index).
+   */
+  private byIndexedValue(): boolean {
+    const { categoryId, attributeMatches, ...rest } = this.query;
+    const [match, ...others] = attributeMatches ?? [];
+    if (categoryId === undefined || !match || others.length > 0 || !('equals' in match)) return false;
+    return hasOwnIndex(match.key, String(match.equals)) && !narrowed(rest);
   }
 
   /**
    * Whether the page's SQL fixes its own plan, whatever its values (PreparedQueries): nearest
    * first, a radius walked square by square, or a word's postings walked in their index's order.
-   * Not a radius walked with a farm field's value asked for: that value's own index of grid squares
-   * (field-indexes.ts) is partial, which only a plan made for the value can use (a generic plan read
-   * the squares' listings from the table: 16 ms for "TB free within 25 miles", against 2).
+   * Not a radius walked with farm fields asked for, but for one value with its own index of grid
+   * squares (byIndexedValue): with the value bound, a generic plan could not use that partial index
+   * and read the squares' listings from the table (16 ms for "TB free within 25 miles", against 2);
+   * with the value written into the SQL it can.
    */
   pagePlanFixed(plan: SearchPlan): boolean {
     if ((plan.kind ?? 'walk') !== 'walk') return false;
     if (this.query.sort === 'nearest') return this.proximity !== undefined;
     if (plan.lexeme !== undefined) return this.query.sort === 'newest' || this.query.sort === 'oldest' || this.rankedByPostings(plan);
-    const valueIndexed = (this.query.attributeMatches ?? []).length > 0;
+    const valueIndexed = (this.query.attributeMatches ?? []).length > 0 && !this.byIndexedValue();
     return this.walksCells(plan) && (this.query.sort === 'newest' || this.query.sort === 'oldest') && !valueIndexed;
   }
 
@@ -391,25 +408,51 @@ export class ListingSearchSql {
    * Whether the count's SQL fixes its own plan: a radius counted square by square, or row by row.
    * With other filters the count is planned for their values: a price range or a category may hold
    * fewer listings than the radius (then its own index counts them soonest) or many more (then the
-   * grid's), which a generic plan cannot tell apart.
+   * grid's), which a generic plan cannot tell apart. But for one farm value with its own index of
+   * grid squares (byIndexedValue): that index counts the radius's squares for the value alone.
    */
   countPlanFixed(plan: SearchPlan): boolean {
-    return Boolean(this.cells || this.bounds) && !plan.text && !narrowed(this.query);
+    return Boolean(this.cells || this.bounds) && !plan.text && (!narrowed(this.query) || this.byIndexedValue());
   }
 
   private walksCells(plan: SearchPlan): boolean {
     return this.cells !== undefined && this.cells.length <= MAX_WALKED_CELLS && !plan.lexeme;
   }
 
-  /** One page: a row more than the limit, to know whether another page follows. */
-  page(plan: SearchPlan): Fragment {
+  /**
+   * A first try at gathering (SearchPlanner, in place of its count): the matches up to `cap` + 1,
+   * read once, give both the count and, when there are no more than GATHER_LIMIT (gathered, as
+   * `page` would under a `gather` plan), the page, in one statement planned once. Beyond that no
+   * page is picked (the planner walks instead). Each row has `total`; with no page, one row of `total` alone.
+   */
+  countedGather(cap: number, plan: SearchPlan): Fragment {
     const keys = this.sortKeys(plan);
+    const values = this.sortValues(keys);
+    const matches = whereOf(this.matchFilters(plan));
+    // Counted by id alone (an index can answer), so that more matches than are gathered cost no
+    // reads of their rows; their sort values only when they are gathered.
+    const counted = fragment(
+      `with counted as materialized (select l.id from ${this.listings(plan)} where ${matches.sql} limit ?)`,
+      ...matches.params,
+      cap + 1,
+    );
+    const candidates = fragment(
+      `select l.id, ${values.sql} from listing l
+        where l.id = any(array(select id from counted)) and (select count(*) from counted) <= ?`,
+      ...values.params,
+      GATHER_LIMIT,
+    );
+    return this.pickedPage(keys, this.pageColumns(plan), candidates, {
+      prefix: counted,
+      keyset: true,
+      total: '(select count(*)::int from counted)',
+    });
+  }
+
+  /** The columns of a page's rows (ListingRow). */
+  private pageColumns(plan: SearchPlan): Fragment {
     const rank = this.rankOf(plan);
-    const filters = this.filtersOf(plan);
-    if (this.query.cursor) {
-      filters.push(this.afterCursor(keys));
-    }
-    const columns = join(
+    return join(
       [
         fragment(SELECT),
         this.distance ? fragment(`${this.distance.sql} as distance_m`, ...this.distance.params) : fragment('null as distance_m'),
@@ -419,6 +462,16 @@ export class ListingSearchSql {
       ],
       ', ',
     );
+  }
+
+  /** One page: a row more than the limit, to know whether another page follows. */
+  page(plan: SearchPlan): Fragment {
+    const keys = this.sortKeys(plan);
+    const filters = this.filtersOf(plan);
+    if (this.query.cursor) {
+      filters.push(this.afterCursor(keys));
+    }
+    const columns = this.pageColumns(plan);
     const orderBy = join(
       keys.map((key) => fragment(`${key.expression.sql} ${key.direction}`, ...key.expression.params)),
       ', ',
@@ -494,26 +547,49 @@ export class ListingSearchSql {
    * index), the page is picked from them (after the cursor, when `keyset`), and only its rows are
    * joined to their category and seller. `prefix` opens the WITH list for CTEs the candidates use.
    */
-  private pickedPage(keys: SortKey[], columns: Fragment, candidates: Fragment, options: { prefix: Fragment; keyset: boolean }): Fragment {
+  private pickedPage(
+    keys: SortKey[],
+    columns: Fragment,
+    candidates: Fragment,
+    options: { prefix: Fragment; keyset: boolean; total?: string },
+  ): Fragment {
     const picked = keys.map((key, i): SortKey => ({ ...key, expression: fragment(`m.k${i}`) }));
     const keyset = options.keyset && this.query.cursor ? whereOf([this.afterCursor(picked)]) : fragment('true');
     const order = picked.map((key) => `${key.expression.sql} ${key.direction}`).join(', ');
     const opening = options.prefix.sql ? `${options.prefix.sql}, ` : 'with ';
-    return prefixSelect(
-      fragment(
-        `${opening}matches as materialized (${candidates.sql}),
+    const prefix = fragment(
+      `${opening}matches as materialized (${candidates.sql}),
           page as (select m.id, ${picked.map((key) => key.expression.sql).join(', ')} from matches m where ${keyset.sql} order by ${order} limit ?) `,
-        ...options.prefix.params,
-        ...candidates.params,
-        ...keyset.params,
+      ...options.prefix.params,
+      ...candidates.params,
+      ...keyset.params,
+      this.query.limit + 1,
+    );
+    if (options.total === undefined) {
+      return prefixSelect(
+        prefix,
+        'listing l',
+        columns,
+        fragment('true'),
+        fragment(order),
         this.query.limit + 1,
-      ),
+        'join page m on m.id = l.id',
+      );
+    }
+    // The total beside the page's rows, and alone when there are none.
+    const rows = prefixSelect(
+      fragment(''),
       'listing l',
       columns,
       fragment('true'),
       fragment(order),
       this.query.limit + 1,
       'join page m on m.id = l.id',
+    );
+    return fragment(
+      `${prefix.sql}select matched.total, p.* from (select ${options.total} as total) matched left join lateral (${rows.sql}) p on true`,
+      ...prefix.params,
+      ...rows.params,
     );
   }
 
