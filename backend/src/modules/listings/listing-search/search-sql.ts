@@ -618,16 +618,20 @@ export class ListingSearchSql {
         .map((f) => (f === status ? f : fragment(`(${f.sql}) is true`, ...f.params))),
     );
     const radius = (this.query.radiusMiles ?? RADIUS_MILES_MAX) * METRES_PER_MILE;
+    // The page's size is written into the SQL, not bound: a generic plan guesses a bound LIMIT at a tenth of
+    // the rows, and then sorts every listing of the category by distance instead of meeting the nearest
+    // through the place index (1.8 s against 17 ms for a listing page's related listings at a million).
+    const edgeRows = this.query.limit + 1;
+    if (!Number.isSafeInteger(edgeRows)) throw new TypeError(`page size ${this.query.limit} is not a whole number`);
     const edge = fragment(
       `with edge as materialized (select case when count(*) < ? then ? else least(max(a), ?) end as reach
-        from (select ${arc.sql} as a from ${this.listings(plan)} where ${where.sql} order by ${proximity.sql} limit ?) nearest)`,
-      this.query.limit + 1,
+        from (select ${arc.sql} as a from ${this.listings(plan)} where ${where.sql} order by ${proximity.sql} limit ${edgeRows}) nearest)`,
+      edgeRows,
       radius,
       radius,
       ...arc.params,
       ...where.params,
       ...proximity.params,
-      this.query.limit + 1,
     );
     if (!this.cells) return fragment(`${edge.sql} `, ...edge.params);
     const { latitude, longitude } = this.query.near as { latitude: number; longitude: number };
