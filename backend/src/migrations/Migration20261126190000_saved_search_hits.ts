@@ -119,11 +119,14 @@ export class Migration20261126190000_saved_search_hits extends Migration {
       end $$;`);
     this.addSql(`create trigger "saved_search_prune_refresh" after insert or delete or update of ${PRUNED_BY} on "saved_search"
       for each row execute function saved_search_prune_refresh();`);
+    // Matching passes over the searches of suspended and deleted accounts: the few such accounts, by index.
+    this.addSql(`create index "app_user_inactive_index" on "app_user" ("id") where "suspended_at" is not null or "deleted_at" is not null;`);
     // The searches saved so far.
     this.addSql(`update "saved_search" set "match_version" = "match_version";`);
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`drop index "app_user_inactive_index";`);
     this.addSql(`drop trigger "saved_search_prune_refresh" on "saved_search";`);
     this.addSql(`drop function "saved_search_prune_refresh"();`);
     this.addSql(`drop function "listing_prune_keys"(int, text[], int, text);`);

@@ -56,11 +56,13 @@ const CONFIRMED = `${pruneFilters('s')}
  * search's own columns (CONFIRMED). Never the seller's own searches.
  */
 const CONFIRMING = `listing_keys as (select listing_prune_keys(l.geo_cell, l.lexemes, l.category_id, l.type) as keys from l),
-  pruned as (select distinct p.number, p.exact from l, saved_search_prune p
+  pruned as (select distinct p.number, p.user_id, p.exact from l, saved_search_prune p
     where p.key = any(array(select unnest(keys) from listing_keys)) and p.match_version = ? and p.user_id <> l.seller_id and ${pruneFilters('p')}),
-  confirmed as (select number from pruned where exact
-    union all
-    select s.number from pruned p join saved_search s on s.number = p.number cross join l where not p.exact and ${CONFIRMED})`;
+  confirmed as (select number from (select number, user_id from pruned where exact
+      union all
+      select s.number, s.user_id from pruned p join saved_search s on s.number = p.number cross join l where not p.exact and ${CONFIRMED}) c
+    -- Not a suspended account's, nor one deleted whose searches have not gone yet (app_user_inactive_index: the few such).
+    where not exists (select 1 from app_user u where u.id = c.user_id and (u.suspended_at is not null or u.deleted_at is not null)))`;
 
 /**
  * What each confirmed search is to hear: a newly published listing is new to every one that has not
