@@ -62,7 +62,7 @@ export class SavedSearch {
   digestDueAt?: Date | null;
 
   /** Its short number, by which matches (saved_search_hit) and prune rows name it; never reused. */
-  @Property({ type: 'integer', unique: 'saved_search_number_unique', defaultRaw: `nextval('saved_search_number_seq')`, lazy: true, hidden: true })
+  @Property({ type: 'integer', unique: 'saved_search_number_unique', autoincrement: true, lazy: true, hidden: true })
   number?: number;
 
   /** The last match (saved_search_hit id) gathered into one of its e-mails, or passed over while its e-mails were off. */
