@@ -56,13 +56,14 @@ const CONFIRMED = `${pruneFilters('s')}
  * search's own columns (CONFIRMED). Never the seller's own searches.
  */
 const CONFIRMING = `listing_keys as (select listing_prune_keys(l.geo_cell, l.lexemes, l.category_id, l.type) as keys from l),
-  pruned as (select distinct p.number, p.user_id, p.exact from l, saved_search_prune p
+  pruned as (select p.number, p.user_id, p.exact from l, saved_search_prune p
     where p.key = any(array(select unnest(keys) from listing_keys)) and p.match_version = ? and p.user_id <> l.seller_id and ${pruneFilters('p')}),
   confirmed as (select number from (select number, user_id from pruned where exact
       union all
       select s.number, s.user_id from pruned p join saved_search s on s.number = p.number cross join l where not p.exact and ${CONFIRMED}) c
-    -- Not a suspended account's, nor one deleted whose searches have not gone yet (app_user_inactive_index: the few such).
-    where not exists (select 1 from app_user u where u.id = c.user_id and (u.suspended_at is not null or u.deleted_at is not null)))`;
+    -- Not a suspended account's, nor one deleted whose searches have not gone yet: the few such accounts, hashed once
+    -- (app_user_inactive_index). A search has one key the listing shares, so each comes once (a word's hash twice at most).
+    where c.user_id not in (select id from app_user where suspended_at is not null or deleted_at is not null))`;
 
 /**
  * What each confirmed search is to hear: a newly published listing is new to every one that has not
@@ -76,7 +77,7 @@ const TOLD_NEW_OR_DROP = `known as (select n.number, min(h.price_pence) as lowes
   told as (select c.number, case when k.lowest is null then 'new'
       when l.price_pence < k.lowest and (select s.price_drops from saved_search s where s.number = c.number) then 'drop:' || l.price_pence end
       as occasion
-    from confirmed c cross join l left join known k on k.number = c.number)`;
+    from (select distinct number from confirmed) c cross join l left join known k on k.number = c.number)`;
 
 /**
  * Matches each newly published listing, and each listing whose price changed, against every saved
