@@ -222,6 +222,29 @@ describe('saved searches', () => {
       expect(await matched(search.id)).toEqual([`${listing}:new`]);
     });
 
+    it('matches a deleted or paused search no more (its prune rows go with it, no foreign key ties matches to it), and a resumed one again', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const deleted = await save(jane, 'q=pig+ark');
+      const paused = await save(jane, 'q=ark');
+      const first = await insertListing(db, { seller: seller.id, title: 'Pig ark, galvanised' });
+      await matcher().match(first, 'published');
+      expect([await matched(deleted.id), await matched(paused.id)]).toEqual([[`${first}:new`], [`${first}:new`]]);
+      const numbers = (await db.query<{ number: number }>('select number from saved_search where id = any($1)', [[deleted.id, paused.id]])).map(
+        (row) => row.number,
+      );
+      expect((await jane.browser.call('DELETE', `/api/saved-searches/${deleted.id}`)).statusCode).toBe(200);
+      expect((await jane.browser.call('PATCH', `/api/saved-searches/${paused.id}`, { paused: true })).statusCode).toBe(200);
+      expect(await db.query('select number from saved_search_prune where number = any($1)', [numbers])).toEqual([]);
+      const second = await insertListing(db, { seller: seller.id, title: 'Pig ark, insulated' });
+      await matcher().match(second, 'published');
+      expect(await db.query('select searches from saved_search_hit where listing_id = $1', [second])).toEqual([]);
+      expect((await jane.browser.call('PATCH', `/api/saved-searches/${paused.id}`, { paused: false })).statusCode).toBe(200);
+      const third = await insertListing(db, { seller: seller.id, title: 'Pig ark, timber' });
+      await matcher().match(third, 'published');
+      expect(await matched(paused.id)).toEqual([`${first}:new`, `${third}:new`]);
+    });
+
     it('never tells the seller about their own listing, nor about one that is not live', async () => {
       const jane = await signedInPerson(t, db);
       const mine = await save(jane, 'q=harrow');
