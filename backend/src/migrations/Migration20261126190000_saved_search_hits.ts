@@ -30,7 +30,8 @@ export class Migration20261126190000_saved_search_hits extends Migration {
     this.addSql(`alter table "saved_search_hit" add constraint "saved_search_hit_listing_id_foreign" foreign key ("listing_id")
       references "listing" ("id") on delete cascade;`);
 
-    this.addSql(`create table "saved_search_mail_part" ("batch_id" uuid not null, "saved_search_id" uuid not null, "after_hit" bigint not null,
+    this
+      .addSql(`create table "saved_search_mail_part" ("batch_id" uuid not null, "saved_search_id" uuid not null, "after_hit" bigint not null,
       "through_hit" bigint not null, primary key ("batch_id", "saved_search_id"));`);
     this.addSql(`create index "saved_search_mail_part_search_index" on "saved_search_mail_part" ("saved_search_id");`);
     this.addSql(`alter table "saved_search_mail_part" add constraint "saved_search_mail_part_saved_search_id_foreign" foreign key
@@ -60,7 +61,8 @@ export class Migration20261126190000_saved_search_hits extends Migration {
       "max_price_pence" bigint null, "box_south" double precision null, "box_north" double precision null, "box_west" double precision null,
       "box_east" double precision null, "near_latitude" double precision null, "near_cosine" double precision null,
       "near_longitude" double precision null, "radius_metres" double precision null, "lexemes" text[] null, primary key ("number", "key"));`);
-    this.addSql(`create index "saved_search_prune_key_index" on "saved_search_prune" ("key") include ("number", "user_id", "match_version", "exact",
+    this
+      .addSql(`create index "saved_search_prune_key_index" on "saved_search_prune" ("key") include ("number", "user_id", "match_version", "exact",
     "category_id", "listing_type", "min_price_pence", "max_price_pence", "box_south", "box_north", "box_west", "box_east", "near_latitude",
     "near_cosine", "near_longitude", "radius_metres", "lexemes");`);
 
@@ -120,7 +122,9 @@ export class Migration20261126190000_saved_search_hits extends Migration {
     this.addSql(`create trigger "saved_search_prune_refresh" after insert or delete or update of ${PRUNED_BY} on "saved_search"
       for each row execute function saved_search_prune_refresh();`);
     // Matching passes over the searches of suspended and deleted accounts: the few such accounts, by index.
-    this.addSql(`create index "app_user_inactive_index" on "app_user" ("id") where "suspended_at" is not null or "deleted_at" is not null;`);
+    this.addSql(
+      `create index "app_user_inactive_index" on "app_user" ("id") where "suspended_at" is not null or "deleted_at" is not null;`,
+    );
     // The searches saved so far.
     this.addSql(`update "saved_search" set "match_version" = "match_version";`);
   }
@@ -133,7 +137,8 @@ export class Migration20261126190000_saved_search_hits extends Migration {
     this.addSql(`drop function "saved_search_prune_keys"(int[], text[], int, text, double precision);`);
     this.addSql(`drop function "saved_search_geo_key"(int, int);`);
     this.addSql(`drop table "saved_search_prune";`);
-    this.addSql(`create table "saved_search_match" ("saved_search_id" uuid not null, "listing_id" uuid not null, "occasion" varchar(40) not null,
+    this
+      .addSql(`create table "saved_search_match" ("saved_search_id" uuid not null, "listing_id" uuid not null, "occasion" varchar(40) not null,
       "price_pence" int8 not null, "matched_at" timestamptz(6) not null, "mail_batch" uuid null,
       primary key ("saved_search_id", "listing_id", "occasion"));`);
     this.addSql(`insert into "saved_search_match" select s.id, h.listing_id, h.occasion, h.price_pence, h.matched_at,
@@ -145,7 +150,8 @@ export class Migration20261126190000_saved_search_hits extends Migration {
       where mail_batch is null;`);
     this.addSql(`alter table "saved_search_match" add constraint "saved_search_match_listing_id_foreign" foreign key ("listing_id")
       references "listing" ("id") on delete cascade;`);
-    this.addSql(`alter table "saved_search_match" add constraint "saved_search_match_saved_search_id_foreign" foreign key ("saved_search_id")
+    this
+      .addSql(`alter table "saved_search_match" add constraint "saved_search_match_saved_search_id_foreign" foreign key ("saved_search_id")
       references "saved_search" ("id") on delete cascade;`);
     this.addSql(`drop table "saved_search_mail_part";`);
     this.addSql(`drop table "saved_search_hit";`);

@@ -90,12 +90,14 @@ export class RealtimeEventLog {
   /** Appends each event (as append does, for many users at once); their seqs, in the same order. */
   async appendMany(events: ReadonlyArray<{ userId: string; type: string; payload: unknown; key?: string }>): Promise<number[]> {
     if (events.length === 0) return [];
-    const rows = await this.em.getConnection().execute<Array<{ ord: string; seq: string }>>(APPEND_MANY, [
-      events.map((event) => event.userId),
-      events.map((event) => event.type),
-      events.map((event) => JSON.stringify(event.payload)),
-      events.map((event) => event.key ?? null),
-    ]);
+    const rows = await this.em
+      .getConnection()
+      .execute<Array<{ ord: string; seq: string }>>(APPEND_MANY, [
+        events.map((event) => event.userId),
+        events.map((event) => event.type),
+        events.map((event) => JSON.stringify(event.payload)),
+        events.map((event) => event.key ?? null),
+      ]);
     const seqs = new Map(rows.map((row) => [Number(row.ord), Number(row.seq)]));
     return events.map((_, index) => {
       const seq = seqs.get(index + 1);

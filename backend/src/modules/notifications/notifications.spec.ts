@@ -455,7 +455,11 @@ describe('notifications', () => {
         { userId: john.id, type: 'PROFILE_UPDATED', payload: { i } },
         { userId: jane.id, type: 'PROFILE_UPDATED', payload: { i: i + 1 } },
       ];
-      const [first, single, second] = await Promise.all([log.appendMany(many(0)), log.append(jane.id, 'PROFILE_UPDATED', { i: 9 }), log.appendMany(many(2))]);
+      const [first, single, second] = await Promise.all([
+        log.appendMany(many(0)),
+        log.append(jane.id, 'PROFILE_UPDATED', { i: 9 }),
+        log.appendMany(many(2)),
+      ]);
       const janes = [...(first ?? []).filter((_, i) => i !== 1), ...(second ?? []).filter((_, i) => i !== 1), single].sort((a, b) => a - b);
       expect(janes).toEqual([1, 2, 3, 4, 5].map((n) => (starts[0] as number) + n));
       expect([first?.[1], second?.[1]].sort()).toEqual([1, 2].map((n) => (starts[1] as number) + n));

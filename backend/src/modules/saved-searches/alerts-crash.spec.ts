@@ -195,7 +195,8 @@ describe('saved-search alerts when the worker is killed (-9)', () => {
           for (const listingId of listings) events.publish(tx, 'listing.published', { listingId });
         });
       const due = searches.length * listings.length;
-      const recorded = async () => Number((await w.db.query<{ n: string }>('select coalesce(sum(cardinality(searches)), 0) as n from saved_search_hit'))[0]?.n);
+      const recorded = async () =>
+        Number((await w.db.query<{ n: string }>('select coalesce(sum(cardinality(searches)), 0) as n from saved_search_hit'))[0]?.n);
       const worker = w.start();
       await eventually(async () => {
         const [bells] = await w.db.query<{ n: string }>('select count(*) as n from notification');

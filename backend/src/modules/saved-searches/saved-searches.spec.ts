@@ -230,9 +230,9 @@ describe('saved searches', () => {
       const first = await insertListing(db, { seller: seller.id, title: 'Pig ark, galvanised' });
       await matcher().match(first, 'published');
       expect([await matched(deleted.id), await matched(paused.id)]).toEqual([[`${first}:new`], [`${first}:new`]]);
-      const numbers = (await db.query<{ number: number }>('select number from saved_search where id = any($1)', [[deleted.id, paused.id]])).map(
-        (row) => row.number,
-      );
+      const numbers = (
+        await db.query<{ number: number }>('select number from saved_search where id = any($1)', [[deleted.id, paused.id]])
+      ).map((row) => row.number);
       expect((await jane.browser.call('DELETE', `/api/saved-searches/${deleted.id}`)).statusCode).toBe(200);
       expect((await jane.browser.call('PATCH', `/api/saved-searches/${paused.id}`, { paused: true })).statusCode).toBe(200);
       expect(await db.query('select number from saved_search_prune where number = any($1)', [numbers])).toEqual([]);
@@ -496,14 +496,17 @@ describe('saved searches', () => {
       await t.app
         .get(EntityManager)
         .fork()
-        .transactional(async (tx) => events.publish(tx, 'saved-search.matched', { savedSearchId: search.id, listingId: listing, occasion: 'new' }));
+        .transactional(async (tx) =>
+          events.publish(tx, 'saved-search.matched', { savedSearchId: search.id, listingId: listing, occasion: 'new' }),
+        );
       await waitForJobs(db);
       const entries = await db.query<{ completed: boolean; failed: boolean }>(
         `select completed_at is not null as completed, failed_at is not null as failed from outbox_job where name = 'notifications.saved-search-match'`,
       );
       expect(entries).toEqual([{ completed: true, failed: false }]);
       const bell = async () =>
-        (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: Array<{ message: string }> } }>().data.notifications;
+        (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: Array<{ message: string }> } }>().data
+          .notifications;
       expect((await bell()).map((n) => n.message)).toEqual(['"Feed barrier, 4.8 m" matches your saved search "feed barrier": £300.']);
       // The match it told of, recorded again by this version's matching, rings no second time.
       await matcher().match(listing, 'published');
