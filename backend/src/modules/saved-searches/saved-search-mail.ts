@@ -137,24 +137,23 @@ export class SavedSearchMail {
     );
     const searchIds = [...new Set(rows.map((row) => row.saved_search_id))];
     const searches = await em.find(SavedSearch, { id: { $in: searchIds } }, { orderBy: { createdAt: 'asc' } });
+    // Which are still live, for every section at once; cards only for the few each section shows.
+    const live = await this.listings.liveIds([...new Set(rows.map((row) => row.listing_id))]);
     const sections: Section[] = [];
     for (const search of searches) {
       const mine = rows.filter((row) => row.saved_search_id === search.id);
+      const liveIds = [...new Set(mine.map((row) => row.listing_id))].filter((id) => live.has(id));
+      if (liveIds.length === 0) continue;
       let resolved;
       try {
         resolved = await this.listings.resolved(this.searches.queryOf(search));
       } catch {
         continue; // its place is no longer in the list: nothing it finds can be shown
       }
-      const live = await this.listings.liveCards([...new Set(mine.map((row) => row.listing_id))], resolved);
-      if (live.length === 0) continue;
+      const cards = await this.listings.liveCards(liveIds.slice(0, DIGEST_LISTINGS_PER_SEARCH), resolved);
+      if (cards.length === 0) continue;
       const drops = new Set(mine.filter((row) => row.occasion.startsWith('drop:')).map((row) => row.listing_id));
-      sections.push({
-        search,
-        cards: live.slice(0, DIGEST_LISTINGS_PER_SEARCH),
-        drops,
-        more: Math.max(0, live.length - DIGEST_LISTINGS_PER_SEARCH),
-      });
+      sections.push({ search, cards, drops, more: liveIds.length - cards.length });
     }
     return sections;
   }

@@ -139,21 +139,25 @@ export class SavedSearchMatcher {
     });
   }
 
-  /** A listing's matching told instant searches: each due for its e-mail gets one now (the rest wait for the sweep). */
+  /**
+   * A listing's matching told instant searches: each due for its e-mail gets one now, with its matches up to this
+   * listing's (the rest wait for the sweep).
+   */
   @OnDomainEvent('saved-search.listing-matched', { name: 'saved-searches.instant-mail-due', queue: 'mail' })
   async listingMatched(event: DomainEvent<'saved-search.listing-matched'>): Promise<void> {
     const { listingId, matchedAt } = event.payload;
-    const through = await matchedHorizon(this.em);
+    // Every matching that took an earlier match row has committed once the horizon is read: none is passed over.
+    const horizon = await matchedHorizon(this.em);
     await this.em.fork().transactional(async (tx) => {
-      const told = await tx
-        .getConnection()
-        .execute<Array<{ numbers: number[] | null }>>(
-          `select array_agg(n) as numbers from saved_search_hit h cross join unnest(h.searches) as n where h.listing_id = ? and h.matched_at = ?`,
-          [listingId, new Date(matchedAt)],
-          'all',
-          tx.getTransactionContext(),
-        );
-      await this.batchInstantMail(tx, this.clock.now(), through, told[0]?.numbers ?? []);
+      const [told] = await tx.getConnection().execute<Array<{ through: string | null; numbers: number[] | null }>>(
+        `select max(h.id) as through, array_agg(n) as numbers from saved_search_hit h cross join unnest(h.searches) as n
+            where h.listing_id = ? and h.matched_at = ?`,
+        [listingId, new Date(matchedAt)],
+        'all',
+        tx.getTransactionContext(),
+      );
+      if (!told?.through || !told.numbers) return;
+      await this.batchInstantMail(tx, this.clock.now(), BigInt(told.through) < BigInt(horizon) ? told.through : horizon, told.numbers);
     });
   }
 

@@ -44,6 +44,15 @@ export class ListingMatches {
     return this.search.finding(queries, listingId);
   }
 
+  /** Of these listings, the ones live now (cheaply, for many at once: liveCards then shows a few of them). */
+  async liveIds(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.prepared.all<{ id: string }>(`select id from listing where id = any(array[?]::uuid[]) and status = 'live'`, [
+      ids,
+    ]);
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** These listings as cards, those still live only, newest first, with their distance from the query's place. */
   async liveCards(ids: string[], query: ListingQuery): Promise<ListingCard[]> {
     if (ids.length === 0) return [];
