@@ -238,7 +238,10 @@ describe('saved searches', () => {
       expect(await db.query('select number from saved_search_prune where number = any($1)', [numbers])).toEqual([]);
       const second = await insertListing(db, { seller: seller.id, title: 'Pig ark, insulated' });
       await matcher().match(second, 'published');
-      expect(await db.query('select searches from saved_search_hit where listing_id = $1', [second])).toEqual([]);
+      // Neither hears of it (other tests' searches may).
+      expect(await db.query('select searches from saved_search_hit where listing_id = $1 and searches && $2', [second, numbers])).toEqual(
+        [],
+      );
       expect((await jane.browser.call('PATCH', `/api/saved-searches/${paused.id}`, { paused: false })).statusCode).toBe(200);
       const third = await insertListing(db, { seller: seller.id, title: 'Pig ark, timber' });
       await matcher().match(third, 'published');
