@@ -190,9 +190,9 @@ test.describe('saved searches', () => {
     const db = await productDatabase();
     try {
       await expect
-        .poll(async () => (await db.query('select 1 from saved_search_match where listing_id = any($1::uuid[])', [listings])).rowCount)
+        .poll(async () => (await db.query('select 1 from saved_search_hit where listing_id = any($1::uuid[])', [listings])).rowCount)
         .toBe(2);
-      await db.query(`update saved_search_match set matched_at = now() - interval '1 day' where listing_id = any($1::uuid[])`, [listings]);
+      await db.query(`update saved_search_hit set matched_at = now() - interval '1 day' where listing_id = any($1::uuid[])`, [listings]);
       await db.query(`update saved_search set digest_due_at = null where id = any($1::uuid[])`, [searches.map((s) => s.id)]);
     } finally {
       await db.end();

@@ -86,11 +86,16 @@ export interface DomainEventPayloads {
   /** The listing's owner accepted or declined a booking request; the requester is to be told. */
   'booking.decided': { messageId: string; conversationId: string; requesterId: string; decision: 'accepted' | 'declined' };
   /**
-   * Saved searches (frequency instant) matched a listing at `matchedAt`: those matches (saved_search_match rows of
-   * that time, newly "new" or a drop in price "drop:<pence>") are to be told in their owners' bells. One event a
-   * listing, however many searches it matched.
+   * Saved searches matched a listing at `matchedAt`: those matches (saved_search_hit rows of that time, newly "new"
+   * or a drop in price "drop:<pence>") are to be told in the bells of the instant searches' owners, whose e-mails
+   * are batched. One event a listing, however many searches it matched.
    */
   'saved-search.listing-matched': { listingId: string; matchedAt: string };
+  /**
+   * No longer published (saved-search.listing-matched replaced it): one saved search (instant) matched a listing.
+   * Declared so that an entry of it queued by an earlier version is still handled.
+   */
+  'saved-search.matched': { savedSearchId: string; listingId: string; occasion: string };
   /** Saved-search matches were gathered into one e-mail (an instant batch or a digest): it is to be sent. */
   'saved-search.mail-due': { userId: string; batchId: string; kind: 'instant' | 'daily' | 'weekly' };
   /** Messages to this recipient stayed unread for 15 minutes: they are to be e-mailed (once per conversation per hour). */

@@ -29,15 +29,16 @@ import { Migration20261126115200_image_withheld } from './Migration2026112611520
 import { Migration20261126131000_reviews } from './Migration20261126131000_reviews.js';
 import { Migration20261126132000_message_safety_notice } from './Migration20261126132000_message_safety_notice.js';
 import { Migration20261126132010_listing_appeals } from './Migration20261126132010_listing_appeals.js';
-import { Migration20261126135510_appeal_per_hiding } from './Migration20261126135510_appeal_per_hiding.js';
-import { Migration20261126150000_saved_search_unit_prices } from './Migration20261126150000_saved_search_unit_prices.js';
-import { Migration20261126160000_field_indexes } from './Migration20261126160000_field_indexes.js';
-import { Migration20261126161700_saved_search_match_columns } from './Migration20261126161700_saved_search_match_columns.js';
-import { Migration20261126200000_search_indexes } from './Migration20261126200000_search_indexes.js';
 import { Migration20261126132020_one_pending_story_and_check } from './Migration20261126132020_one_pending_story_and_check.js';
 import { Migration20261126134000_postcode_lookup_age } from './Migration20261126134000_postcode_lookup_age.js';
 import { Migration20261126134010_price_in_unit } from './Migration20261126134010_price_in_unit.js';
 import { Migration20261126134020_land_designations } from './Migration20261126134020_land_designations.js';
+import { Migration20261126135510_appeal_per_hiding } from './Migration20261126135510_appeal_per_hiding.js';
+import { Migration20261126150000_saved_search_unit_prices } from './Migration20261126150000_saved_search_unit_prices.js';
+import { Migration20261126160000_field_indexes } from './Migration20261126160000_field_indexes.js';
+import { Migration20261126161700_saved_search_match_columns } from './Migration20261126161700_saved_search_match_columns.js';
+import { Migration20261126190000_saved_search_hits } from './Migration20261126190000_saved_search_hits.js';
+import { Migration20261126200000_search_indexes } from './Migration20261126200000_search_indexes.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -79,5 +80,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126150000_saved_search_unit_prices', class: Migration20261126150000_saved_search_unit_prices },
   { name: 'Migration20261126160000_field_indexes', class: Migration20261126160000_field_indexes },
   { name: 'Migration20261126161700_saved_search_match_columns', class: Migration20261126161700_saved_search_match_columns },
+  { name: 'Migration20261126190000_saved_search_hits', class: Migration20261126190000_saved_search_hits },
   { name: 'Migration20261126200000_search_indexes', class: Migration20261126200000_search_indexes },
 ];

@@ -27,6 +27,34 @@ with existing as (
 )
 select seq from existing union all select seq from inserted`;
 
+/**
+ * Parameters: users, types, payloads (JSON), keys, as arrays of one length. APPEND for each entry, in
+ * one statement: cursors are taken in the users' order, so two appends for the same users wait for
+ * each other instead of deadlocking. Each entry's seq, by its place (ord, from 1).
+ */
+const APPEND_MANY = `
+with items as (
+  select * from unnest(array[?]::uuid[], array[?]::text[], array[?]::jsonb[], array[?]::text[]) with ordinality as i(user_id, type, payload, key, ord)
+), existing as (
+  select i.ord, e.seq from items i join realtime_event e on e.user_id = i.user_id and e.key = i.key
+), fresh as (
+  select i.* from items i where not exists (select 1 from existing x where x.ord = i.ord)
+), counts as (
+  select user_id, count(*) as n from fresh group by user_id
+), bumped as (
+  insert into realtime_event_cursor (user_id, last_seq)
+  select user_id, n from counts order by user_id
+  on conflict (user_id) do update set last_seq = realtime_event_cursor.last_seq + excluded.last_seq
+  returning user_id, last_seq
+), numbered as (
+  select f.*, b.last_seq - c.n + row_number() over (partition by f.user_id order by f.ord) as seq
+  from fresh f join counts c on c.user_id = f.user_id join bumped b on b.user_id = f.user_id
+), inserted as (
+  insert into realtime_event (user_id, seq, type, payload, key, created_at)
+  select user_id, seq, type, payload, key, now() from numbered
+)
+select ord, seq from existing union all select ord, seq from numbered`;
+
 export interface LoggedEvent {
   seq: number;
   type: string;
@@ -57,6 +85,25 @@ export class RealtimeEventLog {
       .execute<Array<{ seq: string }>>(APPEND, [userId, key ?? null, userId, userId, type, JSON.stringify(payload), key ?? null]);
     if (!row) throw new Error('the realtime event log gave no seq');
     return Number(row.seq);
+  }
+
+  /** Appends each event (as append does, for many users at once); their seqs, in the same order. */
+  async appendMany(events: ReadonlyArray<{ userId: string; type: string; payload: unknown; key?: string }>): Promise<number[]> {
+    if (events.length === 0) return [];
+    const rows = await this.em
+      .getConnection()
+      .execute<Array<{ ord: string; seq: string }>>(APPEND_MANY, [
+        events.map((event) => event.userId),
+        events.map((event) => event.type),
+        events.map((event) => JSON.stringify(event.payload)),
+        events.map((event) => event.key ?? null),
+      ]);
+    const seqs = new Map(rows.map((row) => [Number(row.ord), Number(row.seq)]));
+    return events.map((_, index) => {
+      const seq = seqs.get(index + 1);
+      if (seq === undefined) throw new Error('the realtime event log gave no seq');
+      return seq;
+    });
   }
 
   /** The user's events after `after`, oldest first, at most one page; and the newest seq given. */

@@ -165,6 +165,20 @@ export class Realtime {
     return seq;
   }
 
+  /** deliverToUser for many users at once: the events logged in one write, then sent. */
+  async deliverToUsers<E extends ServerEvent>(
+    deliveries: ReadonlyArray<{ userId: string; event: E; payload: ServerEventPayload<E>; key?: string }>,
+  ): Promise<void> {
+    const target = this.requireTarget();
+    const seqs = this.log
+      ? await this.log.appendMany(deliveries.map(({ userId, event, payload, key }) => ({ userId, type: event, payload, key })))
+      : undefined;
+    deliveries.forEach(({ userId, event, payload }, index) => {
+      const seq = seqs?.[index];
+      target.to(userRoom(userId)).emit(event, seq === undefined ? payload : withSeq(payload, seq));
+    });
+  }
+
   toRoom<E extends ServerEvent>(room: string, event: E, payload: ServerEventPayload<E>): void {
     this.requireTarget().to(room).emit(event, payload);
   }

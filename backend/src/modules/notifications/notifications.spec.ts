@@ -446,6 +446,31 @@ describe('notifications', () => {
       for (const event of events) expect((event.payload as { i: number }).i).toBe(event.seq === keyed ? 20 : seqs.indexOf(event.seq));
     });
 
+    it('logs events for many users in one write: each user’s next numbers in order, a repeated key keeping its seq, beside single appends', async () => {
+      const [jane, john] = [await signedInPerson(t, db), await signedInPerson(t, db)];
+      const log = t.app.get(RealtimeEventLog);
+      const starts = [(await log.after(jane.id, 0)).latest, (await log.after(john.id, 0)).latest];
+      const many = (i: number) => [
+        { userId: jane.id, type: 'PROFILE_UPDATED', payload: { i }, key: `bulk:${i}` },
+        { userId: john.id, type: 'PROFILE_UPDATED', payload: { i } },
+        { userId: jane.id, type: 'PROFILE_UPDATED', payload: { i: i + 1 } },
+      ];
+      const [first, single, second] = await Promise.all([
+        log.appendMany(many(0)),
+        log.append(jane.id, 'PROFILE_UPDATED', { i: 9 }),
+        log.appendMany(many(2)),
+      ]);
+      const janes = [...(first ?? []).filter((_, i) => i !== 1), ...(second ?? []).filter((_, i) => i !== 1), single].sort((a, b) => a - b);
+      expect(janes).toEqual([1, 2, 3, 4, 5].map((n) => (starts[0] as number) + n));
+      expect([first?.[1], second?.[1]].sort()).toEqual([1, 2].map((n) => (starts[1] as number) + n));
+      // A retried job's events: the keyed one keeps its seq; the unkeyed ones are logged again.
+      const retried = await log.appendMany(many(0));
+      expect(retried[0]).toBe(first?.[0]);
+      const { events } = await log.after(jane.id, starts[0] as number);
+      expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6].map((n) => (starts[0] as number) + n));
+      expect(events.find((e) => e.seq === first?.[0])?.payload).toEqual({ i: 0 });
+    });
+
     it('refuses a bad `after` with a clear message, and visitors', async () => {
       const jane = await signedInPerson(t, db);
       const bad = await jane.browser.call('GET', '/api/realtime/events?after=-1');

@@ -90,11 +90,31 @@ export class NotificationsSubscriber {
   @OnDomainEvent('saved-search.listing-matched', { name: 'notifications.saved-search-matches', queue: 'notifications' })
   async savedSearchesMatched(event: DomainEvent<'saved-search.listing-matched'>): Promise<void> {
     const { listingId, matchedAt } = event.payload;
+    await this.tellSavedSearches(listingId, event.occurredAt, () => this.savedSearches.instantMatches(listingId, new Date(matchedAt)));
+  }
+
+  /**
+   * One saved search matched a listing: the event one matching published per search before it published one a
+   * listing (saved-search.listing-matched). An entry of it still queued when this version started is told as that
+   * one tells it, under the same key, so never twice.
+   */
+  @OnDomainEvent('saved-search.matched', { name: 'notifications.saved-search-match', queue: 'notifications' })
+  async savedSearchMatched(event: DomainEvent<'saved-search.matched'>): Promise<void> {
+    const { savedSearchId, listingId, occasion } = event.payload;
+    await this.tellSavedSearches(listingId, event.occurredAt, async () => {
+      const search = await this.savedSearches.instantSearch(savedSearchId);
+      return search ? [{ ...search, occasion }] : [];
+    });
+  }
+
+  private async tellSavedSearches(
+    listingId: string,
+    timestamp: string,
+    matchesOf: () => Promise<Array<{ searchId: string; userId: string; name: string; occasion: string }>>,
+  ): Promise<void> {
     const listing = await this.listings.brief(listingId);
     if (!listing || listing.status !== 'live') return;
-    const matches = await this.savedSearches.instantMatches(listingId, new Date(matchedAt));
-    const timestamp = event.occurredAt;
-    const drafts = matches.map(({ userId, searchId, name, occasion }) => {
+    const drafts = (await matchesOf()).map(({ userId, searchId, name, occasion }) => {
       const drop = occasion !== 'new';
       // A drop names the price it dropped to ("drop:<pence>"), whatever the price is by the time this runs.
       const message = drop
@@ -110,15 +130,19 @@ export class NotificationsSubscriber {
       };
       return { userId, draft };
     });
-    for (const { userId, notification } of await this.notifications.createEach(drafts)) {
-      const kind = notification.kind === 'LISTING_UPDATED' ? 'LISTING_UPDATED' : 'NEW_LISTING';
-      await this.realtime.deliverToUser(
-        userId,
-        kind,
-        { type: kind, data: { listing_id: listing.id, notification }, timestamp },
-        { key: `notification:${notification.id}` },
-      );
-    }
+    // Every owner's notification written, then logged and sent, each in one statement (a listing may tell thousands).
+    const told = await this.notifications.createEach(drafts);
+    await this.realtime.deliverToUsers(
+      told.map(({ userId, notification }) => {
+        const kind = notification.kind === 'LISTING_UPDATED' ? 'LISTING_UPDATED' : 'NEW_LISTING';
+        return {
+          userId,
+          event: kind,
+          payload: { type: kind, data: { listing_id: listing.id, notification }, timestamp },
+          key: `notification:${notification.id}`,
+        };
+      }),
+    );
   }
 
   /** Listing Updated: a saved listing's price changed. */

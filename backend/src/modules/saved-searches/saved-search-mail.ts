@@ -13,6 +13,7 @@ import type { ListingCard } from '../listings/dto/listing.response.js';
 import { ListingMatches } from '../listings/listing-search/listing-matches.js';
 import { User } from '../users/user.entity.js';
 import { type DigestFrequency, lastDigestDue } from './digest-schedule.js';
+import { matchedHorizon } from './saved-search-matcher.js';
 import { SavedSearch } from './saved-search.entity.js';
 import { SavedSearchesService } from './saved-searches.service.js';
 
@@ -60,22 +61,30 @@ export class SavedSearchMail {
     }
   }
 
-  /** Gathers every search of the frequency not yet in the digest due at `due`; the e-mails it queued. */
+  /**
+   * Gathers every search of the frequency not yet in the digest due at `due` (its matches since its
+   * last e-mail, up to the last one matched by `due`); the e-mails it queued.
+   */
   async gatherDigest(frequency: DigestFrequency, due: Date): Promise<number> {
+    const through = await matchedHorizon(this.em, due);
     let mails = 0;
     for (;;) {
       const step = await this.em.fork().transactional(async (tx) => {
         const rows = await tx.getConnection().execute<Array<{ user_id: string; batch: string | null }>>(
           `with users as (select distinct user_id from saved_search
               where frequency = ? and paused_at is null and (digest_due_at is null or digest_due_at < ?) limit ?),
-            gathered as (update saved_search s set digest_due_at = ? from users u
-              where s.user_id = u.user_id and s.frequency = ? and s.paused_at is null and (s.digest_due_at is null or s.digest_due_at < ?)
-              returning s.id, s.user_id),
+            gathered as (select s.id, s.user_id, s.number, s.mailed_through from saved_search s join users u on u.user_id = s.user_id
+              where s.frequency = ? and s.paused_at is null and (s.digest_due_at is null or s.digest_due_at < ?) for update of s),
             batches as (select user_id, gen_random_uuid() as batch from users),
-            marked as (update saved_search_match m set mail_batch = b.batch from gathered g join batches b on b.user_id = g.user_id
-              where m.saved_search_id = g.id and m.mail_batch is null and m.matched_at <= ? returning b.user_id, b.batch)
-          select u.user_id, (select min(k.batch::text) from marked k where k.user_id = u.user_id) as batch from users u`,
-          [frequency, due, DIGEST_USERS_PER_STEP, due, frequency, due, due],
+            parts as (insert into saved_search_mail_part (batch_id, saved_search_id, after_hit, through_hit)
+              select b.batch, g.id, g.mailed_through, ?::bigint from gathered g join batches b on b.user_id = g.user_id
+              where g.mailed_through < ?::bigint and exists (select 1 from saved_search_hit h
+                where h.searches && array[g.number] and h.id > g.mailed_through and h.id <= ?::bigint)
+              returning batch_id),
+            stamped as (update saved_search s set digest_due_at = ?, mailed_through = greatest(s.mailed_through, ?::bigint)
+              from gathered g where s.id = g.id)
+          select b.user_id, (select min(p.batch_id::text) from parts p where p.batch_id = b.batch) as batch from batches b`,
+          [frequency, due, DIGEST_USERS_PER_STEP, frequency, due, through, through, through, due, through],
           'all',
           tx.getTransactionContext(),
         );
@@ -120,32 +129,31 @@ export class SavedSearchMail {
 
   /** The batch's searches, each with its listings still live (newest first, at most 20). */
   private async sections(em: EntityManager, batchId: string): Promise<Section[]> {
-    const rows = await em
-      .getConnection()
-      .execute<Array<{ saved_search_id: string; listing_id: string; occasion: string }>>(
-        `select saved_search_id, listing_id, occasion from saved_search_match where mail_batch = ? order by matched_at desc`,
-        [batchId],
-      );
+    const rows = await em.getConnection().execute<Array<{ saved_search_id: string; listing_id: string; occasion: string }>>(
+      `select p.saved_search_id, h.listing_id, h.occasion from saved_search_mail_part p join saved_search s on s.id = p.saved_search_id
+          join saved_search_hit h on h.searches && array[s.number] and h.id > p.after_hit and h.id <= p.through_hit
+        where p.batch_id = ? order by h.matched_at desc, h.id desc`,
+      [batchId],
+    );
     const searchIds = [...new Set(rows.map((row) => row.saved_search_id))];
     const searches = await em.find(SavedSearch, { id: { $in: searchIds } }, { orderBy: { createdAt: 'asc' } });
+    // Which are still live, for every section at once; cards only for the few each section shows.
+    const live = await this.listings.liveIds([...new Set(rows.map((row) => row.listing_id))]);
     const sections: Section[] = [];
     for (const search of searches) {
       const mine = rows.filter((row) => row.saved_search_id === search.id);
+      const liveIds = [...new Set(mine.map((row) => row.listing_id))].filter((id) => live.has(id));
+      if (liveIds.length === 0) continue;
       let resolved;
       try {
         resolved = await this.listings.resolved(this.searches.queryOf(search));
       } catch {
         continue; // its place is no longer in the list: nothing it finds can be shown
       }
-      const live = await this.listings.liveCards([...new Set(mine.map((row) => row.listing_id))], resolved);
-      if (live.length === 0) continue;
+      const cards = await this.listings.liveCards(liveIds.slice(0, DIGEST_LISTINGS_PER_SEARCH), resolved);
+      if (cards.length === 0) continue;
       const drops = new Set(mine.filter((row) => row.occasion.startsWith('drop:')).map((row) => row.listing_id));
-      sections.push({
-        search,
-        cards: live.slice(0, DIGEST_LISTINGS_PER_SEARCH),
-        drops,
-        more: Math.max(0, live.length - DIGEST_LISTINGS_PER_SEARCH),
-      });
+      sections.push({ search, cards, drops, more: liveIds.length - cards.length });
     }
     return sections;
   }

@@ -5,33 +5,40 @@ import type { DomainEvent } from '../../events/domain-events.js';
 import { CLOCK, type Clock } from '../../infra/clock/clock.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
-import { ListingMatches } from '../listings/listing-search/listing-matches.js';
+import { isUuid } from '../../common/uuid.js';
 import { arcMetresSql } from '../listings/listing-search/search-sql.js';
-import { NOT_MAILED } from './saved-search.entity.js';
-import { listingKeys, MATCH_COLUMNS_VERSION } from './search-percolator.js';
+import { MATCH_COLUMNS_VERSION } from './search-percolator.js';
 
 type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+/** Matchings hold it shared while they record; a horizon is read holding it alone (matchedHorizon). */
+const MATCHING_LOCK = 'saved-search-matching';
+
+/**
+ * The filters a prune row (saved_search_prune) holds, on the listing `l`, over the row or search `s`:
+ * browse's filters (ListingSearchSql) for category, type, price as stored, required words and the
+ * radius. A search's whole test when its prune row says `exact`.
+ */
+const pruneFilters = (s: string) => `(${s}.category_id is null or ${s}.category_id = l.category_id)
+  and (${s}.listing_type is null or ${s}.listing_type = l.type)
+  and (${s}.min_price_pence is null or l.price_pence >= ${s}.min_price_pence)
+  and (${s}.max_price_pence is null or l.price_pence <= ${s}.max_price_pence)
+  and (${s}.lexemes is null or ${s}.lexemes <@ l.lexemes)
+  and (${s}.radius_metres is null or ((${s}.box_south is null or (l.latitude between ${s}.box_south and ${s}.box_north
+      and l.longitude between ${s}.box_west and ${s}.box_east))
+    and ${arcMetresSql(`${s}.near_latitude`, `${s}.near_cosine`, `${s}.near_longitude`)} <= ${s}.radius_metres))`;
 
 /**
  * A saved search's filters on the listing `l` (its seller's `business_verified_at` beside it), over the
  * search's match columns `s` (search-percolator's MatchColumns): browse's filters (ListingSearchSql), each
- * written over the column that holds its value. The prune conditions (category, type, price as stored,
- * the radius's squares, required words) are exact where they apply and come first.
+ * written over the column that holds its value; the prune row's first.
  */
-const CONFIRMED = `(s.category_id is null or s.category_id = l.category_id)
-  and (s.listing_type is null or s.listing_type = l.type)
-  and (s.min_price_pence is null or l.price_pence >= s.min_price_pence)
-  and (s.max_price_pence is null or l.price_pence <= s.max_price_pence)
-  and (s.cells is null or l.geo_cell = any(s.cells))
-  and (s.lexemes is null or s.lexemes <@ l.lexemes)
+const CONFIRMED = `${pruneFilters('s')}
   and (s.rent_subcategory is null or s.rent_subcategory = l.rent_subcategory)
   and (s.price_unit is null or (select p is not null and (s.unit_min_price_pence is null or p >= s.unit_min_price_pence)
       and (s.unit_max_price_pence is null or p <= s.unit_max_price_pence)
     from listing_price_in_unit(l.price_pence, l.price_unit, l.attributes, s.price_unit) as p))
   and (s.words_query is null or l.search_vector @@ s.words_query)
-  and (s.radius_metres is null or ((s.box_south is null or (l.latitude between s.box_south and s.box_north
-      and l.longitude between s.box_west and s.box_east))
-    and ${arcMetresSql('s.near_latitude', 's.near_cosine', 's.near_longitude')} <= s.radius_metres))
   and (not s.verified_only or l.business_verified_at is not null)
   and (not s.featured_only or l.featured)
   and (s.posted_within_days is null or l.published_at >= now() - make_interval(days => s.posted_within_days))
@@ -44,24 +51,41 @@ const CONFIRMED = `(s.category_id is null or s.category_id = l.category_id)
       else l.attributes->>a.key between a."dateFrom" and a."dateTo" end) is not true))`;
 
 /**
- * What each confirmed search is to hear: a newly published listing is new to every one (a retry's
- * rows are already there, and the insert skips them); after a price change, the listing if it never
+ * The searches a listing matches: its candidates from the prune rows under any of its keys (an index-only
+ * scan of saved_search_prune's covering index), each confirmed there when its row is exact, else by its
+ * search's own columns (CONFIRMED). Never the seller's own searches.
+ */
+const CONFIRMING = `listing_keys as (select listing_prune_keys(l.geo_cell, l.lexemes, l.category_id, l.type) as keys from l),
+  pruned as (select p.number, p.user_id, p.exact from l, saved_search_prune p
+    where p.key = any(array(select unnest(keys) from listing_keys)) and p.match_version = ? and p.user_id <> l.seller_id and ${pruneFilters('p')}),
+  confirmed as (select number from (select number, user_id from pruned where exact
+      union all
+      select s.number, s.user_id from pruned p join saved_search s on s.number = p.number cross join l where not p.exact and ${CONFIRMED}) c
+    -- Not a suspended account's, nor one deleted whose searches have not gone yet: the few such accounts, hashed once
+    -- (app_user_inactive_index). A search has one key the listing shares, so each comes once (a word's hash twice at most).
+    where c.user_id not in (select id from app_user where suspended_at is not null or deleted_at is not null))`;
+
+/**
+ * What each confirmed search is to hear: a newly published listing is new to every one that has not
+ * heard of it (a retry's searches are already recorded); after a price change, the listing if it never
  * heard of it, else a drop if the price is below the lowest it was told of and it wants drops.
  */
-const TOLD_NEW = `select c.id, c.frequency, c.price_pence, 'new' as occasion from confirmed c`;
-const TOLD_NEW_OR_DROP = `select c.id, c.frequency, c.price_pence, case when k.lowest is null then 'new'
-    when c.price_drops and c.price_pence < k.lowest then 'drop:' || c.price_pence end as occasion
-  from confirmed c left join lateral (select min(m.price_pence) as lowest from saved_search_match m
-    where m.saved_search_id = c.id and m.listing_id = ?) k on true`;
+const TOLD_NEW = `told as (select number, 'new'::text as occasion from confirmed
+    except select unnest(h.searches), 'new' from saved_search_hit h, l where h.listing_id = l.id and h.occasion = 'new')`;
+const TOLD_NEW_OR_DROP = `known as (select n.number, min(h.price_pence) as lowest from saved_search_hit h cross join unnest(h.searches) as n(number)
+    where h.listing_id = (select id from l) group by n.number),
+  told as (select c.number, case when k.lowest is null then 'new'
+      when l.price_pence < k.lowest and (select s.price_drops from saved_search s where s.number = c.number) then 'drop:' || l.price_pence end
+      as occasion
+    from (select distinct number from confirmed) c cross join l left join known k on k.number = c.number)`;
 
 /**
  * Matches each newly published listing, and each listing whose price changed, against every saved
- * search: reverse search (Elasticsearch's percolator is the model). One statement prunes the searches
- * by their keys (a GIN lookup), confirms each candidate by its own filters held in columns
- * (CONFIRMED: browse's rules, so an alert never announces a listing the search's page would not
- * show), and records each (search, listing, occasion) once; a second stamps the instant searches'
- * e-mail batches. One event per listing then rings every instant search's bell, in the same
- * transaction: a retried job finds its rows and tells nobody twice.
+ * search: reverse search (Elasticsearch's percolator is the model). One statement finds the searches
+ * (CONFIRMING: browse's rules, so an alert never announces a listing the search's page would not
+ * show) and records what they are told in one row a listing and occasion (saved_search_hit); an event
+ * then rings the instant searches' bells and batches their e-mails, in the same transaction: a
+ * retried job finds its searches recorded and tells nobody twice.
  */
 @Injectable()
 export class SavedSearchMatcher {
@@ -69,7 +93,6 @@ export class SavedSearchMatcher {
 
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
-    @Inject(ListingMatches) private readonly listings: ListingMatches,
     @Inject(DomainEvents) private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -85,77 +108,109 @@ export class SavedSearchMatcher {
   }
 
   /**
-   * Matches one listing; the number of (search, occasion) rows it recorded: the listing, to each
+   * Matches one listing; the number of (search, occasion) pairs it recorded: the listing, to each
    * search that never heard of it; a drop, to each that only heard of it at higher prices and wants
-   * drops (once per price, by the row's key).
+   * drops (once per price).
    */
   async match(listingId: string, why: 'published' | 'price-changed'): Promise<number> {
-    const listing = await this.listings.percolated(listingId);
-    if (!listing || listing.status !== 'live') return 0;
+    if (!isUuid(listingId)) return 0;
     const now = this.clock.now();
     return this.em.fork().transactional(async (tx) => {
       const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
-      const [result] = await run<{ recorded: number; instant: string[] | null }>(
+      // One matching of a listing at a time (what it was told is read, then added to); none while a horizon is read.
+      await run('select pg_advisory_xact_lock_shared(hashtext(?)), pg_advisory_xact_lock(hashtext(?))', [
+        MATCHING_LOCK,
+        `saved-search-match:${listingId}`,
+      ]);
+      const rows = await run<{ told: number }>(
         `with l as (select l.*, tsvector_to_array(l.search_vector) as lexemes, seller.business_verified_at
             from listing l join app_user seller on seller.id = l.seller_id where l.id = ? and l.status = 'live'),
-          confirmed as (select s.id, s.frequency, s.price_drops, l.price_pence from l, saved_search s
-            join app_user u on u.id = s.user_id and u.deleted_at is null and u.suspended_at is null
-            where s.prune_keys && array[?]::text[] and s.paused_at is null and s.match_version = ? and s.user_id <> l.seller_id and ${CONFIRMED}),
-          told as (${why === 'published' ? TOLD_NEW : TOLD_NEW_OR_DROP}),
-          inserted as (insert into saved_search_match (saved_search_id, listing_id, occasion, mail_batch, price_pence, matched_at)
-            select t.id, ?, t.occasion, case when t.frequency = 'off' then ?::uuid end, t.price_pence, ? from told t where t.occasion is not null
-            on conflict do nothing returning saved_search_id)
-        select count(*)::int as recorded, array_agg(i.saved_search_id) filter (where t.frequency = 'instant') as instant
-          from inserted i join told t on t.id = i.saved_search_id`,
-        [
-          listing.id,
-          listingKeys(listing),
-          MATCH_COLUMNS_VERSION,
-          ...(why === 'published' ? [] : [listing.id]),
-          listing.id,
-          // A search sending no e-mail still counts its matches (the profile's "new"), never to mail them later.
-          NOT_MAILED,
-          now,
-        ],
+          ${CONFIRMING},
+          ${why === 'published' ? TOLD_NEW : TOLD_NEW_OR_DROP},
+          recorded as (insert into saved_search_hit (listing_id, occasion, price_pence, matched_at, searches)
+            select l.id, t.occasion, l.price_pence, ?, array_agg(t.number order by t.number) from l, told t where t.occasion is not null
+            group by l.id, l.price_pence, t.occasion returning cardinality(searches) as told)
+        select told from recorded`,
+        [listingId, MATCH_COLUMNS_VERSION, now],
       );
-      const instant = result?.instant ?? [];
-      if (instant.length > 0) {
-        this.events.publish(tx, 'saved-search.listing-matched', { listingId: listing.id, matchedAt: now.toISOString() });
-        await this.batchInstantMail(tx, now, instant);
-      }
-      return result?.recorded ?? 0;
+      const told = rows.reduce((sum, row) => sum + row.told, 0);
+      if (told > 0) this.events.publish(tx, 'saved-search.listing-matched', { listingId, matchedAt: now.toISOString() });
+      return told;
+    });
+  }
+
+  /**
+   * A listing's matching told instant searches: each due for its e-mail gets one now, with its matches up to this
+   * listing's (the rest wait for the sweep).
+   */
+  @OnDomainEvent('saved-search.listing-matched', { name: 'saved-searches.instant-mail-due', queue: 'mail' })
+  async listingMatched(event: DomainEvent<'saved-search.listing-matched'>): Promise<void> {
+    const { listingId, matchedAt } = event.payload;
+    // Every matching that took an earlier match row has committed once the horizon is read: none is passed over.
+    const horizon = await matchedHorizon(this.em);
+    await this.em.fork().transactional(async (tx) => {
+      const [told] = await tx.getConnection().execute<Array<{ through: string | null; numbers: number[] | null }>>(
+        `select max(h.id) as through, array_agg(n) as numbers from saved_search_hit h cross join unnest(h.searches) as n
+            where h.listing_id = ? and h.matched_at = ?`,
+        [listingId, new Date(matchedAt)],
+        'all',
+        tx.getTransactionContext(),
+      );
+      if (!told?.through || !told.numbers) return;
+      await this.batchInstantMail(tx, this.clock.now(), BigInt(told.through) < BigInt(horizon) ? told.through : horizon, told.numbers);
     });
   }
 
   /** Instant searches' matches left for the 15 minutes after their last e-mail: mailed once those have passed. */
   @ScheduledJob({ name: 'saved-searches.instant-mail', queue: 'maintenance', everyMs: 60_000 })
   async remindInstant(): Promise<void> {
-    const batches = await this.em.fork().transactional((tx) => this.batchInstantMail(tx, this.clock.now()));
+    const through = await matchedHorizon(this.em);
+    const batches = await this.em.fork().transactional((tx) => this.batchInstantMail(tx, this.clock.now(), through));
     if (batches > 0) this.logger.log(`${batches} saved-search e-mail(s) queued`);
   }
 
   /**
-   * Gathers each instant search's unmailed matches into one e-mail (a batch), unless the search
-   * was mailed in the last 15 minutes, and publishes it to be sent, in `tx`. A search being
-   * batched elsewhere is skipped (the sweep comes back to it).
+   * Gathers each instant search's matches since its last e-mail, up to `through`, into one e-mail (a
+   * batch), unless the search was mailed in the last 15 minutes, and publishes it to be sent, in `tx`.
+   * A search being batched elsewhere is skipped (the sweep comes back to it).
    */
-  private async batchInstantMail(tx: EntityManager, now: Date, only?: string[]): Promise<number> {
+  private async batchInstantMail(tx: EntityManager, now: Date, through: string, only?: number[]): Promise<number> {
     if (only?.length === 0) return 0;
     const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
-    // Each due search's unmailed matches become one batch (an e-mail), and its 15 minutes start now.
     const due = await run<{ id: string; user_id: string; batch: string }>(
-      `with due as (select s.id, s.user_id, gen_random_uuid() as batch from saved_search s
+      `with due as (select s.id, s.user_id, s.mailed_through, gen_random_uuid() as batch from saved_search s
           where s.frequency = 'instant' and s.paused_at is null and (s.last_mailed_at is null or s.last_mailed_at <= ?)
-            and exists (select 1 from saved_search_match m where m.saved_search_id = s.id and m.mail_batch is null)
-            ${only ? 'and s.id = any(array[?]::uuid[])' : ''}
+            and s.mailed_through < ?::bigint ${only ? 'and s.number = any(array[?]::int[])' : ''}
+            and exists (select 1 from saved_search_hit h where h.searches && array[s.number] and h.id > s.mailed_through and h.id <= ?::bigint)
           order by s.id limit 500 for update of s skip locked),
-        batched as (update saved_search_match m set mail_batch = due.batch from due where m.saved_search_id = due.id and m.mail_batch is null),
-        stamped as (update saved_search s set last_mailed_at = ? from due where s.id = due.id)
+        parts as (insert into saved_search_mail_part (batch_id, saved_search_id, after_hit, through_hit)
+          select batch, id, mailed_through, ?::bigint from due),
+        stamped as (update saved_search s set last_mailed_at = ?, mailed_through = ?::bigint from due where s.id = due.id)
       select id, user_id, batch from due`,
-      [new Date(now.getTime() - INSTANT_MAIL_EVERY_MINUTES * 60_000), ...(only ? [only] : []), now],
+      [new Date(now.getTime() - INSTANT_MAIL_EVERY_MINUTES * 60_000), through, ...(only ? [only] : []), through, through, now, through],
     );
     for (const search of due)
       this.events.publish(tx, 'saved-search.mail-due', { userId: search.user_id, batchId: search.batch, kind: 'instant' });
     return due.length;
   }
+}
+
+/**
+ * The last match (saved_search_hit id) no matching still at work can come before: read while no
+ * matching records (they hold MATCHING_LOCK shared), so every match up to it is committed and none
+ * is added below it later. E-mails gather matches up to a horizon, and a search's next e-mail starts
+ * after it: none is skipped, none mailed twice.
+ */
+export async function matchedHorizon(em: EntityManager, matchedBy?: Date): Promise<string> {
+  return em.fork().transactional(async (tx) => {
+    const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
+    await run('select pg_advisory_xact_lock(hashtext(?))', [MATCHING_LOCK]);
+    const [row] = await run<{ through: string | null }>(
+      matchedBy
+        ? 'select id as through from saved_search_hit where matched_at <= ? order by id desc limit 1'
+        : 'select max(id) as through from saved_search_hit',
+      matchedBy ? [matchedBy] : [],
+    );
+    return String(row?.through ?? '0');
+  });
 }

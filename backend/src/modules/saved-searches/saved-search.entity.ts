@@ -7,16 +7,12 @@ import { Listing } from '../listings/listing.entity.js';
 import { User } from '../users/user.entity.js';
 
 /**
- * A search a user saved, with how they hear about it. Beside the query it keeps what prunes it when a
- * listing is matched against every saved search (SearchPercolator): its prune keys and bounds, worked
- * out once when it is saved.
+ * A search a user saved, with how they hear about it. Beside the query it keeps every filter in columns
+ * (search-percolator's MatchColumns), worked out once when it is saved; a trigger copies what prunes it
+ * into saved_search_prune, where a new listing finds its candidates by index only (SavedSearchMatcher).
  */
 @Entity({ tableName: 'saved_search' })
 @Index({ name: 'saved_search_user_index', properties: ['user', 'createdAt'] })
-@Index({
-  name: 'saved_search_prune_index',
-  expression: `create index "saved_search_prune_index" on "saved_search" using gin ("prune_keys") where "paused_at" is null`,
-})
 @Index({
   name: 'saved_search_unprepared_index',
   expression: `create index "saved_search_unprepared_index" on "saved_search" ("id") where "match_version" is null`,
@@ -65,9 +61,13 @@ export class SavedSearch {
   @Property({ type: 'datetime', nullable: true })
   digestDueAt?: Date | null;
 
-  /** Any of these among a listing's keys makes the search a candidate (SearchPercolator). */
-  @Property({ type: 'text[]' })
-  pruneKeys!: string[];
+  /** Its short number, by which matches (saved_search_hit) and prune rows name it; never reused. */
+  @Property({ type: 'integer', unique: 'saved_search_number_unique', autoincrement: true, lazy: true, hidden: true })
+  number?: number;
+
+  /** The last match (saved_search_hit id) gathered into one of its e-mails, or passed over while its e-mails were off. */
+  @Property({ type: 'bigint', default: 0 })
+  mailedThrough: string = '0';
 
   @Property({ type: 'integer', nullable: true })
   categoryId?: number | null;
@@ -160,31 +160,25 @@ export class SavedSearch {
 }
 
 /**
- * The `mail_batch` of a match recorded while its search sent no e-mail (frequency "no e-mails"): no
- * e-mail ever carries it, so turning e-mails back on mails only what matches from then on.
+ * What one matching told searches about a listing: new to them, or its price dropped ("drop:<pence>"),
+ * the searches named by their numbers. One row a listing and occasion, however many searches it
+ * reached: each (search, listing, occasion) is in at most one row (SavedSearchMatcher looks first).
  */
-export const NOT_MAILED = '00000000-0000-0000-0000-000000000000';
-
-/** One thing a saved search was told about: a listing, new to it or cheaper (once each). */
-@Entity({ tableName: 'saved_search_match' })
-@Index({ name: 'saved_search_match_listing_index', properties: ['listing'] })
+@Entity({ tableName: 'saved_search_hit' })
+@Index({ name: 'saved_search_hit_listing_index', properties: ['listing'] })
 @Index({
-  name: 'saved_search_match_unmailed_index',
-  expression: `create index "saved_search_match_unmailed_index" on "saved_search_match" ("saved_search_id", "matched_at") where "mail_batch" is null`,
+  name: 'saved_search_hit_searches_index',
+  expression: `create index "saved_search_hit_searches_index" on "saved_search_hit" using gin ("searches")`,
 })
-@Index({
-  name: 'saved_search_match_batch_index',
-  expression: `create index "saved_search_match_batch_index" on "saved_search_match" ("mail_batch") where "mail_batch" is not null`,
-})
-export class SavedSearchMatch {
-  @ManyToOne(() => SavedSearch, { ref: true, primary: true, deleteRule: 'cascade' })
-  savedSearch!: Ref<SavedSearch>;
+export class SavedSearchHit {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
 
-  @ManyToOne(() => Listing, { ref: true, primary: true, deleteRule: 'cascade' })
+  @ManyToOne(() => Listing, { ref: true, deleteRule: 'cascade' })
   listing!: Ref<Listing>;
 
   /** 'new', or 'drop:<price in pence>' for a price drop to that price. */
-  @PrimaryKey({ type: 'string', length: 40 })
+  @Property({ type: 'string', length: 40 })
   occasion!: string;
 
   @Property({ type: 'bigint' })
@@ -193,7 +187,97 @@ export class SavedSearchMatch {
   @Property({ type: 'datetime' })
   matchedAt: Date = new Date();
 
-  /** The e-mail (instant or digest) it went into; NOT_MAILED when its search sent no e-mail then. */
-  @Property({ type: 'uuid', nullable: true })
-  mailBatch?: string | null;
+  /** The numbers of the searches told. */
+  @Property({ type: 'integer[]' })
+  searches!: number[];
+}
+
+/**
+ * A saved search's prune rows, kept by a trigger on saved_search (one per key; none while it is paused):
+ * its keys (SearchPercolator's prune keys) and the filters a listing is confirmed by without reading the
+ * search (its whole test when `exact`), all in one covering index, so candidates are found and mostly
+ * confirmed by index only.
+ */
+@Entity({ tableName: 'saved_search_prune' })
+@Index({
+  name: 'saved_search_prune_key_index',
+  expression: `create index "saved_search_prune_key_index" on "saved_search_prune" ("key") include ("number", "user_id", "match_version", "exact",
+    "category_id", "listing_type", "min_price_pence", "max_price_pence", "box_south", "box_north", "box_west", "box_east", "near_latitude",
+    "near_cosine", "near_longitude", "radius_metres", "lexemes")`,
+})
+export class SavedSearchPrune {
+  @PrimaryKey({ type: 'integer' })
+  number!: number;
+
+  @PrimaryKey({ type: 'bigint' })
+  key!: string;
+
+  @Property({ type: 'uuid' })
+  userId!: string;
+
+  @Property({ type: 'integer' })
+  matchVersion!: number;
+
+  /** Its filters are all below: a listing passing them matches it. */
+  @Property({ type: 'boolean' })
+  exact!: boolean;
+
+  @Property({ type: 'integer', nullable: true })
+  categoryId?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  listingType?: string | null;
+
+  @Property({ type: 'bigint', nullable: true })
+  minPricePence?: string | null;
+
+  @Property({ type: 'bigint', nullable: true })
+  maxPricePence?: string | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxSouth?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxNorth?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxWest?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  boxEast?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  nearLatitude?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  nearCosine?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  nearLongitude?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  radiusMetres?: number | null;
+
+  @Property({ type: 'text[]', nullable: true })
+  lexemes?: string[] | null;
+}
+
+/**
+ * One search's part of an alert e-mail (an instant batch or a user's digest): its matches after
+ * `afterHit` up to `throughHit` (saved_search_hit ids).
+ */
+@Entity({ tableName: 'saved_search_mail_part' })
+@Index({ name: 'saved_search_mail_part_search_index', properties: ['savedSearch'] })
+export class SavedSearchMailPart {
+  @PrimaryKey({ type: 'uuid' })
+  batchId!: string;
+
+  @ManyToOne(() => SavedSearch, { ref: true, primary: true, deleteRule: 'cascade' })
+  savedSearch!: Ref<SavedSearch>;
+
+  @Property({ type: 'bigint' })
+  afterHit!: string;
+
+  @Property({ type: 'bigint' })
+  throughHit!: string;
 }

@@ -10,7 +10,8 @@ import { parseSearchQuery, type SearchQuery, searchQueryFromJson, searchQueryToJ
 import type { CreateSavedSearchRequest, SavedSearchView, UpdateSavedSearchRequest } from './dto/saved-search.dto.js';
 import { UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
-import { NOT_MAILED, SavedSearch } from './saved-search.entity.js';
+import { matchedHorizon } from './saved-search-matcher.js';
+import { SavedSearch } from './saved-search.entity.js';
 import { MATCH_COLUMNS_VERSION, matchColumnsOf, matchColumnsRow, requiredLexemes } from './search-percolator.js';
 import { ScheduledJob } from '../../infra/queue/job-registry.js';
 
@@ -81,16 +82,7 @@ export class SavedSearchesService implements OnModuleInit {
       if (body.price_drops !== undefined) search.priceDrops = body.price_drops;
       if (body.paused !== undefined) search.pausedAt = body.paused ? (search.pausedAt ?? new Date()) : null;
       // E-mails back on: what matched while they were off is not mailed now (only what matches from here on).
-      if (!mailed && search.frequency !== 'off') {
-        await tx
-          .getConnection()
-          .execute(
-            'update saved_search_match set mail_batch = ? where saved_search_id = ? and mail_batch is null',
-            [NOT_MAILED, search.id],
-            'run',
-            tx.getTransactionContext(),
-          );
-      }
+      if (!mailed && search.frequency !== 'off') search.mailedThrough = await matchedHorizon(this.em);
       return search;
     });
     return viewOf(search, (await this.newMatchCounts([search])).get(search.id) ?? 0);
@@ -120,17 +112,32 @@ export class SavedSearchesService implements OnModuleInit {
     return SAVED_SEARCH_TEXTS.unsubscribed;
   }
 
-  /** For alerts (the bell): what instant searches were told of this listing by one matching (SavedSearchMatcher) at `matchedAt`. */
+  /**
+   * For alerts (the bell): what instant searches of active users were told of this listing by one
+   * matching (SavedSearchMatcher) at `matchedAt`.
+   */
   async instantMatches(
     listingId: string,
     matchedAt: Date,
   ): Promise<Array<{ searchId: string; userId: string; name: string; occasion: string }>> {
     const rows = await this.em.getConnection().execute<Array<{ search_id: string; user_id: string; name: string; occasion: string }>>(
-      `select s.id as search_id, s.user_id, s.name, m.occasion from saved_search_match m join saved_search s on s.id = m.saved_search_id
-        where m.listing_id = ? and m.matched_at = ? and s.frequency = 'instant'`,
+      `select s.id as search_id, s.user_id, s.name, h.occasion from saved_search_hit h cross join unnest(h.searches) as n(number)
+          join saved_search s on s.number = n.number join app_user u on u.id = s.user_id and u.deleted_at is null and u.suspended_at is null
+        where h.listing_id = ? and h.matched_at = ? and s.frequency = 'instant'`,
       [listingId, matchedAt],
     );
     return rows.map((row) => ({ searchId: row.search_id, userId: row.user_id, name: row.name, occasion: row.occasion }));
+  }
+
+  /** For alerts (the bell): the search if it alerts instantly and its owner is active. */
+  async instantSearch(id: string): Promise<{ searchId: string; userId: string; name: string } | null> {
+    if (!isUuid(id)) return null;
+    const [row] = await this.em.getConnection().execute<Array<{ user_id: string; name: string }>>(
+      `select s.user_id, s.name from saved_search s join app_user u on u.id = s.user_id and u.deleted_at is null and u.suspended_at is null
+        where s.id = ? and s.frequency = 'instant' and s.paused_at is null`,
+      [id],
+    );
+    return row ? { searchId: id, userId: row.user_id, name: row.name } : null;
   }
 
   /** A deleted account's saved searches (the account's row stays, anonymised, so no cascade removes them). */
@@ -175,13 +182,14 @@ export class SavedSearchesService implements OnModuleInit {
     const em = this.em.fork();
     const searches = await em.find(
       SavedSearch,
-      { $or: [{ matchVersion: null }, { matchVersion: { $ne: MATCH_COLUMNS_VERSION } }] },
+      { $or: [{ matchVersion: null }, { matchVersion: { $nin: [MATCH_COLUMNS_VERSION, -MATCH_COLUMNS_VERSION] } }] },
       { limit: 500, orderBy: { id: 'asc' } },
     );
     for (const search of searches) {
       const read = searchQueryFromJson(search.query);
       const columns = 'errors' in read ? null : await this.pruneColumns(read.query).catch(() => null);
-      Object.assign(search, columns ?? { pruneKeys: [], matchVersion: MATCH_COLUMNS_VERSION });
+      // One that cannot be worked out is marked so (a negative version): it matches nothing and is not tried again.
+      Object.assign(search, columns ?? { matchVersion: -MATCH_COLUMNS_VERSION });
     }
     await em.flush();
   }
@@ -212,9 +220,9 @@ export class SavedSearchesService implements OnModuleInit {
   private async newMatchCounts(searches: SavedSearch[]): Promise<Map<string, number>> {
     if (searches.length === 0) return new Map();
     const rows = await this.em.getConnection().execute<Array<{ id: string; count: number }>>(
-      `select s.id, count(m.*)::int as count from saved_search s
-        join saved_search_match m on m.saved_search_id = s.id and m.matched_at > s.last_seen_at and m.occasion = 'new'
-        where s.id = any(array[?]::uuid[]) group by s.id`,
+      `select s.id, (select count(*) from saved_search_hit h
+          where h.searches && array[s.number] and h.occasion = 'new' and h.matched_at > s.last_seen_at)::int as count
+        from saved_search s where s.id = any(array[?]::uuid[])`,
       [searches.map((search) => search.id)],
     );
     return new Map(rows.map((row) => [row.id, row.count]));

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { SAVED_SEARCH_CAP, SAVED_SEARCH_TEXTS } from '../../contracts/saved-searches.js';
 import { signedInPerson } from '../../testing/accounts.js';
@@ -6,6 +7,7 @@ import { ControlledClock } from '../../testing/clock.js';
 import { insertListing, PLACES } from '../../testing/listings.js';
 import { readOutbox, waitForJobs } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
+import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { lastDigestDue } from './digest-schedule.js';
 import { NotificationsSubscriber } from '../notifications/notifications.subscriber.js';
 import { SavedSearchMail } from './saved-search-mail.js';
@@ -45,7 +47,8 @@ describe('saved searches', () => {
   const matched = async (searchId: string) =>
     (
       await db.query<{ listing_id: string; occasion: string }>(
-        'select listing_id, occasion from saved_search_match where saved_search_id = $1 order by matched_at',
+        `select h.listing_id, h.occasion from saved_search_hit h join saved_search s on h.searches @> array[s.number]
+           where s.id = $1 order by h.matched_at, h.id`,
         [searchId],
       )
     ).map((row) => `${row.listing_id}:${row.occasion}`);
@@ -204,7 +207,7 @@ describe('saved searches', () => {
       const seller = await signedInPerson(t, db);
       const search = await save(jane, `q=water+bowser&location=${PLACES.taunton.id}&radius=25`);
       await db.query(
-        `update saved_search set match_version = null, prune_keys = '{}', words = null, radius_metres = null, near_latitude = null,
+        `update saved_search set match_version = null, words = null, radius_metres = null, near_latitude = null,
            near_longitude = null, near_cosine = null where id = $1`,
         [search.id],
       );
@@ -217,6 +220,32 @@ describe('saved searches', () => {
       const far = await insertListing(db, { seller: seller.id, title: 'Water bowser, 2,000 litres', place: 'exeter' });
       await matcher().match(far, 'published');
       expect(await matched(search.id)).toEqual([`${listing}:new`]);
+    });
+
+    it('matches a deleted or paused search no more (its prune rows go with it, no foreign key ties matches to it), and a resumed one again', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const deleted = await save(jane, 'q=pig+ark');
+      const paused = await save(jane, 'q=ark');
+      const first = await insertListing(db, { seller: seller.id, title: 'Pig ark, galvanised' });
+      await matcher().match(first, 'published');
+      expect([await matched(deleted.id), await matched(paused.id)]).toEqual([[`${first}:new`], [`${first}:new`]]);
+      const numbers = (
+        await db.query<{ number: number }>('select number from saved_search where id = any($1)', [[deleted.id, paused.id]])
+      ).map((row) => row.number);
+      expect((await jane.browser.call('DELETE', `/api/saved-searches/${deleted.id}`)).statusCode).toBe(200);
+      expect((await jane.browser.call('PATCH', `/api/saved-searches/${paused.id}`, { paused: true })).statusCode).toBe(200);
+      expect(await db.query('select number from saved_search_prune where number = any($1)', [numbers])).toEqual([]);
+      const second = await insertListing(db, { seller: seller.id, title: 'Pig ark, insulated' });
+      await matcher().match(second, 'published');
+      // Neither hears of it (other tests' searches may).
+      expect(await db.query('select searches from saved_search_hit where listing_id = $1 and searches && $2', [second, numbers])).toEqual(
+        [],
+      );
+      expect((await jane.browser.call('PATCH', `/api/saved-searches/${paused.id}`, { paused: false })).statusCode).toBe(200);
+      const third = await insertListing(db, { seller: seller.id, title: 'Pig ark, timber' });
+      await matcher().match(third, 'published');
+      expect(await matched(paused.id)).toEqual([`${first}:new`, `${third}:new`]);
     });
 
     it('never tells the seller about their own listing, nor about one that is not live', async () => {
@@ -324,7 +353,8 @@ describe('saved searches', () => {
       const recorded = new Set(
         (
           await db.query<{ saved_search_id: string; listing_id: string }>(
-            'select m.saved_search_id, m.listing_id from saved_search_match m join saved_search s on s.id = m.saved_search_id where s.user_id = any($1)',
+            `select s.id as saved_search_id, h.listing_id from saved_search_hit h join saved_search s on h.searches @> array[s.number]
+               where s.user_id = any($1)`,
             [owners.map((owner) => owner.id)],
           )
         ).map((row) => `${row.saved_search_id}:${row.listing_id}`),
@@ -440,7 +470,7 @@ describe('saved searches', () => {
         '"Sheep hurdles, galvanised" matches your saved search "sheep hurdles": £200.',
       ]);
       // The listing's bell job run again (a retry) tells nobody twice.
-      const [match] = await db.query<{ matched_at: Date }>('select matched_at from saved_search_match where listing_id = $1', [listing]);
+      const [match] = await db.query<{ matched_at: Date }>('select matched_at from saved_search_hit where listing_id = $1', [listing]);
       await t.app.get(NotificationsSubscriber).savedSearchesMatched({
         id: randomUUID(),
         name: 'saved-search.listing-matched',
@@ -457,6 +487,34 @@ describe('saved searches', () => {
       expect(unnamed.json()).toMatchObject({ fields: { name: SAVED_SEARCH_TEXTS.outdatedQuery } });
       const renamed = await jane.browser.call('PATCH', `/api/saved-searches/${search.id}`, { name: 'Hurdles' });
       expect([renamed.statusCode, renamed.json<{ data: View }>().data.name]).toEqual([200, 'Hurdles']);
+    });
+
+    it('rings the bell once for a match an earlier version queued as one event a search (saved-search.matched)', async () => {
+      const jane = await signedInPerson(t, db);
+      const seller = await signedInPerson(t, db);
+      const search = await save(jane, 'q=feed+barrier');
+      const listing = await insertListing(db, { seller: seller.id, title: 'Feed barrier, 4.8 m', pricePence: 30_000 });
+      // Its outbox entry as the earlier version wrote it, still queued when this version's worker starts.
+      const events = t.app.get(DomainEvents);
+      await t.app
+        .get(EntityManager)
+        .fork()
+        .transactional(async (tx) =>
+          events.publish(tx, 'saved-search.matched', { savedSearchId: search.id, listingId: listing, occasion: 'new' }),
+        );
+      await waitForJobs(db);
+      const entries = await db.query<{ completed: boolean; failed: boolean }>(
+        `select completed_at is not null as completed, failed_at is not null as failed from outbox_job where name = 'notifications.saved-search-match'`,
+      );
+      expect(entries).toEqual([{ completed: true, failed: false }]);
+      const bell = async () =>
+        (await jane.browser.call('GET', '/api/notifications')).json<{ data: { notifications: Array<{ message: string }> } }>().data
+          .notifications;
+      expect((await bell()).map((n) => n.message)).toEqual(['"Feed barrier, 4.8 m" matches your saved search "feed barrier": £300.']);
+      // The match it told of, recorded again by this version's matching, rings no second time.
+      await matcher().match(listing, 'published');
+      await waitForJobs(db);
+      expect(await bell()).toHaveLength(1);
     });
 
     it('sends a daily digest at 07:00 UK time, one e-mail per user with a section per search, once; nothing when nothing is new', async () => {

@@ -3,14 +3,15 @@ import { centreCosine, type ListingQuery } from '../listings/listing-search/sear
 
 /**
  * Reverse search, the pruning half (Elasticsearch's percolator is the model): a saved search is
- * stored with keys, any of which a matching listing must carry, under a GIN index, and with the
- * bounds every match keeps to. A new listing then meets only the searches that share a key with it
- * and whose bounds it is within: its candidates, confirmed together by their searches' own filters
- * (ListingSearch.finding). Pruning only ever drops searches the listing cannot match: saved-searches.spec's
- * property test compares what matching records with every search's own browse page.
+ * stored with keys, any of which a matching listing must carry, and with the bounds every match keeps
+ * to. The keys are worked out from these facts by the database (saved_search_prune_keys, kept in
+ * saved_search_prune by a trigger): its radius's grid squares (coarser squares for a wide radius, with
+ * its category), else its longest word, its category, its type or none. A new listing then meets only
+ * the searches that share a key with it (listing_prune_keys) and whose bounds it is within. Pruning
+ * only ever drops searches the listing cannot match: saved-searches.spec's property test compares what
+ * matching records with every search's own browse page.
  */
 export interface PruneFacts {
-  pruneKeys: string[];
   categoryId: number | null;
   listingType: string | null;
   minPricePence: number | null;
@@ -112,16 +113,6 @@ export function matchColumnsOf(query: ListingQuery, text: string | undefined, le
   };
 }
 
-/** What a listing is pruned by: its keys, and the values the searches' bounds are compared with. */
-export interface ListingFacts {
-  categoryId: number;
-  type: string;
-  pricePence: number;
-  geoCell: number | null;
-  /** Its search vector's lexemes. */
-  lexemes: string[];
-}
-
 /**
  * The words a full-text query (PostgreSQL's querytree of websearch_to_tsquery) requires of every
  * match, or null when it does not require them all (an "or", a "-word", a prefix) or has none.
@@ -142,7 +133,7 @@ export function pruneFactsOf(query: ListingQuery, lexemes: string[] | null): Pru
   // Bounds in a unit (per head, per acre) are compared with each listing's price in that unit (browse's
   // listing_price_in_unit), not with the stored price: they cannot prune by it.
   const rawPrice = query.priceUnit === undefined;
-  const facts = {
+  return {
     categoryId: query.categoryId ?? null,
     listingType: query.type ?? null,
     minPricePence: rawPrice ? (query.minPricePence ?? null) : null,
@@ -150,30 +141,6 @@ export function pruneFactsOf(query: ListingQuery, lexemes: string[] | null): Pru
     cells,
     lexemes: lexemes && lexemes.length > 0 ? lexemes : null,
   };
-  return { ...facts, pruneKeys: anchorKeys(facts) };
-}
-
-/**
- * The search's keys: the narrowest thing it is sure to need. A radius's squares (a few dozen of
- * thousands), else its longest word (long words are rare), else its category, its type, or none.
- */
-function anchorKeys(facts: Omit<PruneFacts, 'pruneKeys'>): string[] {
-  if (facts.cells) return facts.cells.map((cell) => `cell:${cell}`);
-  if (facts.lexemes) return [`word:${[...facts.lexemes].sort((a, b) => b.length - a.length)[0]}`];
-  if (facts.categoryId !== null) return [`cat:${facts.categoryId}`];
-  if (facts.listingType !== null) return [`type:${facts.listingType}`];
-  return ['any'];
-}
-
-/** Every key a listing carries: a search sharing one of them is a candidate. */
-export function listingKeys(listing: ListingFacts): string[] {
-  return [
-    'any',
-    `cat:${listing.categoryId}`,
-    `type:${listing.type}`,
-    ...(listing.geoCell === null ? [] : [`cell:${listing.geoCell}`]),
-    ...listing.lexemes.map((lexeme) => `word:${lexeme}`),
-  ];
 }
 
 /** The columns as SavedSearch stores them. */
@@ -181,7 +148,6 @@ export function matchColumnsRow(columns: MatchColumns) {
   const pence = (value: number | null) => (value === null ? null : String(value));
   return {
     matchVersion: MATCH_COLUMNS_VERSION,
-    pruneKeys: columns.pruneKeys,
     categoryId: columns.categoryId,
     listingType: columns.listingType,
     minPricePence: pence(columns.minPricePence),

@@ -12,6 +12,11 @@ export type UserRole = 'user' | 'staff';
  * "Unknown User" instead of pointing nowhere.
  */
 @Entity({ tableName: 'app_user' })
+// The few accounts suspended or deleted: matching new listings to saved searches passes over theirs.
+@Index({
+  name: 'app_user_inactive_index',
+  expression: `create index "app_user_inactive_index" on "app_user" ("id") where "suspended_at" is not null or "deleted_at" is not null`,
+})
 export class User {
   /** Properties with defaults: em.create() does not require them. */
   [OptionalProps]?:

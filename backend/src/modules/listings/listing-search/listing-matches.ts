@@ -7,19 +7,6 @@ import { ListingSearch } from './listing-search.js';
 import type { SearchQuery } from './search-query.js';
 import type { ListingQuery } from './search-sql.js';
 
-/** A listing as reverse search prunes saved searches by it (SearchPercolator's ListingFacts), with its status. */
-export interface PercolatedListing {
-  id: string;
-  status: string;
-  sellerId: string;
-  title: string;
-  categoryId: number;
-  type: string;
-  pricePence: number;
-  geoCell: number | null;
-  lexemes: string[];
-}
-
 /**
  * Saved searches' side of search: which queries a listing is among the answers of, decided by the
  * queries' own filters (ListingSearchSql, as browse builds them) on that listing, so an alert never
@@ -52,39 +39,18 @@ export class ListingMatches {
     return row?.tree ?? null;
   }
 
-  /** The listing as reverse search needs it, or null when there is none. */
-  async percolated(listingId: string): Promise<PercolatedListing | null> {
-    const [row] = await this.prepared.all<{
-      status: string;
-      seller_id: string;
-      title: string;
-      category_id: number;
-      type: string;
-      price_pence: string;
-      geo_cell: number | null;
-      lexemes: string[];
-    }>(
-      `select status, seller_id, title, category_id, type, price_pence, geo_cell, tsvector_to_array(search_vector) as lexemes
-        from listing where id = ?`,
-      [listingId],
-    );
-    if (!row) return null;
-    return {
-      id: listingId,
-      status: row.status,
-      sellerId: row.seller_id,
-      title: row.title,
-      categoryId: row.category_id,
-      type: row.type,
-      pricePence: Number(row.price_pence),
-      geoCell: row.geo_cell,
-      lexemes: row.lexemes,
-    };
-  }
-
   /** Which of these queries (keyed) find the live listing now: each query's own filters, in one statement (ListingSearch.finding). */
   finding(queries: ReadonlyArray<{ key: string; query: SearchQuery }>, listingId: string): Promise<string[]> {
     return this.search.finding(queries, listingId);
+  }
+
+  /** Of these listings, the ones live now (cheaply, for many at once: liveCards then shows a few of them). */
+  async liveIds(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.prepared.all<{ id: string }>(`select id from listing where id = any(array[?]::uuid[]) and status = 'live'`, [
+      ids,
+    ]);
+    return new Set(rows.map((row) => row.id));
   }
 
   /** These listings as cards, those still live only, newest first, with their distance from the query's place. */
