@@ -42,6 +42,9 @@ describe('farm-grade listings', () => {
     return response.json<{ data: { listings: Array<{ id: string }> } }>().data.listings.map((card) => card.id);
   };
 
+  /** An answer without its ids: a random id may hold the digits looked for (one did: "…-89bb26c76789"). */
+  const withoutIds = (answer: string) => answer.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>');
+
   it('keeps the full holding number, ear tags and serial from everyone but the seller', async () => {
     const cattle = await postListing<Detail>(seller.browser, CATTLE);
     const plough = await postListing<Detail>(seller.browser, { attributes: { make: 'Kverneland', serial: 'KV-LB100-0045127' } });
@@ -49,7 +52,7 @@ describe('farm-grade listings', () => {
     // The profile says a holding number was declared (never "verified"), without showing it.
     const profile = await visitor().call('GET', `/api/profile/public/${seller.id}`);
     expect(profile.json<{ data: { cph_declared: boolean } }>().data.cph_declared).toBe(true);
-    expect(profile.body).not.toContain('6789');
+    expect(withoutIds(profile.body)).not.toContain('6789');
 
     const other = await signedInPerson(t, db);
     for (const who of [visitor(), other.browser]) {
@@ -58,7 +61,7 @@ describe('farm-grade listings', () => {
       const machine = await who.call('GET', `/api/listings/${plough.id}`);
       expect(machine.json<{ data: Detail }>().data.attributes).toMatchObject({ make: 'Kverneland', serial: 'on file' });
       for (const answer of [JSON.stringify(shown), machine.body]) {
-        expect(answer).not.toMatch(/6789|700016|0045127/);
+        expect(withoutIds(answer)).not.toMatch(/6789|700016|0045127/);
       }
     }
     expect((await seller.browser.call('GET', `/api/listings/${cattle.id}`)).json<{ data: Detail }>().data.attributes['cph']).toBe(
