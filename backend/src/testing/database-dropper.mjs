@@ -24,7 +24,7 @@ export async function startDatabaseDropper(serverUrl) {
     await client.connect();
     try {
       for (const name of names) {
-        // Names are written by dropLater below; anything else in the folder is not ours to drop.
+        // Names are written by test-database.ts; anything else in the folder is not ours to drop.
         if (/^fm_test_[0-9a-f]+$/.test(name)) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await rm(join(queue, name), { force: true });
       }
@@ -32,14 +32,24 @@ export async function startDatabaseDropper(serverUrl) {
       await client.end();
     }
   };
-  const timer = setInterval(() => {
-    pass = pass.then(dropQueued).catch((error) => console.error('[test databases] could not drop:', error));
-  }, EVERY_MS);
+  // One pass at a time: the next is planned when this one has ended, so slow drops never pile passes up.
+  let timer;
+  let stopped = false;
+  const next = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      pass = dropQueued()
+        .catch((error) => console.error('[test databases] could not drop:', error))
+        .then(next);
+    }, EVERY_MS);
+  };
+  next();
   return {
     queue,
-    /** Stops the interval and drops what is left (every file has ended). */
+    /** Stops the passes and drops what is left (every file has ended). */
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       await pass;
       await dropQueued();
       await rm(queue, { recursive: true, force: true });
