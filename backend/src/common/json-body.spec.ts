@@ -49,6 +49,9 @@ describe('request bodies', () => {
     ],
     ['malformed JSON', '{"name": ', 400, 'Request body is not valid JSON.'],
     ['an empty JSON body', '', 400, 'Request body is empty; send a JSON object.'],
+    ['a list for a body', JSON.stringify([valid]), 400, 'Request body must be a JSON object of named fields.'],
+    ['a string for a body', JSON.stringify('Is the hay still available?'), 400, 'Request body must be a JSON object of named fields.'],
+    ['null for a body', 'null', 400, 'Request body must be a JSON object of named fields.'],
   ])('refuses %s with a message naming the limit, and stores nothing', async (_label, payload, status, error) => {
     const response = await post(payload);
     expect([response.statusCode, response.json()]).toEqual([status, { success: false, error }]);

@@ -3,6 +3,8 @@ import { errorCodes, type FastifyInstance } from 'fastify';
 import { NUL_MESSAGE } from './dependency-errors.js';
 import { FieldValidationException } from './errors.js';
 
+const NOT_AN_OBJECT = 'Request body must be a JSON object of named fields.';
+
 /**
  * Far above any real form, and low enough that validating and transforming a body stays cheap:
  * class-transformer's work grows with the square of an object's key count, so a 930 KB body of
@@ -38,6 +40,9 @@ export function parseBoundedJson(text: string): unknown {
   } catch {
     throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
   }
+  // Every body of the API is an object of named fields: a list or a bare value would otherwise reach a DTO as
+  // no fields at all, and be answered "Name is required" for a name that was sent.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequestException(NOT_AN_OBJECT);
   new BodyWalk().visit(value, [], 0);
   return value;
 }

@@ -84,6 +84,9 @@ describe('saved searches', () => {
       expect(badPlace.json()).toMatchObject({ fields: { location: 'location must be a place id from the list' } });
       const badFrequency = await jane.browser.call('POST', '/api/saved-searches', { query: 'q=plough', frequency: 'hourly' });
       expect(badFrequency.json()).toMatchObject({ fields: { frequency: 'frequency must be one of instant, daily, weekly, off' } });
+      // A query sent as an object is told what it must be, not that it is too long.
+      const objectQuery = await jane.browser.call('POST', '/api/saved-searches', { query: { q: 'plough' } });
+      expect(objectQuery.json()).toMatchObject({ fields: { query: 'query must be the browse page’s query string' } });
       const visitor = await t.app.inject({ method: 'GET', url: '/api/saved-searches' });
       expect(visitor.statusCode).toBe(401);
     });

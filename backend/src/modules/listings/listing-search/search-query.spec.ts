@@ -77,6 +77,12 @@ describe('a search query', () => {
     expect(a.has('_t')).toBe(false);
   });
 
+  it('reads control characters and line breaks in the words as spaces, so no saved name or alert subject holds one', () => {
+    expect(queryOf('q=%07massey%0D%0Atractor%09').text).toBe('massey tractor');
+    expect(searchQueryParams(queryOf('q=%1B%5B31m')).get('q')).toBe('[31m');
+    expect(queryOf('q=%00%07').text).toBeUndefined();
+  });
+
   it('refuses bad values with the message of the filter at fault', () => {
     expect(errorsOf('sort=cheapest')).toEqual({
       sort: 'sort must be one of: newest, oldest, price-low, price-high, popular, nearest, relevance, price-per-head',

@@ -15,6 +15,7 @@ import {
   type RentSubcategory,
 } from '../../../contracts/listings.js';
 import { canonicalPostcode } from '../../../contracts/postcodes.js';
+import { controlCharactersToSpaces } from '../../../contracts/text-rules.js';
 import { addDays, listItems } from '../../../contracts/field-formats.js';
 import { ListingSearchRequest } from '../dto/listing.request.js';
 import type { AttributeMatch } from './search-sql.js';
@@ -97,7 +98,9 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
   const invalid = validateSync(request, VALIDATOR_OPTIONS);
   if (invalid.length > 0) return { errors: collectMessages(invalid) };
   try {
-    const text = request.q?.trim() || undefined;
+    // Words from a URL, made one line: a control character would otherwise reach a saved search's name and its
+    // alert e-mails' subject, where the name rule refuses what a person types.
+    const text = controlCharactersToSpaces(request.q ?? '').trim() || undefined;
     const category = request.category as CategorySlug | undefined;
     const subcategory = request.subcategory as RentSubcategory | undefined;
     const minPricePence = searchPence('min_price', request.min_price);

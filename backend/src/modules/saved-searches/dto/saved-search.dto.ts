@@ -11,8 +11,9 @@ export class CreateSavedSearchRequest {
     description: 'The browse URL’s query string (e.g. "q=tractor&category=equipment&location=2636389&radius=25")',
     example: 'q=tractor&category=equipment',
   })
-  @IsString({ message: 'query must be the browse page’s query string' })
+  // Listed after the length: class-validator runs a field's checks from the last up and reports the first that fails.
   @MaxLength(2000, { message: 'query must be at most 2,000 characters' })
+  @IsString({ message: 'query must be the browse page’s query string' })
   query!: string;
 
   /** Suggested from the query when absent. */
@@ -102,7 +103,8 @@ export class SavedSearchMessage {
 export class SuggestedNameQuery {
   @ApiProperty({ required: false, description: 'The browse URL’s query string', example: 'q=tractor&category=equipment' })
   @IsOptional()
-  @IsString({ message: 'query must be the browse page’s query string' })
+  // Listed after the length: class-validator runs a field's checks from the last up and reports the first that fails.
   @MaxLength(2000, { message: 'query must be at most 2,000 characters' })
+  @IsString({ message: 'query must be the browse page’s query string' })
   query?: string;
 }
