@@ -44,6 +44,9 @@ describe('the control-character rule', () => {
     ['a carriage return', 'one\r\ntwo', false, true],
     ['a tab', 'hay\tbales', false, true],
     ['a line separator', 'one\u2028two', false, true],
+    ['a right-to-left override', 'Trusted \u202erelaed', false, true],
+    ['a direction isolate', 'Farm \u2067name\u2069', false, true],
+    ['a right-to-left mark (implicit, allowed)', 'مزرعة\u200f 12', false, false],
     ['plain text with accents', 'Café crème, £20 a bale', false, false],
   ])('%s: refused in several lines %s, on one line %s', (_what, value, multiLine, singleLine) => {
     expect(hasControlCharacters(value, 'multiLine')).toBe(multiLine);

@@ -30,6 +30,12 @@ export const EMAIL_PATTERN =
 const LINE_BREAK_CHARS = '\\n\\r\\v\\f\\u0085\\u2028\\u2029';
 /** C0 and C1 control characters and DEL, but tab, line feed and carriage return (judged by singleLine). */
 const CONTROL_CHARS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f';
+/**
+ * Unicode's explicit direction controls (embeddings, overrides, isolates): in a name or a title they can show
+ * "Trusted dealer" written backwards or turn the text after them around. Text in right-to-left scripts
+ * needs none of them on one line; the implicit marks (U+200E, U+200F) stay allowed.
+ */
+const DIRECTION_CONTROL_CHARS = '\\u202a-\\u202e\\u2066-\\u2069';
 /** What String.prototype.trim removes, spelled out: JSON Schema's readers do not agree on `\s`. */
 const SPACE_CHARS = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARS}]`);
@@ -37,13 +43,13 @@ const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARS}]`);
 /**
  * The control-character rule, the one definition every text check uses. `multiLine` text (message
  * bodies, notes, descriptions) may hold tabs and line breaks; `singleLine` text (names, titles,
- * subjects, paths) may not, nor Unicode's line separators.
+ * subjects, paths) may not, nor Unicode's line separators and direction controls.
  */
 export type TextLines = 'multiLine' | 'singleLine';
 
 /** The characters `lines` text refuses, as the body of a regular-expression character class. */
 export function controlCharacterClass(lines: TextLines): string {
-  return lines === 'singleLine' ? `${CONTROL_CHARS}${LINE_BREAK_CHARS}\\t` : CONTROL_CHARS;
+  return lines === 'singleLine' ? `${CONTROL_CHARS}${LINE_BREAK_CHARS}\\t${DIRECTION_CONTROL_CHARS}` : CONTROL_CHARS;
 }
 
 const CONTROL = { multiLine: new RegExp(`[${CONTROL_CHARS}]`), singleLine: new RegExp(`[${controlCharacterClass('singleLine')}]`) };

@@ -87,6 +87,9 @@ describe('saved searches', () => {
       // A query sent as an object is told what it must be, not that it is too long.
       const objectQuery = await jane.browser.call('POST', '/api/saved-searches', { query: { q: 'plough' } });
       expect(objectQuery.json()).toMatchObject({ fields: { query: 'query must be the browse page’s query string' } });
+      // A direction override would show the name backwards (the shared one-line text rule).
+      const turned = await jane.browser.call('POST', '/api/saved-searches', { query: 'q=plough', name: 'Ploughs \u202enotnuaT raen' });
+      expect(turned.json()).toMatchObject({ fields: { name: 'Name must not contain control characters' } });
       const visitor = await t.app.inject({ method: 'GET', url: '/api/saved-searches' });
       expect(visitor.statusCode).toBe(401);
     });
