@@ -5847,6 +5847,8 @@ export interface operations {
                 cursor?: string;
                 /** @description 1 to 50 (default 20) */
                 limit?: number;
+                /** @description false: the matches are not counted (`total` null), for a list that shows no count (a listing page’s related listings) */
+                count?: boolean;
             };
             header?: never;
             path?: never;
