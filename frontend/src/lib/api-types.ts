@@ -2298,7 +2298,7 @@ export interface components {
             listings: components["schemas"]["ListingCard"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
-            /** @description Matches, on the first page only; at most 1,000 counted */
+            /** @description Matches, on the first page only (and not with count=false); at most 1,000 counted */
             total: number | null;
             /** @description More than `total` match */
             total_is_lower_bound: boolean;
@@ -2420,7 +2420,7 @@ export interface components {
             listings: components["schemas"]["OwnListingCard"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
-            /** @description Matches, on the first page only; at most 1,000 counted */
+            /** @description Matches, on the first page only (and not with count=false); at most 1,000 counted */
             total: number | null;
             /** @description More than `total` match */
             total_is_lower_bound: boolean;
