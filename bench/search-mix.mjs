@@ -1,6 +1,6 @@
 // Searches shaped like real use, at scale, run as a whole program against the built product:
 //   node bench/search-mix.mjs --reuse DATABASE [--searches N] [--clients 50] [--seconds 60] [--only a|b]
-//     [--cpu-prof dir] [--main backend/dist/main.js]
+//     [--cpu-prof dir] [--main backend/dist/main.js] [--port 3960]
 // DATABASE is one seeded by bench/listings.mjs (a million listings: --seed-only, or a clone of one).
 // It generates N (default 5,000) distinct searches from that database's own words and the UK's
 // places: words from titles, common and rare, some misspelt, some two at once; places with every
@@ -53,7 +53,8 @@ const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5
 url.pathname = `/${database}`;
 const scratch = mkdtempSync(join(tmpdir(), 'fm-bench-search-mix-'));
 const capture = join(scratch, 'statements.jsonl');
-const port = 3960;
+// Another port with --port when another bench runs on the machine (a product already there would answer in its stead).
+const port = Number(option('--port', 3960));
 const product = new ProductProcess();
 const { serverMs } = product;
 /** Answers other than 200, each with its search. */

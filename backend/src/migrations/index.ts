@@ -39,6 +39,7 @@ import { Migration20261126160000_field_indexes } from './Migration20261126160000
 import { Migration20261126161700_saved_search_match_columns } from './Migration20261126161700_saved_search_match_columns.js';
 import { Migration20261126190000_saved_search_hits } from './Migration20261126190000_saved_search_hits.js';
 import { Migration20261126200000_search_indexes } from './Migration20261126200000_search_indexes.js';
+import { Migration20261126215000_geo_cell_index_wide } from './Migration20261126215000_geo_cell_index_wide.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -82,4 +83,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126161700_saved_search_match_columns', class: Migration20261126161700_saved_search_match_columns },
   { name: 'Migration20261126190000_saved_search_hits', class: Migration20261126190000_saved_search_hits },
   { name: 'Migration20261126200000_search_indexes', class: Migration20261126200000_search_indexes },
+  { name: 'Migration20261126215000_geo_cell_index_wide', class: Migration20261126215000_geo_cell_index_wide },
 ];

@@ -2298,7 +2298,7 @@ export interface components {
             listings: components["schemas"]["ListingCard"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
-            /** @description Matches, on the first page only; at most 1,000 counted */
+            /** @description Matches, on the first page only (and not with count=false); at most 1,000 counted */
             total: number | null;
             /** @description More than `total` match */
             total_is_lower_bound: boolean;
@@ -2420,7 +2420,7 @@ export interface components {
             listings: components["schemas"]["OwnListingCard"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
-            /** @description Matches, on the first page only; at most 1,000 counted */
+            /** @description Matches, on the first page only (and not with count=false); at most 1,000 counted */
             total: number | null;
             /** @description More than `total` match */
             total_is_lower_bound: boolean;
@@ -5847,6 +5847,8 @@ export interface operations {
                 cursor?: string;
                 /** @description 1 to 50 (default 20) */
                 limit?: number;
+                /** @description false: the matches are not counted (`total` null), for a list that shows no count (a listing page’s related listings) */
+                count?: boolean;
             };
             header?: never;
             path?: never;

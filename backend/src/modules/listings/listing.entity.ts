@@ -31,7 +31,7 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
 @Index({
   name: 'listing_geo_cell_index',
   expression:
-    'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude")',
+    'create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude", "category_id", "price_pence", "views")',
 })
 @Index({
   name: 'listing_live_wanted_index',

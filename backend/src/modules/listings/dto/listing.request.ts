@@ -292,6 +292,15 @@ export class ListingSearchRequest {
   @Max(PAGE_SIZE_MAX, { message: `limit must be at most ${PAGE_SIZE_MAX}` })
   @IsInt({ message: 'limit must be a whole number' })
   limit?: number;
+
+  @ApiProperty({
+    required: false,
+    description: 'false: the matches are not counted (`total` null), for a list that shows no count (a listing page’s related listings)',
+  })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'count must be true or false' })
+  count?: boolean;
 }
 
 export class FeaturedRequest {

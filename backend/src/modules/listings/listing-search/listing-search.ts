@@ -69,11 +69,13 @@ export class ListingSearch {
       gathered = counted.page;
       return counted.total;
     };
-    let plan = await this.planner.plan(sql, query, asked.text, countOrGather);
+    // A list that shows no count (a listing page's related listings) is not counted where a walk needs no count to be planned.
+    const uncounted = position.counted === false;
+    let plan = uncounted && !asked.text && sql.nearestWalkBounded() ? { kind: 'walk' as const } : await this.planner.plan(sql, query, asked.text, countOrGather);
     // A first page counts its matches beside finding them (two connections), unless planning counted already.
     const [found, counted] = await Promise.all([
       plan.kind === 'gather' && gathered ? gathered : pageRows(this.prepared, sql, plan, 'replica'),
-      query.cursor || plan.matches !== undefined ? undefined : count(plan),
+      query.cursor || uncounted || plan.matches !== undefined ? undefined : count(plan),
     ]);
     let page = { ...found, nextCursor: await this.continuingCursor(sql, plan, pastWindow, found.nextCursor) };
     let searchedFor: string | null = null;
@@ -86,7 +88,7 @@ export class ListingSearch {
         searchedFor = corrected;
       }
     }
-    const total = query.cursor ? null : (plan.matches ?? counted ?? (await count(plan)));
+    const total = query.cursor || uncounted ? null : (plan.matches ?? counted ?? (await count(plan)));
     return {
       listings: this.cards.cards(page.rows.slice(0, query.limit), query.near),
       next_cursor: page.nextCursor,

@@ -28,21 +28,27 @@ export class SearchPlanner {
     if (!text && !query.radiusMiles && !narrowed(query)) return asked;
     // Counted beside the page (ListingSearch), not first.
     if (sql.boundedWalk(asked)) return { ...asked, kind: 'walk' };
-    const search = text && onlyWords(query) ? await this.words.required(text, TOTAL_CAP) : undefined;
-    // A single word is counted from its postings alone, several words from the rarest one's postings
-    // (when that is conclusive); other searches through their index.
+    const alone = onlyWords(query);
+    const search = text ? await this.words.required(text, TOTAL_CAP) : undefined;
+    // A single word alone is counted from its postings, several words from the rarest one's postings
+    // (when that is conclusive); other searches, with other filters, through their index.
     const matches =
-      search?.words.length === 1
+      alone && search?.words.length === 1
         ? search.words[0].postings
-        : ((search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ?? (await count(asked)));
+        : ((alone && search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ??
+          (await count(asked)));
     const rarest = search?.words[0];
-    // One word is ranked from its postings' own index of rank, however many listings hold it.
-    if (rarest && search.words.length === 1 && query.sort === 'relevance') {
+    // One word is ranked from its postings' own index of rank, however many listings hold it; with
+    // other filters, when they leave more than are gathered (each posting's listing is checked for them).
+    if (rarest && search.words.length === 1 && query.sort === 'relevance' && (alone || matches > GATHER_LIMIT)) {
       return { ...asked, kind: 'walk', matches, lexeme: rarest.lexeme, lexemeOnly: true };
     }
     const kind = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' && text ? 'newest' : 'walk';
-    // The rarest word's postings find the matches when they are needed newest first (or all of them).
-    const byPostings = rarest && (kind !== 'walk' || query.sort === 'newest' || query.sort === 'oldest');
+    // The rarest word's postings find the matches when they are needed newest first (or all of them,
+    // where the word alone is rare enough: with other filters, the filters may be what leaves few).
+    const byPostings =
+      rarest &&
+      (kind === 'gather' ? alone || rarest.postings <= TOTAL_CAP : kind === 'newest' || query.sort === 'newest' || query.sort === 'oldest');
     return { ...asked, kind, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
   }
 }

@@ -125,6 +125,11 @@ describe('every plan finds what a plain query finds', () => {
       `q=lot&location=${PLACES.exeter.id}&radius=100&sort=nearest`,
       `location=${PLACES.taunton.id}&radius=250&min_price=60&sort=price-high`,
       'min_price=100&sort=oldest',
+      // Words with other filters that leave more than are gathered: through the rarest word's postings.
+      'q=lot&min_price=60&sort=newest',
+      'q=lot&min_price=60&sort=relevance',
+      'q=lot+hay&min_price=60&sort=relevance',
+      'q=lot+hay&min_price=60&sort=oldest',
     ].map((search) => new URLSearchParams(search));
     for (let n = 0; n < 100 + many.length; n++) {
       const params = many[n] ?? search(rand);

@@ -63,6 +63,16 @@ describe('a search query', () => {
     }
   });
 
+  it('keeps count=false in the position, so an uncounted answer is never reused for a counted one', () => {
+    const parsed = parseSearchQuery(new URLSearchParams('category=livestock&count=false'));
+    if ('errors' in parsed) throw new Error(JSON.stringify(parsed.errors));
+    expect(parsed.position).toEqual({ limit: 20, counted: false });
+    expect(searchQueryParams(parsed.query, parsed.position).get('count')).toBe('false');
+    expect(parseSearchQuery(searchQueryParams(parsed.query, parsed.position))).toEqual(parsed);
+    const counted = parseSearchQuery(new URLSearchParams('category=livestock&count=true'));
+    expect(counted).toEqual({ query: parsed.query, position: { limit: 20 } });
+  });
+
   it('is stored as JSON with its version, and read back unchanged', () => {
     const query = queryOf(EVERY_FILTER);
     const stored = JSON.parse(JSON.stringify(searchQueryToJson(query)));

@@ -74,6 +74,8 @@ export interface AttributeRange {
 export interface SearchPosition {
   cursor?: string;
   limit: number;
+  /** false: the page is not counted (its total is null), for a list that shows no count. */
+  counted?: false;
 }
 
 /** A search as a URL or stored form gives it: the query and the page, or every problem found, by parameter. */
@@ -132,7 +134,14 @@ export function parseSearchQuery(input: URLSearchParams | object): ParsedSearch 
       attributeFilters: attributeFilters(category, subcategory, raw),
       sort,
     };
-    return { query: withoutAbsent(query), position: withoutAbsent({ cursor: request.cursor, limit: request.limit ?? PAGE_SIZE }) };
+    return {
+      query: withoutAbsent(query),
+      position: withoutAbsent({
+        cursor: request.cursor,
+        limit: request.limit ?? PAGE_SIZE,
+        counted: request.count === false ? (false as const) : undefined,
+      }),
+    };
   } catch (error) {
     if (error instanceof FieldValidationException) return { errors: error.fields };
     throw error;
@@ -176,6 +185,7 @@ export function searchQueryParams(query: SearchQuery, position?: SearchPosition)
   put('sort', query.sort);
   put('cursor', position?.cursor);
   put('limit', position?.limit);
+  put('count', position?.counted);
   return params;
 }
 

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
+import { limitOf } from './search-sql.js';
 
 /** A word every match of a search must hold (a stem, as full text makes it), with its live listings counted. */
 export interface RequiredWord {
@@ -48,9 +49,9 @@ export class ListingWords {
       `with q as (select websearch_to_tsquery('english', ?) as q),
         words as (select distinct replace(m[1], '''''', '''') as lexeme from q, regexp_matches(q.q::text, '''(([^'']|'''')+)''', 'g') m)
         select (select q::text from q) !~ '[|!]' as conjunctive, (select q::text from q) ~ '<' as phrase, w.lexeme,
-          (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme limit ?) p) as postings
+          (select count(*)::int from (select 1 from listing_term t where t.lexeme = w.lexeme ${limitOf(cap + 1)}) p) as postings
         from (select 1) one left join words w on true`,
-      [text, cap + 1],
+      [text],
       'replica',
     );
     if (!rows[0]?.conjunctive || rows.some((row) => row.lexeme === null)) return undefined;
