@@ -32,7 +32,7 @@ export function limitApiRequests(store: RateLimitStore, { limit, windowSeconds }
       logger.warn(`rate-limit store unavailable, requests are not being counted: ${String(error)}`);
     }
   };
-  // Synchronous while the client's lease lasts (most requests): a promise per request cost more than the count.
+  // Synchronous while the client's lease lasts (most requests): no promise for a count kept in memory.
   return (request: FastifyRequest): void | Promise<void> => {
     if (isHealthProbe(request)) return;
     const key = keys.of(request.ip);

@@ -44,7 +44,7 @@ export function createCompressor(encoding: Encoding): Transform {
  * Compresses answers Fastify sends whole (API JSON, /metrics) of at least THRESHOLD_BYTES, as the
  * client accepts. One global onSend hook that returns at once for the small answers most API calls
  * get: @fastify/compress added three hooks to every route (and decompressed request bodies, which
- * json-body.ts now refuses), about a fifth of the cost of answering GET /api/categories.
+ * json-body.ts now refuses).
  * Streams (files, photos) are left alone: built files come precompressed.
  */
 export function compressAnswers(fastify: FastifyInstance): void {
