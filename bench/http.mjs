@@ -1,5 +1,5 @@
 // HTTP benchmark, run as a whole program against the built product and raw Fastify baselines:
-//   node bench/http.mjs [rounds] [--seconds N] [--database] [--product label=dir ...] [--cpu-prof dir]
+//   node bench/http.mjs [rounds] [--seconds N] [--database] [--product label=dir ...] [--cpu-prof dir] [--port N]
 // In one run it starts
 //   - the product (`node backend/dist/main.js` of each --product checkout, default this one as
 //     "product"), each on its own PORT, DATA_DIR and EMBEDDED_PG_PORT, with NODE_ENV=production,
@@ -24,6 +24,8 @@
 // --cpu-prof dir: the products run with node --cpu-prof, writing a profile per product into dir
 // when they stop (read it with bench/cpu-profile-summary.mjs).
 // --only text: run only the product scenarios whose name contains text (the baselines always run).
+// --port N: the first of the 40 ports the bench listens on (default 3930): products from N, the raw
+// baselines at N + 10 and N + 11, the products' embedded PostgreSQL from N + 20.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +33,7 @@ import { join, resolve } from 'node:path';
 import { requireWrk, wrk } from './wrk.mjs';
 
 const args = process.argv.slice(2);
-const WITH_VALUE = ['--seconds', '--product', '--cpu-prof', '--only'];
+const WITH_VALUE = ['--seconds', '--product', '--cpu-prof', '--only', '--port'];
 const option = (name) => {
   const values = [];
   for (let i = 0; i < args.length; i++) if (args[i] === name) values.push(args[i + 1]);
@@ -42,6 +44,7 @@ const seconds = Number(option('--seconds')[0] ?? 10);
 const useDatabaseUrl = args.includes('--database');
 const cpuProfDir = option('--cpu-prof')[0];
 const only = option('--only')[0];
+const basePort = Number(option('--port')[0] ?? 3930);
 const products = (option('--product').length > 0 ? option('--product') : ['product=.']).map((spec) => {
   const [label, dir] = spec.includes('=') ? spec.split(/=(.*)/s) : [spec, spec];
   return { label, dir: resolve(dir) };
@@ -93,8 +96,8 @@ function startProcess(label, nodeArgs, options) {
 }
 
 async function startProduct({ label, dir }, index) {
-  const port = 3930 + index;
-  const embeddedPort = 54930 + index;
+  const port = basePort + index;
+  const embeddedPort = basePort + 20 + index;
   const dataDir = join(scratch, `data-${index}`);
   const env = {
     ...process.env,
@@ -142,8 +145,8 @@ const GOAL_RATIO = 0.5;
 try {
   const started = [];
   for (const [index, product] of products.entries()) started.push(await startProduct(product, index));
-  const hello = await startRaw('hello', 3940);
-  const rawCategories = await startRaw('categories', 3941, { DATABASE_URL: started.at(-1).databaseUrl });
+  const hello = await startRaw('hello', basePort + 10);
+  const rawCategories = await startRaw('categories', basePort + 11, { DATABASE_URL: started.at(-1).databaseUrl });
 
   const scenarios = [
     { name: 'raw Fastify: GET /hello', server: hello, method: 'GET', path: '/hello' },

@@ -26,10 +26,29 @@ export function protectApi(app: NestFastifyApplication, config: AppConfig): void
     refuseWrongMethod,
     refuseCrossSiteRequests(config),
   ];
-  fastify.addHook('onRequest', async (request) => {
-    if (isApiUrl(request.url)) for (const check of checks) await check(request);
-    else if (isFileRouteUrl(request.url)) refuseWrongMethod(request);
+  // A callback hook, not an async one: the checks are synchronous for most requests, which then make
+  // no promise and wait for no microtask.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    let pending: Promise<void> | undefined;
+    try {
+      if (isApiUrl(request.url)) pending = runChecks(checks, request);
+      else if (isFileRouteUrl(request.url)) refuseWrongMethod(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
+}
+
+/** Runs `checks` in order from `from`; returns a promise only when one of them has to wait (the rest run after it). */
+function runChecks(checks: RequestCheck[], request: FastifyRequest, from = 0): Promise<void> | undefined {
+  for (let i = from; i < checks.length; i++) {
+    const pending = checks[i]?.(request);
+    if (pending) return pending.then(() => runChecks(checks, request, i + 1));
+  }
+  return undefined;
 }
 
 const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');

@@ -70,13 +70,15 @@ export function trackRequestsInFlight(fastify: FastifyInstance): void {
       if (inFlight === 0) idle?.();
     });
   });
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     // Stopping but not yet draining: only the readiness probe hears it, so a proxy stops sending requests here.
-    if (!draining && !(stopping && request.url.split('?')[0] === READINESS_PATH)) return;
+    if (!draining && !(stopping && request.url.split('?')[0] === READINESS_PATH)) {
+      done();
+      return;
+    }
     void reply.code(503).header('retry-after', '5').header('connection', 'close');
-    return request.url.startsWith('/api/')
-      ? reply.send({ success: false, error: RESTARTING_MESSAGE })
-      : reply.type('text/plain; charset=utf-8').send(RESTARTING_MESSAGE);
+    if (request.url.startsWith('/api/')) void reply.send({ success: false, error: RESTARTING_MESSAGE });
+    else void reply.type('text/plain; charset=utf-8').send(RESTARTING_MESSAGE);
   });
   notices.set(fastify, () => {
     stopping = true;

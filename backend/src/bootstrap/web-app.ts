@@ -1,7 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import { AppModule } from '../app.module.js';
 import type { Clock } from '../infra/clock/clock.js';
@@ -20,6 +19,7 @@ import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
 import { PageReuse } from '../web/page-reuse.js';
 import { SearchAnswers } from '../modules/listings/listing-search/search-answers.js';
+import { compressAnswers } from '../web/compression.js';
 import { registerSecurityHeaders } from '../web/security-headers.js';
 import { protectApi } from './api-protection.js';
 import { httpTimeouts, logClientAborts, trackRequestsInFlight } from './http-connections.js';
@@ -54,9 +54,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
   envelopeApiResults(fastify);
   app.get(Metrics).observeHttp(fastify);
   provideRequestContexts(fastify, app.get(MikroORM));
-  // JSON compressed (brotli or gzip): most of our users are on weak mobile signal. Pages and scripts come
-  // precompressed from the build instead (web/frontend.ts).
-  await fastify.register(fastifyCompress, { threshold: 1024 });
+  compressAnswers(fastify);
   await fastify.register(fastifyCookie);
   registerSecurityHeaders(fastify, config);
   protectApi(app, config);

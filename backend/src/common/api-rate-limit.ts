@@ -18,23 +18,27 @@ const STORE_WARNING_INTERVAL_MS = 60_000;
 export function limitApiRequests(store: RateLimitStore, { limit, windowSeconds }: AppConfig['apiRateLimit']) {
   const logger = new Logger('RateLimit');
   const counter = new LeasedHits(store, windowSeconds, Math.max(1, Math.floor(limit / LEASES_PER_WINDOW)));
+  const keys = new ClientKeys();
   let lastWarning = 0;
-  return async (request: FastifyRequest): Promise<void> => {
-    if (isHealthProbe(request)) return;
-    let hit;
-    try {
-      hit = await counter.hit(clientKey(request.ip));
-    } catch (error) {
-      if (Date.now() - lastWarning > STORE_WARNING_INTERVAL_MS) {
-        lastWarning = Date.now();
-        logger.warn(`rate-limit store unavailable, requests are not being counted: ${String(error)}`);
-      }
-      return;
-    }
+  const refuseOverLimit = (hit: RateLimitHit): void => {
     if (hit.count > limit) {
       const wait = hit.resetSeconds;
       throw new TooManyRequestsException(`Too many requests. Please wait ${wait} second${wait === 1 ? '' : 's'} and try again.`, wait);
     }
+  };
+  const passWhileStoreDown = (error: unknown): void => {
+    if (Date.now() - lastWarning > STORE_WARNING_INTERVAL_MS) {
+      lastWarning = Date.now();
+      logger.warn(`rate-limit store unavailable, requests are not being counted: ${String(error)}`);
+    }
+  };
+  // Synchronous while the client's lease lasts (most requests): no promise for a count kept in memory.
+  return (request: FastifyRequest): void | Promise<void> => {
+    if (isHealthProbe(request)) return;
+    const key = keys.of(request.ip);
+    const leased = counter.spendLeased(key);
+    if (leased) return refuseOverLimit(leased);
+    return counter.hit(key).then(refuseOverLimit, passWhileStoreDown);
   };
 }
 
@@ -62,15 +66,21 @@ export class LeasedHits {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** A hit from the client's lease held in this process, or undefined when it has none left (then call hit). */
+  spendLeased(key: string): RateLimitHit | undefined {
+    const at = this.now();
+    const lease = this.leases.get(key);
+    if (!lease || lease.left <= 0 || lease.endsAt <= at) return undefined;
+    lease.left--;
+    lease.count++;
+    return { count: lease.count, resetSeconds: Math.max(1, Math.ceil((lease.endsAt - at) / 1000)) };
+  }
+
   async hit(key: string): Promise<RateLimitHit> {
     for (;;) {
+      const leased = this.spendLeased(key);
+      if (leased) return leased;
       const at = this.now();
-      const lease = this.leases.get(key);
-      if (lease && lease.left > 0 && lease.endsAt > at) {
-        lease.left--;
-        lease.count++;
-        return { count: lease.count, resetSeconds: Math.max(1, Math.ceil((lease.endsAt - at) / 1000)) };
-      }
       if (this.leaseSize === 1) return this.reserve(key, at);
       // Requests arriving while a lease is being taken wait for it rather than each taking one:
       // fifty at once would otherwise reserve fifty leases and spend one hit of each.
@@ -109,9 +119,30 @@ export class LeasedHits {
 /** The probes the limit leaves alone (also left without a 429 in the API contract). */
 export const HEALTH_PROBE_PATHS: readonly string[] = ['/api/health', '/api/health/live', '/api/health/ready'];
 
+const PROBE_PATHS: ReadonlySet<string> = new Set(HEALTH_PROBE_PATHS.flatMap((path) => [path, `${path}/`]));
+const PROBE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 function isHealthProbe(request: FastifyRequest): boolean {
-  const path = request.url.split('?')[0]?.replace(/\/$/, '') ?? '';
-  return HEALTH_PROBE_PATHS.includes(path) && ['GET', 'HEAD', 'OPTIONS'].includes(request.method);
+  if (!PROBE_METHODS.has(request.method)) return false;
+  const queryAt = request.url.indexOf('?');
+  return PROBE_PATHS.has(queryAt === -1 ? request.url : request.url.slice(0, queryAt));
+}
+
+/** Most requests come from addresses seen a moment ago: their keys are kept rather than parsed again. */
+const MAX_CLIENT_KEYS = 10_000;
+
+class ClientKeys {
+  private readonly keys = new Map<string, string>();
+
+  of(ip: string): string {
+    let key = this.keys.get(ip);
+    if (key === undefined) {
+      if (this.keys.size >= MAX_CLIENT_KEYS) this.keys.clear();
+      key = clientKey(ip);
+      this.keys.set(ip, key);
+    }
+    return key;
+  }
 }
 
 /**

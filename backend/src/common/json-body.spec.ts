@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { useTestApp } from '../testing/test-context.js';
 
 const valid = { name: 'Jane Farmer', email: 'jane@example.co.uk', subject: 'Hay', message: 'Is the hay still available?' };
@@ -80,6 +81,18 @@ describe('request bodies', () => {
     const response = await post(payload, contentType);
     expect(response.statusCode).toBe(415);
     expect(response.json()).toEqual({ success: false, error: 'Unsupported content type; send JSON with Content-Type: application/json.' });
+    expect(await db.query('select id from contact_message')).toHaveLength(0);
+  });
+
+  it('answers a gzip-compressed body with 415 and stores nothing', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify(valid)),
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toEqual({ success: false, error: 'Compressed request bodies are not accepted; send JSON as it is.' });
     expect(await db.query('select id from contact_message')).toHaveLength(0);
   });
 

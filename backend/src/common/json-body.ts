@@ -1,4 +1,4 @@
-import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import { BadRequestException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { NUL_MESSAGE } from './dependency-errors.js';
 import { FieldValidationException } from './errors.js';
@@ -12,17 +12,25 @@ const NOT_AN_OBJECT = 'Request body must be a JSON object of named fields.';
  */
 export const JSON_BODY_LIMITS = { depth: 20, keysPerObject: 1_000, itemsPerList: 5_000, values: 10_000 };
 
+const ENCODED_BODY_MESSAGE = 'Compressed request bodies are not accepted; send JSON as it is.';
+
 /**
  * Makes JSON the only body the app accepts (anything else gets 415, form posts included, so a
  * foreign site cannot submit a plain HTML form to the API) and parses it with limits checked in
- * one linear pass, before a DTO ever sees it.
+ * one linear pass, before a DTO ever sees it. A body with a Content-Encoding (gzip) gets 415 too:
+ * our pages never send one, and inflating it would let a small body grow past the size limit.
  *
  * A route that takes files (uploads) registers @fastify/multipart inside its own encapsulated
  * plugin, so multipart is accepted there and nowhere else.
  */
 export function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      done(new UnsupportedMediaTypeException(ENCODED_BODY_MESSAGE), undefined);
+      return;
+    }
     try {
       done(null, parseBoundedJson(body as string));
     } catch (error) {

@@ -3,13 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageContext } from '../contracts/page-context.js';
 import { pageContext } from './page-context.js';
 import { REUSE_FOR_VISITORS_HEADER } from '../contracts/page-context.js';
-import { COMPRESSIBLE, type PageReuse } from './page-reuse.js';
+import { acceptedEncoding, COMPRESSIBLE, createCompressor } from './compression.js';
+import type { PageReuse } from './page-reuse.js';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: { page: PageContext }) => Promise<void>;
 
@@ -30,7 +30,7 @@ const STATIC_HEADERS_FILE = '_headers.json';
  *  - anything else through Astro's handler (pages with `prerender = false`), and finally the
  *    prerendered 404 page with status 404. `/api` and `/socket.io` never reach Astro.
  * Files are sent as the build's brotli or gzip copy when the client accepts one (with
- * `Vary: Accept-Encoding`), so these routes are left out of per-response compression.
+ * `Vary: Accept-Encoding`): a stream, which per-response compression (compression.ts) leaves alone.
  * Pages Astro renders get the site's `publicOrigin` and call the API in process (page-context.ts); those that
  * opt in are reused for visitors through `pageReuse` (page-reuse.ts).
  */
@@ -73,17 +73,17 @@ export async function mountFrontend(
   for (const file of await listFiles(clientDir)) {
     if (PRECOMPRESSED_SUFFIX.test(file)) continue;
     if (!file.endsWith('.html')) {
-      fastify.get(`/${file}`, { compress: false }, (_request, reply) => reply.sendFile(file));
+      fastify.get(`/${file}`, (_request, reply) => reply.sendFile(file));
       continue;
     }
     const route = pageRoute(file);
     if (route === undefined) continue;
     const policy = policyFor(route);
-    fastify.get(route, { compress: false }, (_request, reply) => sendPage(reply, file, policy, 200));
+    fastify.get(route, (_request, reply) => sendPage(reply, file, policy, 200));
   }
 
   const notFoundPolicy = policyFor(NOT_FOUND_ROUTE);
-  fastify.get('/*', { compress: false }, async (request: FastifyRequest, reply: FastifyReply) => {
+  fastify.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path === '/api' || path === '/socket.io' || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       return reply.status(404).send({ success: false, error: `No API endpoint at ${request.method} ${path}` });
@@ -141,8 +141,7 @@ function correctWhatAstroSends(res: ServerResponse): void {
  * accepts, once Astro has said the response is text. Returns how to undo it (Astro passed).
  */
 export function compressWhatAstroWrites(request: IncomingMessage, res: ServerResponse): () => void {
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+  const encoding = acceptedEncoding(request.headers);
   const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
   res.writeHead = ((status: number, headers: OutgoingHttpHeaders = {}) => {
     const type = String(headers['content-type'] ?? res.getHeader('content-type') ?? '');
@@ -150,7 +149,7 @@ export function compressWhatAstroWrites(request: IncomingMessage, res: ServerRes
     if (!encoding || !COMPRESSIBLE.test(type) || headers['content-encoding'] || status === 204 || status === 304) {
       return writeHead(status, vary);
     }
-    const compressor = encoding === 'br' ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip({ level: 6 });
+    const compressor = createCompressor(encoding);
     const write = res.write.bind(res) as (chunk: Buffer) => boolean;
     const end = res.end.bind(res) as () => ServerResponse;
     compressor.on('data', (chunk: Buffer) => write(chunk));

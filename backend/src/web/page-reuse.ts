@@ -1,9 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { REUSE_FOR_VISITORS_HEADER } from '../contracts/page-context.js';
 import { SESSION_COOKIE } from '../modules/auth/sessions.service.js';
-
-type Encoding = 'br' | 'gzip';
+import { acceptedEncoding, COMPRESSIBLE, compressBody, type Encoding } from './compression.js';
 
 /** A page as Astro wrote it, and its compressed copies made on first use. */
 interface RenderedPage {
@@ -16,8 +14,6 @@ interface RenderedPage {
 /** Larger pages are rendered each time: the reuse is for listing pages of a few tens of kB. */
 const MAX_PAGE_BYTES = 1024 * 1024;
 const HEADERS_NOT_KEPT = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'vary']);
-/** Server-rendered responses worth compressing: pages and text, not images. */
-export const COMPRESSIBLE = /^(?:text\/|application\/(?:json|xml|ld\+json|rss\+xml)|image\/svg\+xml)/;
 
 /**
  * Server-rendered pages reused for visitors, as search answers are (listing-search/search-answers.ts): browse's
@@ -59,8 +55,8 @@ export class PageReuse {
   /** Sends a kept or captured page, compressed as the client accepts (each encoding made once per page). */
   send(request: IncomingMessage, response: ServerResponse, page: RenderedPage): void {
     const type = String(page.headers['content-type'] ?? '');
-    const encoding = page.body.length > 0 && COMPRESSIBLE.test(type) ? acceptedEncoding(request) : undefined;
-    const body = encoding ? (page.encoded[encoding] ??= compress(page.body, encoding)) : page.body;
+    const encoding = page.body.length > 0 && COMPRESSIBLE.test(type) ? acceptedEncoding(request.headers) : undefined;
+    const body = encoding ? (page.encoded[encoding] ??= compressBody(page.body, encoding)) : page.body;
     response.statusMessage = STATUS_CODES[page.status] ?? '';
     response.writeHead(page.status, {
       ...page.headers,
@@ -175,13 +171,4 @@ function mayBeShared(headers: OutgoingHttpHeaders): boolean {
 
 function keptHeaders(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HEADERS_NOT_KEPT.has(name.toLowerCase())));
-}
-
-function acceptedEncoding(request: IncomingMessage): Encoding | undefined {
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
-}
-
-function compress(body: Buffer, encoding: Encoding): Buffer {
-  return encoding === 'br' ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }) : gzipSync(body, { level: 6 });
 }

@@ -75,16 +75,37 @@ export class AccessGuard implements CanActivate {
     @Inject(Reflector) private readonly reflector: Reflector,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Each route's requirement (by controller, then handler), read from its decorators once. */
+  private readonly requirements = new WeakMap<object, WeakMap<object, Requirement | null>>();
+
+  /** Synchronous unless a session must be looked up: a visitor's call to an open route costs no promise. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = request.cookies?.[SESSION_COOKIE];
     refuseCookieCallWithoutClientHeader(request, Boolean(token));
-    request.auth ??= token ? await this.sessions.resolve(token) : null;
-    const requirement = requirementOf(this.reflector, context.getHandler(), context.getClass());
+    if (request.auth == null && token) {
+      return this.sessions.resolve(token).then((auth) => {
+        request.auth = auth;
+        return this.meetsRequirement(context, request, token);
+      });
+    }
+    request.auth ??= null;
+    return this.meetsRequirement(context, request, token);
+  }
+
+  private meetsRequirement(context: ExecutionContext, request: AuthenticatedRequest, token: string | undefined): boolean {
+    const [handler, controller] = [context.getHandler(), context.getClass()];
+    let byHandler = this.requirements.get(controller);
+    if (byHandler === undefined) this.requirements.set(controller, (byHandler = new WeakMap()));
+    let requirement = byHandler.get(handler);
+    if (requirement === undefined) {
+      requirement = requirementOf(this.reflector, handler, controller) ?? null;
+      byHandler.set(handler, requirement);
+    }
     if (!requirement) return true;
     if (!request.auth) {
-      const signInText = this.reflector.getAllAndOverride<string | undefined>(SIGN_IN_TEXT, [context.getHandler(), context.getClass()]);
+      const signInText = this.reflector.getAllAndOverride<string | undefined>(SIGN_IN_TEXT, [handler, controller]);
       throw new UnauthorizedException(token ? ACCOUNT_TEXTS.sessionExpired : (signInText ?? ACCOUNT_TEXTS.signInRequired));
     }
     if (requirement === 'verified-email' && !request.auth.user.emailVerifiedAt)
