@@ -71,7 +71,7 @@ describe('operators: probes and metrics', () => {
     expect(none.headers['www-authenticate']).toBe('Bearer realm="operator"');
     expect((await get('/metrics', { authorization: 'Bearer wrong-token' })).statusCode).toBe(401);
 
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     const listingId = await insertListing(db, { seller: seller.id, title: 'Metrics test baler' });
     expect((await get(`/api/listings/${listingId}`)).statusCode).toBe(200);
 

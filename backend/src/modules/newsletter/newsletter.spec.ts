@@ -151,7 +151,7 @@ describe('newsletter: double opt-in and unsubscribe', () => {
   it("is part of the account's export, and goes with the account, also when the account came after the sign-up", async () => {
     const reader = newPerson('Nell Reader');
     await confirmedSubscriber(reader.email);
-    const { browser, person } = await signedInPerson(t, db, reader);
+    const { browser, person } = await signedInPerson(t, reader);
     const exported = await browser.call('GET', '/api/profile/export');
     expect(exported.json<{ data: { newsletter: unknown[] } }>().data.newsletter).toEqual([
       expect.objectContaining({ email: person.email, status: 'confirmed' }),
