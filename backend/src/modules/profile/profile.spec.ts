@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { AppModule } from '../../app.module.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
-import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
+import { Browser, newPerson, signedInPerson, signedUpPerson } from '../../testing/accounts.js';
 import { deleteRedisKeys } from '../../testing/redis.js';
 import { readOutbox, startTestApp, testConfig, waitForJobs } from '../../testing/test-app.js';
 import { createTestDatabase } from '../../testing/test-database.js';
@@ -181,7 +181,7 @@ describe('the profile', () => {
   });
 
   it('exports everything stored about the user, and no secret', async () => {
-    const { browser, person } = await signedInPerson(t);
+    const { browser, person } = await signedUpPerson(t, db);
     const response = await browser.call('GET', '/api/profile/export');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
