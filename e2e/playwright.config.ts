@@ -69,6 +69,8 @@ function productServer(product: ProductInstance, { awaited }: { awaited: boolean
       // The tests say which client they are (tests/fixtures.ts), as a reverse proxy would.
       TRUST_PROXY: '1',
       POSTCODES_API_URL: postcodesURL,
+      // The digest test waits for the digest job's next look; each minute, it would wait 30 s on average.
+      DIGEST_CHECK_SECONDS: '2',
       ...(product.googleURL && {
         PUBLIC_URL: product.baseURL,
         GOOGLE_CLIENT_ID: 'fieldmarket-e2e.apps.googleusercontent.com',

@@ -85,7 +85,7 @@ describe('the running API answers only what its contract lists', () => {
   // Every documented operation is served, the diagnostic routes included.
   const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', DIAGNOSTIC_ROUTES: 'true' });
   beforeAll(async () => {
-    const signedIn = await signedInPerson(t, db);
+    const signedIn = await signedInPerson(t);
     await db.query('update app_user set email_verified_at = null where id = $1', [signedIn.id]);
     person = signedIn.browser;
   });
@@ -120,7 +120,7 @@ describe('the running API answers only what its contract lists', () => {
   });
 
   it('documents the 403 of a state-changing call that sends the cookie without X-Requested-With', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const undocumented: string[] = [];
     for (const { key, verb, path, operation } of ordered.filter((o) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(o.verb))) {
       const response = await call(browser, verb, path, { 'x-requested-with': '' });

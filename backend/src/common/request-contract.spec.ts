@@ -12,9 +12,9 @@ interface Refusal {
 describe('requests outside the contract', () => {
   let browser: Browser;
 
-  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
+  const { t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
   beforeAll(async () => {
-    ({ browser } = await signedInPerson(t, db));
+    ({ browser } = await signedInPerson(t));
   });
 
   it('refuses null in a profile field the contract types as text, and keeps the profile', async () => {

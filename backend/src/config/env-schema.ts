@@ -191,6 +191,12 @@ export const ENV = {
     description:
       "A running job's lock (renewed at half of it) and the outbox relay's lease; what a process that died held is taken up after 1-2 of these",
   }),
+  DIGEST_CHECK_SECONDS: int({
+    default: 60,
+    min: 1,
+    max: 3_600,
+    description: 'How often the saved-search digest job looks for due digests; a digest goes out at the first look after its 07:00',
+  }),
   SMTP_URL: url({
     protocols: ['smtp:', 'smtps:'],
     shownDefault: NONE,

@@ -40,6 +40,8 @@ export interface AppConfig {
      * for jobs whose lock ran out) and the outbox entries its relay is handing to the queue.
      */
     jobLeaseSeconds: number;
+    /** How often the saved-search digest job looks for digests that are due. */
+    digestCheckSeconds: number;
     /** The worker process serves its own /metrics (job durations) on this port; absent: none. */
     workerMetricsPort: number | undefined;
   };
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
       workersInProcess: read.get('WORKERS_IN_PROCESS') ?? redisUrl === undefined,
       outboxPollSeconds: read.get('OUTBOX_POLL_SECONDS'),
       jobLeaseSeconds: read.get('JOB_LEASE_SECONDS'),
+      digestCheckSeconds: read.get('DIGEST_CHECK_SECONDS'),
       workerMetricsPort: read.get('WORKER_METRICS_PORT'),
     },
     mail: {

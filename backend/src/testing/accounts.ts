@@ -1,4 +1,7 @@
+import { MikroORM } from '@mikro-orm/postgresql';
 import type { LightMyRequestResponse } from 'fastify';
+import { Passwords } from '../modules/auth/passwords.js';
+import { User } from '../modules/users/user.entity.js';
 import { eventually, readOutbox, waitForJobs, type TestApp } from './test-app.js';
 import type { TestDatabase } from './test-database.js';
 
@@ -73,8 +76,44 @@ export async function linkMailedTo(t: TestApp, email: string, path: string): Pro
 
 export const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.get('token') ?? '');
 
-/** Signs a new person up, confirms the address from the mailed link, and signs in: a browser with a session. */
-export async function signedInPerson(
+/**
+ * The argon2 hash of each password the factories give people, made once per test file: hashing is about a
+ * third of what making an account costs, and the tests share a handful of passwords.
+ */
+const passwordHashes = new Map<string, Promise<string>>();
+
+/**
+ * An account with a confirmed address and a password, as signing up and following the mailed link leave it,
+ * written through the ORM without those steps (auth.spec tests them: the sign-up answer, the mail, the link).
+ * No sign-up mail is sent. Returns the account's id.
+ */
+export async function confirmedAccount(t: TestApp, person: Person): Promise<string> {
+  let passwordHash = passwordHashes.get(person.password);
+  if (!passwordHash) passwordHashes.set(person.password, (passwordHash = t.app.get(Passwords).hash(person.password)));
+  const em = t.app.get(MikroORM).em.fork();
+  const user = em.create(User, {
+    email: person.email,
+    fullName: person.name,
+    passwordHash: await passwordHash,
+    provider: 'password',
+    emailVerifiedAt: new Date(),
+  });
+  await em.flush();
+  return user.id;
+}
+
+/** A person with a confirmed account (confirmedAccount), signed in through the API: a browser with a session. */
+export async function signedInPerson(t: TestApp, person = newPerson()): Promise<{ browser: Browser; person: Person; id: string }> {
+  await confirmedAccount(t, person);
+  const browser = new Browser(t);
+  return { browser, person, id: await signInWith(browser, person) };
+}
+
+/**
+ * Signs a new person up through the API, confirms the address from the mailed link, and signs in, as a
+ * person does: for tests of what those steps leave behind (the mail, the used link). signedInPerson is cheaper.
+ */
+export async function signedUpPerson(
   t: TestApp,
   db: TestDatabase,
   person = newPerson(),
@@ -85,8 +124,12 @@ export async function signedInPerson(
   await waitForJobs(db);
   const link = await linkMailedTo(t, person.email, '/verify-email');
   await browser.call('POST', '/api/auth/verify-email', { token: tokenOf(link) });
+  return { browser, person, id: await signInWith(browser, person) };
+}
+
+/** Signs `person` in through the API in `browser`; returns their account's id. */
+async function signInWith(browser: Browser, person: Person): Promise<string> {
   const signIn = await browser.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
   if (signIn.statusCode !== 200) throw new Error(`sign-in failed: ${signIn.body}`);
-  const { id } = signIn.json<{ data: { user: { id: string } } }>().data.user;
-  return { browser, person, id };
+  return signIn.json<{ data: { user: { id: string } } }>().data.user.id;
 }

@@ -79,20 +79,28 @@ export function postImages(browser: Browser, parts: FilePart[]) {
   return browser.send('POST', '/api/upload/multiple', body, { 'content-type': contentType });
 }
 
+/** Makes a value once, when first asked for. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+/**
+ * The photos uploadPhotos sends, made once per test file: each upload is a new image of its own to the
+ * product (nothing there compares files), and making the noise and encoding it cost as much as a small
+ * photo's processing.
+ */
+const samplePhoto = { small: once(() => jpegBytes(400, 300)), large: once(() => jpegBytes(1200, 900)) };
+
 /**
  * Uploads `n` photos (1200x900 JPEG) and, unless `ready: false`, waits until each is ready, i.e.
  * every variant is served; returns their ids in upload order. A listing can be posted with photos
  * still being processed, so tests that do not look at the photos need not wait.
  */
 export async function uploadPhotos(browser: Browser, n: number, { ready = true } = {}): Promise<string[]> {
-  const parts = await Promise.all(
-    Array.from({ length: n }, async (_, i) => ({
-      filename: `photo-${i}.jpg`,
-      contentType: 'image/jpeg',
-      // Small when nobody waits for them, so their processing never holds up the queue for the next test.
-      data: ready ? await jpegBytes(1200, 900) : await jpegBytes(400, 300),
-    })),
-  );
+  // Small when nobody waits for them, so their processing never holds up the queue for the next test.
+  const data = await (ready ? samplePhoto.large : samplePhoto.small)();
+  const parts = Array.from({ length: n }, (_, i) => ({ filename: `photo-${i}.jpg`, contentType: 'image/jpeg', data }));
   const response = await postImages(browser, parts);
   if (response.statusCode !== 201) throw new Error(`upload failed: ${response.statusCode} ${response.body}`);
   const ids = response.json<{ data: { images: UploadedImageBody[] } }>().data.images.map((image) => image.id);

@@ -53,11 +53,8 @@ export async function turnOnTwoFactor(browser: Browser): Promise<string[]> {
 }
 
 /** A signed-in person (address confirmed) who turned two-factor sign-in on in that session; with their recovery codes. */
-export async function twoFactorPerson(
-  t: TestApp,
-  db: TestDatabase,
-): Promise<{ browser: Browser; person: Person; id: string; recoveryCodes: string[] }> {
-  const member = await signedInPerson(t, db);
+export async function twoFactorPerson(t: TestApp): Promise<{ browser: Browser; person: Person; id: string; recoveryCodes: string[] }> {
+  const member = await signedInPerson(t);
   return { ...member, recoveryCodes: await turnOnTwoFactor(member.browser) };
 }
 
@@ -84,7 +81,7 @@ export async function staffMember(
   t: TestApp,
   db: TestDatabase,
 ): Promise<{ browser: Browser; person: Person; id: string; recoveryCodes: string[] }> {
-  const member = await signedInPerson(t, db);
+  const member = await signedInPerson(t);
   const granted = await staffCommand(db, 'grant', member.person.email);
   if (granted.code !== 0) throw new Error(`staff grant failed: ${granted.stderr}`);
   const browser = await signIn(t, member.person);

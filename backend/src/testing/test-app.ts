@@ -75,8 +75,24 @@ export interface OutboxMail {
   replyTo?: string;
 }
 
+/**
+ * Mails already read, per outbox folder and file. The mail service writes each file whole (under a temporary
+ * name, then renamed) and never changes it, so a file is read once: tests poll the outbox many times, and a
+ * file of the suite collects hundreds of mails.
+ */
+const outboxFilesRead = new Map<string, Map<string, OutboxMail>>();
+
 /** The messages in the local mail outbox, oldest first. */
 export async function readOutbox(dir: string): Promise<OutboxMail[]> {
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
-  return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as OutboxMail));
+  let read = outboxFilesRead.get(dir);
+  if (!read) outboxFilesRead.set(dir, (read = new Map()));
+  const known = read;
+  return Promise.all(
+    files.map(async (f) => {
+      let mail = known.get(f);
+      if (!mail) known.set(f, (mail = JSON.parse(await readFile(join(dir, f), 'utf8')) as OutboxMail));
+      return mail;
+    }),
+  );
 }

@@ -33,7 +33,7 @@ function expectCommonHeaders(response: LightMyRequestResponse) {
 }
 
 describe('security headers', () => {
-  const { db, t } = useTestApp({ FRONTEND_DIR: frontendDir });
+  const { t } = useTestApp({ FRONTEND_DIR: frontendDir });
 
   it('gives API JSON a policy that allows nothing to load or run', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/categories' });
@@ -92,7 +92,7 @@ describe('security headers', () => {
   });
 
   it("lets other sites' pages (webmail showing an alert e-mail) load listing photos, and nothing else", async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const [id] = (await uploadPhotos(browser, 1)) as [string];
     const photo = await t.app.inject({ method: 'GET', url: `/media/images/${id}/320.webp` });
     expect(photo.statusCode).toBe(200);

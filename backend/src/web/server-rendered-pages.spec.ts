@@ -90,7 +90,7 @@ describe('pages rendered on the server, reached directly (no TRUST_PROXY)', () =
   beforeAll(async () => {
     db = await createTestDatabase();
     ({ t, origin, port } = await startListening(db, {}));
-    sellerId = (await signedInPerson(t, db)).id;
+    sellerId = (await signedInPerson(t)).id;
     listingId = await insertListing(db, { seller: sellerId, title: 'Massey Ferguson 135 tractor' });
   });
   afterAll(async () => {
@@ -182,14 +182,14 @@ describe('listing pages reused for visitors (SEARCH_CACHE_MS)', () => {
   it('shows a listing published through this process on the next visitor page at once', async () => {
     const before = await get(origin, '/browse?category=equipment', '127.0.0.10');
     expect(before.body).not.toContain('Kuhn GMD 3511 mower');
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     const posted = await seller.browser.call('POST', '/api/listings', await listingBody(seller.browser, { title: 'Kuhn GMD 3511 mower' }));
     expect(posted.statusCode).toBe(201);
     expect((await get(origin, '/browse?category=equipment', '127.0.0.10')).body).toContain('Kuhn GMD 3511 mower');
   });
 
   it("renders a member's page for them each time (their own budget), never from a visitor's", async () => {
-    const member = await signedInPerson(t, db);
+    const member = await signedInPerson(t);
     const cookie = member.browser.cookies;
     expect(cookie).toContain('fm_session=');
     expect((await get(origin, '/browse?q=trailer', '127.0.0.11')).status).toBe(200);
@@ -212,7 +212,7 @@ describe.each([
   beforeAll(async () => {
     db = await createTestDatabase();
     ({ t, origin } = await startListening(db, { TRUST_PROXY: trustProxy, PUBLIC_URL: 'https://fieldmarket.example' }));
-    const sellerId = (await signedInPerson(t, db)).id;
+    const sellerId = (await signedInPerson(t)).id;
     listingId = await insertListing(db, { seller: sellerId, title: 'Round bale feeder' });
   });
   afterAll(async () => {
@@ -234,7 +234,7 @@ describe.each([
   });
 
   it('count views by the address the proxy saw', async () => {
-    const id = await insertListing(db, { seller: (await signedInPerson(t, db)).id, title: 'Cattle crush' });
+    const id = await insertListing(db, { seller: (await signedInPerson(t)).id, title: 'Cattle crush' });
     for (const seen of ['10.9.1.1', '10.9.1.2', '10.9.1.1']) {
       expect((await get(origin, `/listing/${id}`, proxy, { 'x-forwarded-for': `198.51.100.7, ${seen}` })).status).toBe(200);
     }

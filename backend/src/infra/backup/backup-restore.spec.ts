@@ -79,11 +79,11 @@ describe('./fieldmarket backup and restore', () => {
     console.info(server.note);
     source = await createTestDatabase({ server: server.serverUrl });
     app = await startTestApp(source, { TWO_FACTOR_KEY, OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', SEARCH_CACHE_MS: '0' });
-    seller = await signedInPerson(app, source, newPerson('Sam Seller'));
-    buyer = await signedInPerson(app, source, newPerson('Bea Buyer'));
+    seller = await signedInPerson(app, newPerson('Sam Seller'));
+    buyer = await signedInPerson(app, newPerson('Bea Buyer'));
 
     // A member of staff with two-factor sign-in (the secret encrypted with TWO_FACTOR_KEY).
-    const member = await signedInPerson(app, source, newPerson('Stella Staff'));
+    const member = await signedInPerson(app, newPerson('Stella Staff'));
     expect((await staffCommand(source, 'grant', member.person.email)).code).toBe(0);
     const staffBrowser = await signIn(app, member.person);
     const setup = await staffBrowser.call('POST', '/api/profile/two-factor/setup');

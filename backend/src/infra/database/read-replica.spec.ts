@@ -62,7 +62,7 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
   });
 
   it('shows the seller their edits at once while visitors see the lagging replica, and both agree once it catches up', async () => {
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     const images = await uploadPhotos(seller.browser, 1, { ready: false });
     // The test-data factory's equipment listing, as this plough, with the same photo each time.
     const plough = (title: string, price: number) =>
@@ -135,7 +135,7 @@ describeWithPostgres('DATABASE_REPLICA_URL: browsing reads the replica, a seller
   }, 120_000);
 
   it('serves visitors from the primary while the replica is down, says so to operators, and reads the replica again once it is back', async () => {
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     const posted = await seller.browser.call(
       'POST',
       '/api/listings',

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { AppConfig } from '../../config/env.js';
 import type { DomainEvent, DomainEventName } from '../../events/domain-events.js';
 import { QUEUES, type QueueName } from '../../jobs/queues.js';
 
@@ -24,8 +25,8 @@ export interface ScheduleOptions {
   /** The job's name: unique, e.g. "outbox.purge". */
   name: string;
   queue: QueueName;
-  /** Run once per interval across all processes (a BullMQ job scheduler). */
-  everyMs: number;
+  /** Run once per interval across all processes (a BullMQ job scheduler); a function when a setting sets it. */
+  everyMs: number | ((config: AppConfig) => number);
 }
 
 const SUBSCRIBER = Symbol('fieldmarket:subscriber');

@@ -52,7 +52,9 @@ export class JobWorkers implements OnApplicationBootstrap, BeforeApplicationShut
     try {
       for (const queue of QUEUE_NAMES) {
         const schedules = this.registry.allSchedules().filter((s) => s.queue === queue);
-        for (const schedule of schedules) await this.jobs.schedule(queue, schedule.name, schedule.everyMs);
+        for (const { name, everyMs } of schedules) {
+          await this.jobs.schedule(queue, name, typeof everyMs === 'function' ? everyMs(this.config) : everyMs);
+        }
         await this.jobs.removeSchedulersExcept(queue, new Set(schedules.map((s) => s.name)));
       }
     } catch (error) {

@@ -58,7 +58,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('answers a repeated address exactly as a new one, and tells the owner instead', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       const again = await new Browser(t).call('POST', '/api/auth/signup', {
         ...person,
         name: 'Someone Else',
@@ -110,7 +110,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
 
   describe('sign-in and the session', () => {
     it('says the same about an unknown address and a wrong password', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       const wrongPassword = await new Browser(t).call('POST', '/api/auth/signin', { email: person.email, password: 'not-the-password' });
       const unknown = await new Browser(t).call('POST', '/api/auth/signin', {
         email: `nobody.${person.email}`,
@@ -144,14 +144,14 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
         success: true,
         data: { user: null, two_factor_pending: false },
       });
-      const { browser, person } = await signedInPerson(t, db);
+      const { browser, person } = await signedInPerson(t);
       expect((await browser.call('GET', '/api/auth/me')).json()).toMatchObject({
         data: { user: { email: person.email, email_verified: true } },
       });
     });
 
     it('ends the session on the server at sign-out: the old cookie signs nothing in', async () => {
-      const { browser } = await signedInPerson(t, db);
+      const { browser } = await signedInPerson(t);
       const stolen = browser.cookies;
       expect((await browser.call('POST', '/api/auth/signout')).statusCode).toBe(200);
       const thief = new Browser(t);
@@ -163,7 +163,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('refresh gives the session a new token and retires the old one', async () => {
-      const { browser } = await signedInPerson(t, db);
+      const { browser } = await signedInPerson(t);
       const before = browser.cookies;
       expect((await browser.call('POST', '/api/auth/refresh')).statusCode).toBe(200);
       expect(browser.cookies).not.toBe(before);
@@ -174,7 +174,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('refuses a state-changing call that carries the session but not the header the site sends', async () => {
-      const { browser } = await signedInPerson(t, db);
+      const { browser } = await signedInPerson(t);
       const forged = await browser.call('POST', '/api/auth/signout', undefined, { 'x-requested-with': '' });
       expect(forged.statusCode).toBe(403);
       expect(forged.json<{ error: string }>().error).toMatch(/X-Requested-With/);
@@ -184,14 +184,14 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('lists the sessions and ends the others; another account’s session id is not found', async () => {
-      const a = await signedInPerson(t, db);
+      const a = await signedInPerson(t);
       const other = new Browser(t);
       await other.call('POST', '/api/auth/signin', { email: a.person.email, password: a.person.password });
       const listed = (await a.browser.call('GET', '/api/auth/sessions')).json<{ data: Array<{ id: string; current: boolean }> }>().data;
       expect(listed).toHaveLength(2);
       expect(listed.filter((s) => s.current)).toHaveLength(1);
 
-      const b = await signedInPerson(t, db, newPerson('Bob Grazier'));
+      const b = await signedInPerson(t, newPerson('Bob Grazier'));
       const othersId = listed.find((s) => !s.current)?.id as string;
       const idor = await b.browser.call('DELETE', `/api/auth/sessions/${othersId}`);
       expect(idor.statusCode).toBe(404);
@@ -207,7 +207,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     const TOO_MANY_SIGN_INS = /^Too many sign-in attempts\. Please wait \d+ minutes? and try again\.$/;
 
     it('stops one address guessing one account after ten attempts, even when they come at once', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       const guesser = new Browser(t);
       const guesses = await Promise.all(
         Array.from({ length: 14 }, (_, i) =>
@@ -223,7 +223,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('lets the owner sign in from their own address after strangers’ wrong guesses', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       for (let i = 0; i < 12; i++) {
         const stranger = await new Browser(t, `10.200.0.${i + 1}`).call('POST', '/api/auth/signin', {
           email: person.email,
@@ -236,7 +236,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('stops guessing one account from rotating addresses after a hundred attempts in an hour, even when they come at once', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       const guesses = await Promise.all(
         Array.from({ length: 104 }, (_, i) =>
           new Browser(t, `10.203.${Math.floor(i / 200)}.${(i % 200) + 1}`).call('POST', '/api/auth/signin', {
@@ -276,7 +276,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     };
 
     it('answers the same for known and unknown addresses, and mails only the account', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       const known = await new Browser(t).call('POST', '/api/auth/password-reset', { email: person.email });
       const unknown = await new Browser(t).call('POST', '/api/auth/password-reset', { email: `nobody.${person.email}` });
       expect([known.statusCode, known.json()]).toEqual([200, RESET_ANSWER]);
@@ -287,7 +287,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('sets the new password once, ends every session, and refuses the link after', async () => {
-      const { browser, person } = await signedInPerson(t, db);
+      const { browser, person } = await signedInPerson(t);
       await new Browser(t).call('POST', '/api/auth/password-reset', { email: person.email });
       const token = tokenOf(await linkMailedTo(t, person.email, '/reset-password'));
       // The page checks its link first; checking does not use it.
@@ -323,7 +323,7 @@ describe('accounts: sign-up, sign-in, sessions, links by e-mail', () => {
     });
 
     it('sends one account at most three reset links an hour, saying the same to the asker', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       for (let i = 0; i < 5; i++) {
         const answer = await new Browser(t).call('POST', '/api/auth/password-reset', { email: person.email });
         expect(answer.statusCode).toBe(200);

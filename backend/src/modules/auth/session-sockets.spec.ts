@@ -51,7 +51,7 @@ describe('a session that ends closes the live connections it opened', () => {
   }
 
   it('signing out elsewhere closes the other devices’ sockets and keeps this one’s', async () => {
-    const person = await signedInPerson(t, db);
+    const person = await signedInPerson(t);
     const laptop = await connect(person.browser);
     const phone = await connect(await secondDevice(person));
     const phoneClosed = closed(phone, 'the other device’s socket was not closed when its session ended');
@@ -66,7 +66,7 @@ describe('a session that ends closes the live connections it opened', () => {
   });
 
   it('signing out closes that session’s sockets', async () => {
-    const person = await signedInPerson(t, db);
+    const person = await signedInPerson(t);
     const socket = await connect(person.browser);
     const socketClosed = closed(socket, 'the socket was not closed when its session signed out');
     expect((await person.browser.call('POST', '/api/auth/signout', {})).statusCode).toBe(200);
@@ -74,7 +74,7 @@ describe('a session that ends closes the live connections it opened', () => {
   });
 
   it('the staff command granting or revoking the role closes the sockets of the sessions it ended', async () => {
-    const person = await signedInPerson(t, db);
+    const person = await signedInPerson(t);
     const socket = await connect(person.browser);
     expect((await staffCommand(db, 'grant', person.person.email)).stdout).toContain('Signed out of 1 session');
     const socketClosed = closed(socket, 'the socket of a session the staff command ended was not closed');

@@ -22,7 +22,7 @@ describe('two-factor sign-in', () => {
 
   /** A signed-in person with two-factor on; returns the secret and recovery codes too. */
   async function withTwoFactor(): Promise<{ browser: Browser; person: Person; secret: string; recoveryCodes: string[] }> {
-    const { browser, person } = await signedInPerson(t, db);
+    const { browser, person } = await signedInPerson(t);
     const setup = await browser.call('POST', '/api/profile/two-factor/setup');
     const { secret } = setup.json<{ data: { secret: string } }>().data;
     const verified = await browser.call('POST', '/api/profile/two-factor/verify', { token: await codeFor(secret) });
@@ -39,7 +39,7 @@ describe('two-factor sign-in', () => {
     (await browser.call('GET', '/api/auth/me')).json<{ data: { user: unknown; two_factor_pending: boolean } }>().data;
 
   it('sets up with a QR code and a secret, and stays off until a code from the app is verified', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const setup = await browser.call('POST', '/api/profile/two-factor/setup');
     expect(setup.statusCode).toBe(200);
     const { qrCode, secret, otpauthUrl } = setup.json<{ data: { qrCode: string; secret: string; otpauthUrl: string } }>().data;
@@ -234,7 +234,7 @@ describe('two-factor sign-in', () => {
   });
 
   it('refuses every two-factor call for an account created through Google', async () => {
-    const { browser, person } = await signedInPerson(t, db, newPerson('Gail Google'));
+    const { browser, person } = await signedInPerson(t, newPerson('Gail Google'));
     await db.query(`update app_user set provider = 'google' where email = $1`, [person.email]);
     for (const [method, path, body] of [
       ['GET', '/api/profile/two-factor', undefined],

@@ -73,7 +73,7 @@ describe('POST /api/feedback', () => {
   });
 
   it('records the signed-in user who sent it, and lists it in their export', async () => {
-    const { browser, id: userId } = await signedInPerson(t, db);
+    const { browser, id: userId } = await signedInPerson(t);
     const response = await browser.call('POST', '/api/feedback', valid);
     expect(response.statusCode).toBe(201);
     const [row] = await db.query<{ user_id: string }>('select user_id from feedback where id = $1', [
@@ -125,7 +125,7 @@ describe('POST /api/feedback', () => {
   });
 
   it("removes a deleted account's feedback", async () => {
-    const { browser, person } = await signedInPerson(t, db);
+    const { browser, person } = await signedInPerson(t);
     await browser.call('POST', '/api/feedback', valid);
     await post(valid); // a visitor's stays
     const deleted = await browser.call('DELETE', '/api/profile', { password: person.password });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createWebApp } from '../../bootstrap/web-app.js';
 import { insertListing } from '../../testing/listings.js';
-import { signedInPerson } from '../../testing/accounts.js';
+import { signedUpPerson } from '../../testing/accounts.js';
 import { startTcpProxy } from '../../testing/tcp-proxy.js';
 import { testConfig } from '../../testing/test-app.js';
 import { useTestApp } from '../../testing/test-context.js';
@@ -71,7 +71,8 @@ describe('operators: probes and metrics', () => {
     expect(none.headers['www-authenticate']).toBe('Bearer realm="operator"');
     expect((await get('/metrics', { authorization: 'Bearer wrong-token' })).statusCode).toBe(401);
 
-    const seller = await signedInPerson(t, db);
+    // Signed up through the API: its confirmation mail is the mail job the figures below show.
+    const seller = await signedUpPerson(t, db);
     const listingId = await insertListing(db, { seller: seller.id, title: 'Metrics test baler' });
     expect((await get(`/api/listings/${listingId}`)).statusCode).toBe(200);
 

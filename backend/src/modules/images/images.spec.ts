@@ -51,7 +51,7 @@ describe('images', () => {
   describe('POST /api/upload/multiple', () => {
     let browser: Browser;
     beforeAll(async () => {
-      ({ browser } = await signedInPerson(t, db));
+      ({ browser } = await signedInPerson(t));
     });
 
     it.each([
@@ -251,7 +251,7 @@ describe('images', () => {
     let browser: Browser;
     let id: string;
     beforeAll(async () => {
-      ({ browser } = await signedInPerson(t, db));
+      ({ browser } = await signedInPerson(t));
       [id] = (await uploadPhotos(browser, 1)) as [string];
     });
 
@@ -280,8 +280,8 @@ describe('images', () => {
     let owner: { browser: Browser; id: string };
     let other: { browser: Browser; id: string };
     beforeAll(async () => {
-      owner = await signedInPerson(t, db, newPerson('Olive Owner'));
-      other = await signedInPerson(t, db, newPerson('Otto Other'));
+      owner = await signedInPerson(t, newPerson('Olive Owner'));
+      other = await signedInPerson(t, newPerson('Otto Other'));
     });
 
     it('attaches in the given order, refuses another user’s image, and detaches and deletes images left out', async () => {
@@ -366,7 +366,7 @@ describe('images', () => {
     });
 
     it('deletes a deleted user’s images and files', async () => {
-      const leaving = await signedInPerson(t, db, newPerson('Lee Leaving'));
+      const leaving = await signedInPerson(t, newPerson('Lee Leaving'));
       const ids = await uploadPhotos(leaving.browser, 2);
       const deleted = await leaving.browser.call('DELETE', '/api/profile', { password: leaving.person.password });
       expect(deleted.statusCode).toBe(200);
@@ -378,10 +378,10 @@ describe('images', () => {
 });
 
 describe('images: per-user upload limit', () => {
-  const { db, t } = useTestApp({ IMAGE_UPLOADS_PER_HOUR: '3' }, { waitForJobs: true });
+  const { t } = useTestApp({ IMAGE_UPLOADS_PER_HOUR: '3' }, { waitForJobs: true });
 
   it('answers 429 with Retry-After past the hourly number of images, per user', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const file = { filename: 'a.jpg', contentType: 'image/jpeg', data: await jpegBytes(64, 64) };
     expect((await postImages(browser, [file, file])).statusCode).toBe(201);
     const refused = await postImages(browser, [file, file]);
@@ -389,7 +389,7 @@ describe('images: per-user upload limit', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
     expect(refused.json<{ error: string }>().error).toMatch(/^You have uploaded too many images/);
 
-    const { browser: someoneElse } = await signedInPerson(t, db, newPerson('Sam Else'));
+    const { browser: someoneElse } = await signedInPerson(t, newPerson('Sam Else'));
     expect((await postImages(someoneElse, [file])).statusCode).toBe(201);
   });
 });

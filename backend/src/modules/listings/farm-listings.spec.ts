@@ -32,7 +32,7 @@ describe('farm-grade listings', () => {
   /** Photos of the refused listings: never attached, so every refusal can name them. */
   let photos: string[] | undefined;
   beforeAll(async () => {
-    seller = await signedInPerson(t, db);
+    seller = await signedInPerson(t);
   });
 
   const visitor = () => new Browser(t);
@@ -54,7 +54,7 @@ describe('farm-grade listings', () => {
     expect(profile.json<{ data: { cph_declared: boolean } }>().data.cph_declared).toBe(true);
     expect(withoutIds(profile.body)).not.toContain('6789');
 
-    const other = await signedInPerson(t, db);
+    const other = await signedInPerson(t);
     for (const who of [visitor(), other.browser]) {
       const shown = (await who.call('GET', `/api/listings/${cattle.id}`)).json<{ data: Detail }>().data;
       expect(shown.attributes).toMatchObject({ cph: '12/345/····', ear_tags: 'on file', tb_status: 'otf', herd_mark: '284205' });

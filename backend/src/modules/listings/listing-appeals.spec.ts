@@ -23,7 +23,7 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
 
   const REASON = 'Photos copied from another seller’s advert';
   const hiddenListing = async (title: string) => {
-    const owner = await signedInPerson(t, db);
+    const owner = await signedInPerson(t);
     const id = await insertListing(db, { seller: owner.id, title });
     expect((await staff.browser.call('POST', `/api/staff/listings/${id}/hide`, { reason: REASON })).statusCode).toBe(201);
     return { owner, id };
@@ -42,7 +42,7 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
     const seen = await owner.browser.call('GET', `/api/listings/${id}/moderation`);
     expect(seen.statusCode).toBe(200);
     expect(data(seen)).toMatchObject({ hidden: true, reason: REASON, may_appeal: true, may_delete: false, appeal: null });
-    const stranger = await signedInPerson(t, db);
+    const stranger = await signedInPerson(t);
     expect((await stranger.browser.call('GET', `/api/listings/${id}/moderation`)).statusCode).toBe(404);
     expect(
       (await stranger.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'These are my own photos, honestly.' })).statusCode,
@@ -133,7 +133,7 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
   });
 
   it('purges a hidden listing and its photo files after the retention period, keeping one whose appeal waits', async () => {
-    const owner = await signedInPerson(t, db);
+    const owner = await signedInPerson(t);
     const listed = async (title: string) => {
       const listing = await postListing<{ id: string; images: Array<{ id: string }> }>(owner.browser, { title });
       await staff.browser.call('POST', `/api/staff/listings/${listing.id}/hide`, { reason: REASON });
@@ -254,7 +254,7 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
   });
 
   it('serves a hidden listing’s photos to its owner alone (never cached); another member and a visitor get 404', async () => {
-    const owner = await signedInPerson(t, db);
+    const owner = await signedInPerson(t);
     const listing = await postListing<{ id: string }>(owner.browser, { title: 'Own photos Massey tractor' });
     await waitForJobs(db);
     const [image] = data<{ images: Array<{ url: string | null }> }>(await owner.browser.call('GET', `/api/listings/${listing.id}`)).images;
@@ -265,7 +265,7 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
     expect(own.statusCode).toBe(200);
     expect(own.headers['cache-control']).toBe('private, no-store');
     expect(own.rawPayload.length).toBeGreaterThan(0);
-    const stranger = await signedInPerson(t, db);
+    const stranger = await signedInPerson(t);
     expect((await stranger.browser.send('GET', url)).statusCode).toBe(404);
     expect((await new Browser(t).send('GET', url)).statusCode).toBe(404);
     expect((await staff.browser.send('GET', url)).statusCode).toBe(404);
@@ -306,7 +306,7 @@ describe('a hidden listing: the owner sees why, appeals once, and cannot delete 
   });
 
   it('answers 409 to an appeal about a listing that is not hidden', async () => {
-    const owner = await signedInPerson(t, db);
+    const owner = await signedInPerson(t);
     const id = await insertListing(db, { seller: owner.id, title: 'Live Lely rake' });
     const refused = await owner.browser.call('POST', `/api/listings/${id}/appeal`, { text: 'Nothing to appeal here at all.' });
     expect(refused.statusCode).toBe(409);

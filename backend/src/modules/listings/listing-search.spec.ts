@@ -35,8 +35,8 @@ describe('browse and search', () => {
 
   const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
   beforeAll(async () => {
-    seller = (await signedInPerson(t, db)).id;
-    unverified = (await signedInPerson(t, db)).id;
+    seller = (await signedInPerson(t)).id;
+    unverified = (await signedInPerson(t)).id;
     // "Verified sellers only" means "Business verified" by staff (issue 23 §2), not a confirmed e-mail, which both have.
     await db.query(
       `update app_user set seller_type = 'trade', business_name = 'Levels Farm Ltd', business_verified_at = now() where id = $1`,
@@ -288,7 +288,7 @@ describe('browse and search', () => {
 describe('browse and search with more matches than are gathered', () => {
   const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
   beforeAll(async () => {
-    const seller = (await signedInPerson(t, db)).id;
+    const seller = (await signedInPerson(t)).id;
     // 1,200 hay listings, every tenth in York, each a minute older than the one before; one also says "haylage".
     await db.query(
       `insert into listing (id, seller_id, type, category_id, title, description, price_pence, price_unit, vat, location_text, place_id,

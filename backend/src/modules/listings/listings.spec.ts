@@ -30,7 +30,7 @@ describe('listings: posting and managing', () => {
   const post = (browser: Browser, change: Record<string, unknown> = {}) => postListing<Detail>(browser, change, 2);
 
   it('collects every message of the wizard in one answer, joined with commas', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const response = await browser.call('POST', '/api/listings', {});
     expect(response.statusCode).toBe(400);
     const body = response.json<{ error: string; fields: Record<string, string> }>();
@@ -66,7 +66,7 @@ describe('listings: posting and managing', () => {
     ['price_unit', 'For a sale in Equipment the price is total', { price_unit: 'per-head' }],
     ['subcategory', 'Please select a category', { type: 'rent', category: 'rentals' }],
   ])('refuses a bad %s with "%s" and posts nothing', async (field, message, change) => {
-    const { browser, id } = await signedInPerson(t, db);
+    const { browser, id } = await signedInPerson(t);
     const response = await browser.call('POST', '/api/listings', await listingBody(browser, change, 2));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ fields: { [field]: message } });
@@ -74,7 +74,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('asks a seller once to confirm they are 18 or over: refused without it, recorded with the first listing', async () => {
-    const { browser, id } = await signedInPerson(t, db);
+    const { browser, id } = await signedInPerson(t);
     const declaration = async () => (await browser.call('GET', '/api/listings/seller-declaration')).json();
     const declaredAt = async () =>
       (await db.query<{ at: Date | null }>('select over_eighteen_confirmed_at as at from app_user where id = $1', [id]))[0]?.at;
@@ -105,7 +105,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('needs a confirmed e-mail address to post', async () => {
-    const { browser, id } = await signedInPerson(t, db);
+    const { browser, id } = await signedInPerson(t);
     await db.query('update app_user set email_verified_at = null where id = $1', [id]);
     const response = await browser.call('POST', '/api/listings', { title: 'x' });
     expect(response.statusCode).toBe(403);
@@ -113,7 +113,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('posts a listing live at once, with its photos in order, its place and its fields', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const images = await uploadPhotos(browser, 3);
     const listing = await post(browser, { images });
     expect(listing).toMatchObject({
@@ -139,7 +139,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('puts a rental in Rentals, priced per period', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const listing = await post(browser, {
       type: 'rent',
       category: 'equipment',
@@ -153,7 +153,7 @@ describe('listings: posting and managing', () => {
   });
 
   it.each(Object.entries(LISTING_BODIES))('posts a listing in %s with that category’s own fields', async (_category, body) => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const listing = await postListing<Detail>(browser, body);
     const detail = (await new Browser(t).call('GET', `/api/listings/${listing.id}`)).json<{ data: Record<string, unknown> }>().data;
     expect(detail).toMatchObject({
@@ -166,8 +166,8 @@ describe('listings: posting and managing', () => {
   });
 
   it('lets only the seller change, mark or delete a listing; anyone else gets “not found”', async () => {
-    const seller = await signedInPerson(t, db);
-    const other = await signedInPerson(t, db, newPerson('Ophelia Other'));
+    const seller = await signedInPerson(t);
+    const other = await signedInPerson(t, newPerson('Ophelia Other'));
     const listing = await post(seller.browser);
     const attempts = [
       await other.browser.call('PUT', `/api/listings/${listing.id}`, await listingBody(other.browser, { title: 'Hijacked' }, 2)),
@@ -192,7 +192,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('changes price and details, and takes the seller through sold, withdrawn and renewed', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const listing = await post(browser);
     const edited = await browser.call(
       'PUT',
@@ -219,7 +219,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('shows a seller’s change in the next search at once, though searches are reused for a moment', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const listing = await post(browser, { title: 'Ifor Williams trailer, galvanised' });
     const search = async () =>
       (await new Browser(t).call('GET', '/api/listings?q=galvanised')).json<{ data: { listings: Array<{ id: string; price: number }> } }>()
@@ -236,7 +236,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('does not keep a search made between a write’s flush and its commit once the write has committed', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const listing = await post(browser, { title: 'Graham Edwards bale trailer' });
     const prices = async () =>
       (await new Browser(t).call('GET', '/api/listings?q=graham'))
@@ -257,7 +257,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('finds a listing by its words through its whole life: counted, edited, sold, renewed and deleted', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const words = async (q: string) =>
       (await new Browser(t).call('GET', `/api/listings?q=${q}&sort=newest`)).json<{
         data: { listings: Array<{ id: string }>; total: number };
@@ -285,7 +285,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('deletes a listing with its photos; it is then not found', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const [photo] = await uploadPhotos(browser, 1);
     const listing = await post(browser, { images: [photo] });
     const file = `/media/images/${photo}/640.webp`;
@@ -298,7 +298,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('counts a view once per visitor per day, and never the seller’s own', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const listing = await post(browser);
     const a = new Browser(t, '10.77.0.1');
     const b = new Browser(t, '10.77.0.2');
@@ -309,7 +309,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('counts a visitor by address, whatever their browser says: an IPv6 network (/64) is one visitor', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const views = async (listingId: string) =>
       (await db.query<{ views: number }>('select views from listing where id = $1', [listingId]))[0]?.views;
     const listing = await post(browser);
@@ -331,8 +331,8 @@ describe('listings: posting and managing', () => {
   });
 
   it('counts a signed-in viewer once, from any address', async () => {
-    const seller = await signedInPerson(t, db);
-    const viewer = await signedInPerson(t, db, newPerson('Victor Viewer'));
+    const seller = await signedInPerson(t);
+    const viewer = await signedInPerson(t, newPerson('Victor Viewer'));
     const listing = await post(seller.browser);
     const elsewhere = new Browser(t, '10.79.0.2');
     elsewhere.cookies = viewer.browser.cookies;
@@ -346,7 +346,7 @@ describe('listings: posting and managing', () => {
     ['version 7', '01932c07-209c-7ab0-9d3c-5ebe0ae5f0a1'],
     ['upper case', 'C232AB00-9414-41EC-B3C8-9F6BDECED846'],
   ])('answers “not found” for a well-formed id of no listing (%s), on save and unsave', async (_kind, id) => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     for (const method of ['POST', 'DELETE'] as const) {
       const response = await browser.call(method, '/api/listings/saved', { listingId: id });
       expect([response.statusCode, response.json()]).toEqual([404, { success: false, error: 'Listing Not Found' }]);
@@ -359,7 +359,7 @@ describe('listings: posting and managing', () => {
     'c232ab00-9414-11ec-b3c8-9f6bdeced84',
     'g232ab00-9414-11ec-b3c8-9f6bdeced846',
   ])('refuses a malformed listing id (%s) on save and unsave', async (id) => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     for (const method of ['POST', 'DELETE'] as const) {
       const response = await browser.call(method, '/api/listings/saved', { listingId: id });
       expect([response.statusCode, response.json()]).toEqual([
@@ -378,8 +378,8 @@ describe('listings: posting and managing', () => {
   });
 
   it('saves and unsaves, counting the favourites truthfully', async () => {
-    const seller = await signedInPerson(t, db);
-    const buyer = await signedInPerson(t, db, newPerson('Betty Buyer'));
+    const seller = await signedInPerson(t);
+    const buyer = await signedInPerson(t, newPerson('Betty Buyer'));
     const listing = await post(seller.browser);
     const own = await seller.browser.call('POST', '/api/listings/saved', { listingId: listing.id });
     expect([own.statusCode, own.json<{ error: string }>().error]).toEqual([400, 'You cannot save your own listing.']);
@@ -406,7 +406,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('limits a seller to twenty listings a day', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const images = await uploadPhotos(browser, 1, { ready: false });
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
@@ -419,7 +419,7 @@ describe('listings: posting and managing', () => {
   });
 
   it('warns a seller a week before expiry, once, then expires the listing', async () => {
-    const { browser, person } = await signedInPerson(t, db);
+    const { browser, person } = await signedInPerson(t);
     const listing = await post(browser);
     await db.query(`update listing set expires_at = now() + interval '5 days' where id = $1`, [listing.id]);
     const lifecycle = t.app.get((await import('./listings-lifecycle.js')).ListingsLifecycle);
@@ -437,8 +437,8 @@ describe('listings: posting and managing', () => {
   });
 
   it('exports the seller’s listings and saved listings, and forgets them when the account is deleted', async () => {
-    const seller = await signedInPerson(t, db);
-    const buyer = await signedInPerson(t, db, newPerson('Billy Buyer'));
+    const seller = await signedInPerson(t);
+    const buyer = await signedInPerson(t, newPerson('Billy Buyer'));
     const listing = await post(seller.browser);
     await buyer.browser.call('POST', '/api/listings/saved', { listingId: listing.id });
     const exported = (await seller.browser.call('GET', '/api/profile/export')).json<{ data: { listings: Array<{ id: string }> } }>().data;

@@ -35,7 +35,7 @@ describe('postcodes: search by postcode or outcode, and what visitors see of a s
   };
 
   it('finds listings within a radius of a postcode or an outcode, with the distance on every card in every sort', async () => {
-    const seller = (await signedInPerson(t, db)).id;
+    const seller = (await signedInPerson(t)).id;
     const taunton = await insertListing(db, { seller, title: 'Suffolk ewes near Taunton', place: 'taunton' });
     const exeter = await insertListing(db, { seller, title: 'Suffolk ewes near Exeter', place: 'exeter' });
     await insertListing(db, { seller, title: 'Suffolk ewes near York', place: 'york' });
@@ -56,7 +56,7 @@ describe('postcodes: search by postcode or outcode, and what visitors see of a s
   });
 
   it('shows visitors the outcode and the place of a listing posted at a postcode, never the postcode, and stores its place rounded', async () => {
-    const { browser, id: sellerId } = await signedInPerson(t, db);
+    const { browser, id: sellerId } = await signedInPerson(t);
     const posted = await postListing<{ id: string }>(browser, { location: 'EX20 1AB', place_id: 'EX20 1AB' });
     const answers = [
       await visitor().call('GET', `/api/listings/${posted.id}`),
@@ -82,7 +82,7 @@ describe('postcodes: search by postcode or outcode, and what visitors see of a s
       400,
       expect.objectContaining({ fields: { location: 'location: no such postcode or outcode, ZZ9 9ZZ' } }),
     ]);
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const refused = await browser.call('POST', '/api/listings', await listingBody(browser, { location: 'ZZ9 9ZZ', place_id: 'ZZ9 9ZZ' }));
     expect(refused.json()).toMatchObject({
       fields: { location: 'We could not find the postcode ZZ9 9ZZ: check it, or choose a town or village from the list.' },
@@ -121,7 +121,7 @@ describe('postcodes: search by postcode or outcode, and what visitors see of a s
   });
 
   it('shows a listing at once when the distance from ?near= cannot be had, saying why; a cached place needs no service', async () => {
-    const seller = (await signedInPerson(t, db)).id;
+    const seller = (await signedInPerson(t)).id;
     const id = await insertListing(db, { seller, title: 'Hay bales near Taunton', place: 'taunton' });
     const detail = async (near: string, from = visitor()) => {
       const response = await from.call('GET', `/api/listings/${id}?near=${encodeURIComponent(near)}`);

@@ -46,7 +46,7 @@ describe('wanted ads', () => {
     postListing<Posted>(buyer.browser, { ...WANTED_LAMBS, ...change });
 
   it('posts a wanted ad without photos, shows it under Wanted with its ranges, and refuses ranges browse would refuse', async () => {
-    const buyer = await signedInPerson(t, db);
+    const buyer = await signedInPerson(t);
     const wanted = await postWanted(buyer);
     const browse = await buyer.browser.call('GET', '/api/listings?type=wanted&category=livestock');
     expect(browse.json()).toMatchObject({ data: { listings: [{ id: wanted.id, type: 'wanted', price: 120 }] } });
@@ -80,7 +80,7 @@ describe('wanted ads', () => {
   });
 
   it('counts on the seller’s success screen the wanted ads a new listing answers, by browse’s rules (ranges, price, radius)', async () => {
-    const [buyer, other, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db), signedInPerson(t, db)]);
+    const [buyer, other, seller] = await Promise.all([signedInPerson(t), signedInPerson(t), signedInPerson(t)]);
     await postWanted(buyer);
     await postWanted(other, { wanted_ranges: { age_months_min: 7 } });
     const post = (change: Parameters<typeof lambsForSale>[0]) => postListing<Posted>(seller.browser, lambsForSale(change));
@@ -95,7 +95,7 @@ describe('wanted ads', () => {
   });
 
   it('compares a wanted ad’s price in its own unit: a lot priced per head counts by its head count against a total', async () => {
-    const [buyer, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+    const [buyer, seller] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
     // "Up to £2,400 for the twenty": a total, not a price per head.
     await postWanted(buyer, { price: 2_400, price_unit: 'total', title: 'Wanted: 20 Texel ewe lambs, £2,400 the lot' });
     const post = (price: number) => postListing<Posted>(seller.browser, lambsForSale({ price }));
@@ -105,7 +105,7 @@ describe('wanted ads', () => {
   });
 
   it('offers a lot priced as a whole to a wanted ad priced per head, by its head count', async () => {
-    const [buyer, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+    const [buyer, seller] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
     await postWanted(buyer); // Up to £120 a head.
     const post = (price: number) => postListing<Posted>(seller.browser, { ...lambsForSale({ price }), price_unit: 'total' });
     expect((await post(2_000)).wanted_by).toBe(1); // £100 a head for the twenty.
@@ -113,7 +113,7 @@ describe('wanted ads', () => {
   });
 
   it('tells each wanted ad’s owner once per listing, by the bell and by e-mail, however often the job runs', async () => {
-    const [buyer, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+    const [buyer, seller] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
     const wanted = await postWanted(buyer, { title: 'Wanted: Texel ewe lambs for a new flock' });
     const listing = await postListing<Posted>(seller.browser, lambsForSale({ title: 'Texel ewe lambs, eight months' }));
     await waitForJobs(db);
@@ -141,7 +141,7 @@ describe('wanted ads', () => {
   });
 
   it('sends no e-mail to an owner who turned e-mail notifications off, but still rings the bell', async () => {
-    const [buyer, seller] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+    const [buyer, seller] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
     await db.query('update app_user set email_notifications = false where id = $1', [buyer.id]);
     await postWanted(buyer, { title: 'Wanted: quiet Texel lambs' });
     await postListing<Posted>(seller.browser, lambsForSale({ title: 'Quiet Texel ewe lambs' }));

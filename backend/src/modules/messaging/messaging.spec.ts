@@ -33,7 +33,7 @@ describe('messaging', () => {
     url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   });
 
-  const person = () => signedInPerson(t, db);
+  const person = () => signedInPerson(t);
   const listingOf = (seller: Person, change: Partial<ListingFixture> = {}) =>
     insertListing(db, { seller: seller.id, title: 'Kverneland plough, 4 furrow', ...change });
   const rentalOf = (seller: Person, attributes: Record<string, unknown> = {}) =>
@@ -164,7 +164,7 @@ describe('messaging', () => {
 
     it('tells the recipient with a New Message notification: who wrote, the first 50 characters, a link to the chat', async () => {
       const seller = await person();
-      const buyer = await signedInPerson(t, db, newPerson('Bill Buyer'));
+      const buyer = await signedInPerson(t, newPerson('Bill Buyer'));
       const conversation = await startConversation(buyer, await listingOf(seller));
       const text = 'Is the plough still available? I could collect it on Saturday morning with a trailer.';
       await sendMessage(buyer, conversation.id, text);
@@ -334,7 +334,7 @@ describe('messaging', () => {
     const busySeller = async () => {
       const seller = await person();
       const buyers = await Promise.all(
-        ['Alan Ash', 'Beth Birch', 'Carl Cedar', 'Dina Damson', 'Ed Elm'].map((n) => signedInPerson(t, db, newPerson(n))),
+        ['Alan Ash', 'Beth Birch', 'Carl Cedar', 'Dina Damson', 'Ed Elm'].map((n) => signedInPerson(t, newPerson(n))),
       );
       const ids: string[] = [];
       for (const [i, buyer] of buyers.entries()) {
@@ -710,7 +710,7 @@ describe('messaging', () => {
 
   describe('a deleted account', () => {
     it('leaves the other party the record of what was said and agreed, by "Deleted user", to read but not answer', async () => {
-      const [renter, owner] = await Promise.all([signedInPerson(t, db, newPerson('Rhoda Renter')), person()]);
+      const [renter, owner] = await Promise.all([signedInPerson(t, newPerson('Rhoda Renter')), person()]);
       await db.query(`update app_user set avatar_url = '/uploads/avatars/rhoda.webp', phone = '07700 900123' where id = $1`, [renter.id]);
       const listingId = await rentalOf(owner);
       const { conversation_id: conversationId, message: request } = await requestBooking(renter, listingId, {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { newPerson, signedInPerson } from '../../testing/accounts.js';
+import { newPerson, signedUpPerson } from '../../testing/accounts.js';
 import { ControlledClock } from '../../testing/clock.js';
 import { useTestApp } from '../../testing/test-context.js';
 import { readOutbox, waitForJobs, type OutboxMail } from '../../testing/test-app.js';
@@ -151,7 +151,7 @@ describe('newsletter: double opt-in and unsubscribe', () => {
   it("is part of the account's export, and goes with the account, also when the account came after the sign-up", async () => {
     const reader = newPerson('Nell Reader');
     await confirmedSubscriber(reader.email);
-    const { browser, person } = await signedInPerson(t, db, reader);
+    const { browser, person } = await signedUpPerson(t, db, reader);
     const exported = await browser.call('GET', '/api/profile/export');
     expect(exported.json<{ data: { newsletter: unknown[] } }>().data.newsletter).toEqual([
       expect.objectContaining({ email: person.email, status: 'confirmed' }),

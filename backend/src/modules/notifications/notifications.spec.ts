@@ -72,7 +72,7 @@ describe('notifications', () => {
 
   describe('following categories', () => {
     it('follows and unfollows by slug; again is no error; an unknown category is a 404; visitors are refused', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       expect((await jane.browser.call('POST', '/api/follows/categories/land')).json()).toMatchObject({ data: { categories: ['land'] } });
       expect((await jane.browser.call('POST', '/api/follows/categories/land')).statusCode).toBe(200);
       await jane.browser.call('POST', '/api/follows/categories/rentals');
@@ -92,10 +92,10 @@ describe('notifications', () => {
   describe('created by events', () => {
     it('tells the followers of a category of a new listing there, live, and nobody else (not the seller, not other categories)', async () => {
       const [seller, follower, otherCategory, nobody] = await Promise.all([
-        signedInPerson(t, db, newPerson('Sam Seller')),
-        signedInPerson(t, db, newPerson('Fran Follower')),
-        signedInPerson(t, db, newPerson('Olly Other')),
-        signedInPerson(t, db, newPerson('Nora Nobody')),
+        signedInPerson(t, newPerson('Sam Seller')),
+        signedInPerson(t, newPerson('Fran Follower')),
+        signedInPerson(t, newPerson('Olly Other')),
+        signedInPerson(t, newPerson('Nora Nobody')),
       ]);
       await seller.browser.call('POST', '/api/follows/categories/equipment');
       await follower.browser.call('POST', '/api/follows/categories/equipment');
@@ -128,7 +128,7 @@ describe('notifications', () => {
     });
 
     it('tells followers of Rentals of a rental', async () => {
-      const [owner, follower] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+      const [owner, follower] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
       await follower.browser.call('POST', '/api/follows/categories/rentals');
       await postListing(owner.browser, {
         type: 'rent',
@@ -144,7 +144,7 @@ describe('notifications', () => {
     });
 
     it('tells those who saved a listing when its price or status changes, not when only its text does', async () => {
-      const [seller, saver, other] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db), signedInPerson(t, db)]);
+      const [seller, saver, other] = await Promise.all([signedInPerson(t), signedInPerson(t), signedInPerson(t)]);
       const listing = await postListing(seller.browser, { title: 'John Deere 6155R' });
       expect((await saver.browser.call('POST', '/api/listings/saved', { listingId: listing.id })).statusCode).toBe(200);
       const images = listing.images.map((image) => image.id);
@@ -179,7 +179,7 @@ describe('notifications', () => {
     });
 
     it('tells the user their profile was updated', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       await jane.browser.call('PUT', '/api/profile', { full_name: 'Jane Hedgerow' });
       await waitForJobs(db);
       const [notification] = (await notificationsOf(jane)).notifications;
@@ -187,7 +187,7 @@ describe('notifications', () => {
     });
 
     it('says only that a message came when messaging cannot tell more, and tells the requester of a booking decision', async () => {
-      const [sender, recipient] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+      const [sender, recipient] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
       const conversationId = randomUUID();
       await publish(t, 'message.sent', { messageId: randomUUID(), conversationId, senderId: sender.id, recipientId: recipient.id });
       await publish(t, 'booking.decided', { messageId: randomUUID(), conversationId, requesterId: sender.id, decision: 'declined' });
@@ -231,7 +231,7 @@ describe('notifications', () => {
       });
 
       it('gives the sender and the first 50 characters with an ellipsis; a retried job adds nothing and re-sends the same seq', async () => {
-        const [sender, recipient] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+        const [sender, recipient] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
         const messageId = randomUUID();
         const conversationId = randomUUID();
         summaries.set(messageId, {
@@ -259,7 +259,7 @@ describe('notifications', () => {
       });
 
       it('takes a message’s notification from the recipient’s bell when its sender deletes their account', async () => {
-        const [sender, recipient] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+        const [sender, recipient] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
         const messageId = randomUUID();
         summaries.set(messageId, { senderName: 'Gone Soon', preview: 'About the baler', conversationId: randomUUID() });
         await subscriber.newMessage(
@@ -277,7 +277,7 @@ describe('notifications', () => {
       });
 
       it('tells nobody of a message to oneself', async () => {
-        const jane = await signedInPerson(t, db);
+        const jane = await signedInPerson(t);
         await subscriber.newMessage(
           messageEvent({ messageId: randomUUID(), conversationId: randomUUID(), senderId: jane.id, recipientId: jane.id }),
         );
@@ -286,7 +286,7 @@ describe('notifications', () => {
     });
 
     it('is idempotent for a listing too: one notification per event and follower however often the job runs', async () => {
-      const [seller, follower] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+      const [seller, follower] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
       await follower.browser.call('POST', '/api/follows/categories/land');
       const listing = await postListing(seller.browser, {
         category: 'land',
@@ -314,7 +314,7 @@ describe('notifications', () => {
     let alice: Person;
     let bob: Person;
     beforeAll(async () => {
-      [alice, bob] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+      [alice, bob] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
       // Twelve notifications for Alice, one for Bob.
       for (let i = 0; i < 12; i++) await publish(t, 'user.profile-updated', { userId: alice.id });
       await publish(t, 'user.profile-updated', { userId: bob.id });
@@ -366,7 +366,7 @@ describe('notifications', () => {
     });
 
     it('exports them, and forgets them with the account', async () => {
-      const carol = await signedInPerson(t, db);
+      const carol = await signedInPerson(t);
       await carol.browser.call('POST', '/api/follows/categories/livestock');
       await publish(t, 'user.profile-updated', { userId: carol.id });
       await waitForJobs(db);
@@ -382,7 +382,7 @@ describe('notifications', () => {
   });
 
   it('purges notifications after 90 days and logged events after 24 hours, leaving newer ones', async () => {
-    const jane = await signedInPerson(t, db);
+    const jane = await signedInPerson(t);
     for (let i = 0; i < 2; i++) await publish(t, 'user.profile-updated', { userId: jane.id });
     await waitForJobs(db);
     const [older] = (await notificationsOf(jane)).notifications.slice(-1);
@@ -401,7 +401,7 @@ describe('notifications', () => {
 
   describe('catching up on the live channel', () => {
     it('returns exactly the events a client missed while away, in order, none twice, and only its own', async () => {
-      const [jane, other] = await Promise.all([signedInPerson(t, db), signedInPerson(t, db)]);
+      const [jane, other] = await Promise.all([signedInPerson(t), signedInPerson(t)]);
       // The other user's log runs ahead of Jane's, so a leak of theirs would show in Jane's answer.
       for (let i = 0; i < 8; i++) await publish(t, 'user.profile-updated', { userId: other.id });
       const tab = await connect(url, jane.browser.cookies);
@@ -431,7 +431,7 @@ describe('notifications', () => {
     });
 
     it('numbers a user’s events 1, 2, 3... with none twice when many are logged at once, each with its own payload', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       const log = t.app.get(RealtimeEventLog);
       const start = (await log.after(jane.id, 0)).latest;
       const seqs = await Promise.all(Array.from({ length: 20 }, (_, i) => log.append(jane.id, 'PROFILE_UPDATED', { i })));
@@ -447,7 +447,7 @@ describe('notifications', () => {
     });
 
     it('logs events for many users in one write: each user’s next numbers in order, a repeated key keeping its seq, beside single appends', async () => {
-      const [jane, john] = [await signedInPerson(t, db), await signedInPerson(t, db)];
+      const [jane, john] = [await signedInPerson(t), await signedInPerson(t)];
       const log = t.app.get(RealtimeEventLog);
       const starts = [(await log.after(jane.id, 0)).latest, (await log.after(john.id, 0)).latest];
       const many = (i: number) => [
@@ -472,7 +472,7 @@ describe('notifications', () => {
     });
 
     it('refuses a bad `after` with a clear message, and visitors', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       const bad = await jane.browser.call('GET', '/api/realtime/events?after=-1');
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ fields: { after: 'after must be a whole number' } });
@@ -481,7 +481,7 @@ describe('notifications', () => {
     });
 
     it('gives diagnostics of the caller’s own channel: its sockets, its log, its unread count', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       const tab = await connect(url, jane.browser.cookies);
       try {
         await publish(t, 'user.profile-updated', { userId: jane.id });
@@ -510,7 +510,7 @@ describe('notifications', () => {
       try {
         // Signed up through the first app; the session is in the database, good for both.
         const jane = new Browser(production);
-        jane.cookies = (await signedInPerson(t, db)).browser.cookies;
+        jane.cookies = (await signedInPerson(t)).browser.cookies;
         for (const path of ['/api/test/realtime', '/api/test/polling']) {
           const signedIn = await jane.call('GET', path);
           const visitor = await production.app.inject({ method: 'GET', url: path });
@@ -551,8 +551,8 @@ describe('notifications across two web processes on Redis', () => {
     try {
       const firstUrl = await listen(first);
       await listen(second);
-      const follower = await signedInPerson(first, db);
-      const seller = await signedInPerson(second, db);
+      const follower = await signedInPerson(first);
+      const seller = await signedInPerson(second);
       await follower.browser.call('POST', '/api/follows/categories/equipment');
       tab = await connect(firstUrl, follower.browser.cookies);
       const live = new Promise<Parameters<ServerToClientEvents['NEW_LISTING']>[0]>((resolve) => tab?.once('NEW_LISTING', resolve));

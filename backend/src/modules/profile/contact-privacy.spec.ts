@@ -20,18 +20,18 @@ type Seller = Awaited<ReturnType<typeof signedInPerson>>;
 
 /** Issue 23 §4: a seller's e-mail address and phone number reach nobody else but through "Show number". */
 describe('contact details', () => {
-  const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
+  const { t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000' });
   let seller: Seller;
   let listingId: string;
 
   beforeAll(async () => {
-    seller = await signedInPerson(t, db, newPerson('Seth Seller'));
+    seller = await signedInPerson(t, newPerson('Seth Seller'));
     expect((await seller.browser.call('PUT', '/api/profile', { full_name: 'Seth Seller', phone: PHONE })).statusCode).toBe(200);
     listingId = (await postListing(seller.browser)).id;
   });
 
   it('are in no API answer another member or a visitor can read', async () => {
-    const buyer = await signedInPerson(t, db, newPerson('Bea Buyer'));
+    const buyer = await signedInPerson(t, newPerson('Bea Buyer'));
     const conversation = await startConversation(buyer, listingId);
     await sendMessage(buyer, conversation.id, 'Is the tractor still for sale?');
     await sendMessage(seller, conversation.id, 'Yes, come and see it on Saturday.');
@@ -66,7 +66,7 @@ describe('contact details', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json<{ error: string }>().error).toMatch(/verify your email/);
 
-    const member = await signedInPerson(t, db, newPerson('Mo Member'));
+    const member = await signedInPerson(t, newPerson('Mo Member'));
     const shown = await member.browser.call('POST', `/api/profile/public/${seller.id}/phone`, {});
     expect([shown.statusCode, shown.json(), shown.headers['cache-control']]).toEqual([
       200,
@@ -76,13 +76,13 @@ describe('contact details', () => {
   });
 
   it('are refused past a day’s allowance of different numbers per member, so they cannot be harvested; the same one again is free', async () => {
-    const member = await signedInPerson(t, db, newPerson('Harvey Harvester'));
+    const member = await signedInPerson(t, newPerson('Harvey Harvester'));
     const reveal = (id: string) => member.browser.call('POST', `/api/profile/public/${id}/phone`, {});
     // Pressing "Show number" again on the same seller (a reload) does not use up the allowance.
     for (let i = 0; i < PHONE_REVEALS_PER_VIEWER.limit + 2; i += 1) expect((await reveal(seller.id)).statusCode).toBe(200);
     const others: string[] = [];
     for (let i = 1; i <= PHONE_REVEALS_PER_VIEWER.limit; i += 1) {
-      const other = await signedInPerson(t, db, newPerson(`Seller Number${i}`));
+      const other = await signedInPerson(t, newPerson(`Seller Number${i}`));
       expect(
         (await other.browser.call('PUT', '/api/profile', { full_name: `Seller Number${i}`, phone: `07700 9001${10 + i}` })).statusCode,
       ).toBe(200);
@@ -97,12 +97,12 @@ describe('contact details', () => {
     expect((await reveal(others.at(-1)!)).statusCode).toBe(429);
     expect((await reveal(seller.id)).statusCode).toBe(200);
     // Another member is not affected.
-    const other = await signedInPerson(t, db);
+    const other = await signedInPerson(t);
     expect((await other.browser.call('POST', `/api/profile/public/${seller.id}/phone`, {})).statusCode).toBe(200);
   });
 
   it('stay hidden when the seller turns the number off, or has none', async () => {
-    const owner = await signedInPerson(t, db, newPerson('Priya Private'));
+    const owner = await signedInPerson(t, newPerson('Priya Private'));
     await owner.browser.call('PUT', '/api/profile', { full_name: 'Priya Private', phone: '+44 1823 555123' });
     const privacy = {
       profile_visible: true,
@@ -112,7 +112,7 @@ describe('contact details', () => {
       push_notifications: true,
     };
     await owner.browser.call('PUT', '/api/profile/privacy', { privacy_settings: privacy });
-    const member = await signedInPerson(t, db);
+    const member = await signedInPerson(t);
     expect((await member.browser.call('GET', `/api/profile/public/${owner.id}`)).json()).toMatchObject({
       data: { phone_available: false },
     });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { AppModule } from '../../app.module.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
-import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
+import { Browser, newPerson, signedInPerson, signedUpPerson } from '../../testing/accounts.js';
 import { deleteRedisKeys } from '../../testing/redis.js';
 import { readOutbox, startTestApp, testConfig, waitForJobs } from '../../testing/test-app.js';
 import { createTestDatabase } from '../../testing/test-database.js';
@@ -29,7 +29,7 @@ describe('the profile', () => {
   });
 
   it('shows the account, with statistics and privacy settings, and saves changes', async () => {
-    const { browser, person } = await signedInPerson(t, db);
+    const { browser, person } = await signedInPerson(t);
     const before = (await browser.call('GET', '/api/profile')).json<{ data: Record<string, unknown> }>().data;
     expect(before).toMatchObject({
       email: person.email,
@@ -77,7 +77,7 @@ describe('the profile', () => {
     ['bio', 'Bio must be at most 500 characters', { full_name: 'Jane', bio: 'b'.repeat(501) }],
     ['bio', 'Bio must be text', { full_name: 'Jane', bio: ['a'] }],
   ])('refuses a bad %s with "%s" and saves nothing', async (field, message, body) => {
-    const { browser, person } = await signedInPerson(t, db);
+    const { browser, person } = await signedInPerson(t);
     const response = await browser.call('PUT', '/api/profile', body);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ fields: { [field]: message } });
@@ -85,7 +85,7 @@ describe('the profile', () => {
   });
 
   it('saves the five privacy switches, refusing anything but booleans', async () => {
-    const { browser } = await signedInPerson(t, db);
+    const { browser } = await signedInPerson(t);
     const settings = {
       profile_visible: false,
       contact_visible: false,
@@ -105,7 +105,7 @@ describe('the profile', () => {
 
   describe('the public profile', () => {
     it('shows what the owner allows, and nothing of another account’s private data', async () => {
-      const owner = await signedInPerson(t, db, newPerson('Olive Owner'));
+      const owner = await signedInPerson(t, newPerson('Olive Owner'));
       await owner.browser.call('PUT', '/api/profile', { full_name: 'Olive Owner', phone: '07700 900123', location: 'Frome' });
       const visitor = new Browser(t);
       const shown = (await visitor.call('GET', `/api/profile/public/${owner.id}`)).json<{ data: Record<string, unknown> }>().data;
@@ -143,7 +143,7 @@ describe('the profile', () => {
 
   describe('password change', () => {
     it('checks the current password, then signs out every other session and keeps this one', async () => {
-      const { browser, person } = await signedInPerson(t, db);
+      const { browser, person } = await signedInPerson(t);
       const elsewhere = new Browser(t);
       await elsewhere.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
 
@@ -181,7 +181,7 @@ describe('the profile', () => {
   });
 
   it('exports everything stored about the user, and no secret', async () => {
-    const { browser, person } = await signedInPerson(t, db);
+    const { browser, person } = await signedUpPerson(t, db);
     const response = await browser.call('GET', '/api/profile/export');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
@@ -199,7 +199,7 @@ describe('the profile', () => {
 
   describe('account deletion', () => {
     it('needs the password, then removes the account and signs it out everywhere', async () => {
-      const { browser, person, id } = await signedInPerson(t, db);
+      const { browser, person, id } = await signedInPerson(t);
       const elsewhere = new Browser(t);
       await elsewhere.call('POST', '/api/auth/signin', { email: person.email, password: person.password });
 
@@ -240,7 +240,7 @@ describe('the profile', () => {
     });
 
     it('asks a Google account without a password to sign in with Google again first', async () => {
-      const { browser, person } = await signedInPerson(t, db, newPerson('Gus Google'));
+      const { browser, person } = await signedInPerson(t, newPerson('Gus Google'));
       await db.query(`update app_user set provider = 'google', password_hash = null where email = $1`, [person.email]);
       await db.query(`update user_session set authenticated_at = now() - interval '10 minutes'`);
       const refused = await browser.call('DELETE', '/api/profile', {});
@@ -279,8 +279,8 @@ describe('profile changes reach the user’s other tabs live', () => {
       );
       await worker.init();
 
-      const alice = await signedInPerson(web, db, newPerson('Alice Arable'));
-      const bob = await signedInPerson(web, db, newPerson('Bob Beef'));
+      const alice = await signedInPerson(web, newPerson('Alice Arable'));
+      const bob = await signedInPerson(web, newPerson('Bob Beef'));
       const connect = async (cookies: string) => {
         const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(url, {
           path: '/socket.io',

@@ -50,9 +50,9 @@ describe('the retention job, with a clock the test moves', () => {
 
   it('warns once 30 days ahead, deletes after the grace period, spares an account used again, and touches nothing else', async () => {
     const start = clock.now();
-    const leaving = await signedInPerson(t, db, newPerson('Ada Gone'));
-    const returning = await signedInPerson(t, db, newPerson('Bob Back'));
-    const alsoLeaving = await signedInPerson(t, db, newPerson('Cy Gone'));
+    const leaving = await signedInPerson(t, newPerson('Ada Gone'));
+    const returning = await signedInPerson(t, newPerson('Bob Back'));
+    const alsoLeaving = await signedInPerson(t, newPerson('Cy Gone'));
     expect((await t.app.inject({ method: 'POST', url: '/api/feedback', payload: feedback, remoteAddress: '10.2.0.1' })).statusCode).toBe(
       201,
     );
@@ -83,7 +83,7 @@ describe('the retention job, with a clock the test moves', () => {
     for (const l of logs.lines) for (const p of [leaving, returning, alsoLeaving]) expect(l.text).not.toContain(p.person.email);
 
     // Someone new joins, and sends feedback; a contact message arrives (now, by the clock).
-    const newcomer = await signedInPerson(t, db, newPerson('Dee New'));
+    const newcomer = await signedInPerson(t, newPerson('Dee New'));
     await newcomer.browser.call('POST', '/api/feedback', feedback);
     await db.query(
       `insert into contact_message (id, name, email, subject, message, client_ip, created_at, acknowledgement_due)

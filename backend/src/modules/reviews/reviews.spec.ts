@@ -54,8 +54,8 @@ describe('reviews', () => {
     seller = undefined as Member | undefined,
     buyer = undefined as Member | undefined,
   } = {}) {
-    seller ??= await signedInPerson(t, db, newPerson('Sam Seller'));
-    buyer ??= await signedInPerson(t, db, newPerson('Bella Buyer'));
+    seller ??= await signedInPerson(t, newPerson('Sam Seller'));
+    buyer ??= await signedInPerson(t, newPerson('Bella Buyer'));
     const listingId = await insertListing(db, { seller: seller.id, title: 'Twenty Lleyn ewes' });
     const conversation = await startConversation(buyer, listingId);
     await sendMessage(buyer, conversation.id, 'Are the ewes still for sale? I could come on Saturday.');
@@ -94,8 +94,8 @@ describe('reviews', () => {
     });
 
     it('counts an accepted booking as a deal', async () => {
-      const owner = await signedInPerson(t, db, newPerson('Owen Owner'));
-      const renter = await signedInPerson(t, db, newPerson('Rhian Renter'));
+      const owner = await signedInPerson(t, newPerson('Owen Owner'));
+      const renter = await signedInPerson(t, newPerson('Rhian Renter'));
       const listingId = await insertListing(db, {
         seller: owner.id,
         title: 'Grazing for 40 ewes',
@@ -130,7 +130,7 @@ describe('reviews', () => {
 
     it('refuses a conversation that is not yours, or not one at all', async () => {
       const { conversationId } = await talk();
-      const stranger = await signedInPerson(t, db);
+      const stranger = await signedInPerson(t);
       later(25);
       expect(await refusal(review(stranger, conversationId))).toEqual([404, REVIEW_TEXTS.conversationNotFound]);
       expect(await refusal(review(stranger, randomUUID()))).toEqual([404, REVIEW_TEXTS.conversationNotFound]);
@@ -140,7 +140,7 @@ describe('reviews', () => {
 
     it('refuses reviewing yourself', async () => {
       // The API never opens a conversation with yourself; one written straight into the tables is still refused.
-      const member = await signedInPerson(t, db);
+      const member = await signedInPerson(t);
       const listingId = await insertListing(db, { seller: member.id, title: 'A baler' });
       const id = randomUUID();
       await db.query(
@@ -312,7 +312,7 @@ describe('reviews', () => {
 
   describe('on profiles and cards', () => {
     it('lists shown reviews newest first a page at a time; the average shows from 3 reviews, on cards and the listing page too', async () => {
-      const seller = await signedInPerson(t, db, newPerson('Sam Seller'));
+      const seller = await signedInPerson(t, newPerson('Sam Seller'));
       const listingId = await insertListing(db, { seller: seller.id, title: 'Round bales of hay' });
       const buyers: Member[] = [];
       for (const [i, stars] of [4, 5, 5, 3, 4, 5, 5, 4, 4, 5, 3].entries()) {
@@ -559,7 +559,7 @@ describe('reviews', () => {
       later(25);
       const { id } = data<ReviewJson>(await review(buyer, conversationId, 4));
       const { id: foreign } = data<ReviewJson>(await review(theirs.buyer, theirs.conversationId, 2));
-      const stranger = await signedInPerson(t, db);
+      const stranger = await signedInPerson(t);
       await refusesAll([
         [
           'edit another member’s review',
@@ -776,7 +776,7 @@ describe('reviews', () => {
 
   describe('moderation and accounts', () => {
     it('can be reported; staff hide it (out of lists and averages, audited, its author told why) and restore it', async () => {
-      const seller = await signedInPerson(t, db, newPerson('Sam Seller'));
+      const seller = await signedInPerson(t, newPerson('Sam Seller'));
       const deals = [await talk({ seller }), await talk({ seller }), await talk({ seller })];
       later(25);
       const ids: string[] = [];

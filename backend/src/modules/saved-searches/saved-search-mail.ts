@@ -48,11 +48,11 @@ export class SavedSearchMail {
   ) {}
 
   /**
-   * Each minute: any digest due (the last 07:00 UK time, or Monday's) whose searches have not all
-   * been gathered into it. Each step marks its searches as gathered in the transaction that
+   * Every DIGEST_CHECK_SECONDS (a minute): any digest due (the last 07:00 UK time, or Monday's) whose
+   * searches have not all been gathered into it. Each step marks its searches as gathered in the transaction that
    * publishes their e-mails, so a run cut off (a crash) resumes with the searches it had not reached.
    */
-  @ScheduledJob({ name: 'saved-searches.digests', queue: 'maintenance', everyMs: 60_000 })
+  @ScheduledJob({ name: 'saved-searches.digests', queue: 'maintenance', everyMs: (config) => config.queue.digestCheckSeconds * 1000 })
   async gatherDigests(): Promise<void> {
     const now = this.clock.now();
     for (const frequency of ['daily', 'weekly'] as const) {

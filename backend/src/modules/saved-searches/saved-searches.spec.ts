@@ -57,7 +57,7 @@ describe('saved searches', () => {
 
   describe('the API', () => {
     it('saves the browse query with a suggested name, lists it, edits, pauses and deletes it', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       const saved = await save(
         jane,
         `q=Massey+Ferguson+tractors&category=equipment&location=${PLACES.taunton.id}&radius=25&max_price=40000`,
@@ -76,7 +76,7 @@ describe('saved searches', () => {
     });
 
     it('refuses a bad query by parameter, a bad frequency, and visitors', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       const badPrice = await jane.browser.call('POST', '/api/saved-searches', { query: 'min_price=500&max_price=100' });
       expect(badPrice.statusCode).toBe(400);
       expect(badPrice.json()).toMatchObject({ fields: { max_price: 'max_price must not be below min_price' } });
@@ -95,8 +95,8 @@ describe('saved searches', () => {
     });
 
     it("answers 404 for another user's search, whatever the call, and changes nothing", async () => {
-      const jane = await signedInPerson(t, db);
-      const mallory = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const mallory = await signedInPerson(t);
       const janes = await save(jane, 'q=plough');
       for (const [method, path, body] of [
         ['GET', `/api/saved-searches/${janes.id}`, undefined],
@@ -113,7 +113,7 @@ describe('saved searches', () => {
     });
 
     it(`keeps at most ${SAVED_SEARCH_CAP} per user, with a clear message`, async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       for (let i = 0; i < SAVED_SEARCH_CAP; i++) await save(jane, `q=plough${i}`);
       const over = await jane.browser.call('POST', '/api/saved-searches', { query: 'q=one+more' });
       expect(over.statusCode).toBe(409);
@@ -121,7 +121,7 @@ describe('saved searches', () => {
     });
 
     it('suggests a name for a browse query, and refuses a query given twice by name instead of failing', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       const suggested = await jane.browser.call(
         'GET',
         `/api/saved-searches/suggested-name?query=${encodeURIComponent('q=tractor&category=equipment')}`,
@@ -136,8 +136,8 @@ describe('saved searches', () => {
 
   describe('matching', () => {
     it('matches as browse does: words in any form, category, type, price, field ranges, radius edges', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const exeter = miles(PLACES.taunton, PLACES.exeter);
       const searches = {
         tractors: await save(jane, 'q=tractors'),
@@ -186,8 +186,8 @@ describe('saved searches', () => {
     });
 
     it('compares a price given in a unit as browse does: a lot priced as a whole reaches "up to £120 a head"', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const perHead = await save(jane, 'category=livestock&max_price=120&price_unit=per-head');
       const lot = async (pricePence: number) =>
         insertListing(db, {
@@ -209,8 +209,8 @@ describe('saved searches', () => {
     });
 
     it('works out the match columns of a search stored without them (before they existed), then matches it', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const search = await save(jane, `q=water+bowser&location=${PLACES.taunton.id}&radius=25`);
       await db.query(
         `update saved_search set match_version = null, words = null, radius_metres = null, near_latitude = null,
@@ -229,8 +229,8 @@ describe('saved searches', () => {
     });
 
     it('matches a deleted or paused search no more (its prune rows go with it, no foreign key ties matches to it), and a resumed one again', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const deleted = await save(jane, 'q=pig+ark');
       const paused = await save(jane, 'q=ark');
       const first = await insertListing(db, { seller: seller.id, title: 'Pig ark, galvanised' });
@@ -255,10 +255,10 @@ describe('saved searches', () => {
     });
 
     it('never tells the seller about their own listing, nor about one that is not live', async () => {
-      const jane = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
       const mine = await save(jane, 'q=harrow');
       const own = await insertListing(db, { seller: jane.id, title: 'Disc harrow' });
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const sold = await insertListing(db, { seller: seller.id, title: 'Spring tine harrow', status: 'sold' });
       await matcher().match(own, 'published');
       await matcher().match(sold, 'published');
@@ -266,8 +266,8 @@ describe('saved searches', () => {
     });
 
     it('records each listing once per search, and each price drop once, however often the job runs', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const search = await save(jane, 'q=cultivator');
       const listing = await insertListing(db, { seller: seller.id, title: 'Cultivator, 3 m', pricePence: 500_000 });
       expect(await matcher().match(listing, 'published')).toBeGreaterThan(0);
@@ -288,9 +288,9 @@ describe('saved searches', () => {
     });
 
     it('prunes no true match: over random listings and searches, it records exactly what each search’s own SQL finds', async () => {
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       // Two owners: more searches than one may keep.
-      const owners = [await signedInPerson(t, db), await signedInPerson(t, db)];
+      const owners = [await signedInPerson(t), await signedInPerson(t)];
       let seed = 42;
       const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -330,7 +330,7 @@ describe('saved searches', () => {
         queries.push(params.toString());
       }
       for (const [i, query] of queries.entries()) await save(owners[i % 2] as Person, query);
-      const verified = await signedInPerson(t, db);
+      const verified = await signedInPerson(t);
       await db.query('update app_user set business_verified_at = now() where id = $1', [verified.id]);
       const listings: string[] = [];
       for (let i = 0; i < 40; i++) {
@@ -382,8 +382,8 @@ describe('saved searches', () => {
 
   describe('e-mail', () => {
     it('mails an instant search at once, then at most once in 15 minutes, with one-click unsubscribe for it', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const search = await save(jane, 'q=slurry+tanker');
       const other = await save(jane, 'q=muck+spreader');
       clock.set(new Date());
@@ -435,8 +435,8 @@ describe('saved searches', () => {
     });
 
     it('mails nothing that matched while its e-mails were off once they are back on, only what matches after', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const instant = await save(jane, 'q=bale+spike');
       const daily = await save(jane, 'q=bale+trailer', { frequency: 'daily' });
       clock.set(new Date());
@@ -464,8 +464,8 @@ describe('saved searches', () => {
     });
 
     it('still rings the bell for a search whose stored query no longer reads (an older version), and edits it with a clear 400, never a 500', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const search = await save(jane, 'q=sheep+hurdles');
       await db.query(`update saved_search set query = '{"version": 0, "params": {}}' where id = $1`, [search.id]);
       const listing = await insertListing(db, { seller: seller.id, title: 'Sheep hurdles, galvanised', pricePence: 20_000 });
@@ -496,8 +496,8 @@ describe('saved searches', () => {
     });
 
     it('rings the bell once for a match an earlier version queued as one event a search (saved-search.matched)', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       const search = await save(jane, 'q=feed+barrier');
       const listing = await insertListing(db, { seller: seller.id, title: 'Feed barrier, 4.8 m', pricePence: 30_000 });
       // Its outbox entry as the earlier version wrote it, still queued when this version's worker starts.
@@ -524,8 +524,8 @@ describe('saved searches', () => {
     });
 
     it('sends a daily digest at 07:00 UK time, one e-mail per user with a section per search, once; nothing when nothing is new', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       await save(jane, 'q=round+bales', { frequency: 'daily' });
       await save(jane, `q=hay+rake&location=${PLACES.taunton.id}&radius=50`, { frequency: 'daily' });
       await matcher().match(
@@ -567,12 +567,12 @@ describe('saved searches', () => {
     });
 
     it('sends nothing to a user who turned e-mail off, or who is suspended', async () => {
-      const jane = await signedInPerson(t, db);
-      const seller = await signedInPerson(t, db);
+      const jane = await signedInPerson(t);
+      const seller = await signedInPerson(t);
       await save(jane, 'q=grain+trailer');
       await db.query('update app_user set email_notifications = false where id = $1', [jane.id]);
       await matcher().match(await insertListing(db, { seller: seller.id, title: 'Grain trailer 14 t' }), 'published');
-      const sam = await signedInPerson(t, db);
+      const sam = await signedInPerson(t);
       const sams = await save(sam, 'q=grain+trailer');
       await db.query(`update app_user set suspended_at = now(), suspension_reason = 'test' where id = $1`, [sam.id]);
       await matcher().match(await insertListing(db, { seller: seller.id, title: 'Grain trailer 10 t' }), 'published');

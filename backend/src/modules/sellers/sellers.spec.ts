@@ -23,7 +23,7 @@ describe('sellers', () => {
     (await new Browser(t).call('GET', `/api/profile/public/${id}`)).json<{ data: Record<string, unknown> }>().data;
 
   it('choose private or trade with their first listing; a trader names the business', async () => {
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     const untyped = await seller.browser.call('POST', '/api/listings', await listingBody(seller.browser, { seller_type: undefined }));
     expect([untyped.statusCode, untyped.json()]).toEqual([
       400,
@@ -45,7 +45,7 @@ describe('sellers', () => {
   });
 
   it('refuses company and VAT numbers in the wrong form or with wrong check digits, keeping the details', async () => {
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     expect((await seller.browser.call('PUT', '/api/profile/seller', TRADE)).json()).toMatchObject({
       data: { seller_type: 'trade', company_number: 'SC123456', vat_number: 'GB999999973', business_verified_at: null },
     });
@@ -73,7 +73,7 @@ describe('sellers', () => {
     let listingId: string;
 
     beforeAll(async () => {
-      trader = await signedInPerson(t, db, newPerson('Tess Trader'));
+      trader = await signedInPerson(t, newPerson('Tess Trader'));
       listingId = (await postListing(trader.browser, { ...TRADE, title: 'Tess’s trade-only tedder' })).id;
       await trader.browser.call('PUT', '/api/profile/seller', TRADE);
     });
@@ -90,7 +90,7 @@ describe('sellers', () => {
         .data.listings.map((l) => l.title);
 
     it('is refused to a private seller, and asked once while it waits', async () => {
-      const privateSeller = await signedInPerson(t, db);
+      const privateSeller = await signedInPerson(t);
       await privateSeller.browser.call('PUT', '/api/profile/seller', { seller_type: 'private' });
       const refused = await privateSeller.browser.call('POST', '/api/profile/seller/business-check', {});
       expect([refused.statusCode, refused.json<{ error: string }>().error]).toEqual([400, SELLER_TEXTS.verificationNeedsTrade]);
@@ -101,7 +101,7 @@ describe('sellers', () => {
     });
 
     it('waits one at a time even when two are asked at the same moment (409 for the other)', async () => {
-      const quick = await signedInPerson(t, db, newPerson('Quinn Quick'));
+      const quick = await signedInPerson(t, newPerson('Quinn Quick'));
       await quick.browser.call('PUT', '/api/profile/seller', TRADE);
       const ask = () => quick.browser.call('POST', '/api/profile/seller/business-check', {});
       const answers = await Promise.all([ask(), ask(), ask()]);
@@ -148,7 +148,7 @@ describe('sellers', () => {
   });
 
   it('keeps a public profile’s statistics a minute for visitors (not run for every visit); its owner sees them at once', async () => {
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     const { id } = await postListing(seller.browser);
     expect(await publicProfile(seller.id)).toMatchObject({ listings_sold: 0 });
     await seller.browser.call('PATCH', `/api/listings/${id}/status`, { status: 'sold' });
@@ -158,7 +158,7 @@ describe('sellers', () => {
   });
 
   it('shows member facts on the public profile: listings sold, coarse last activity, no reply time under 3 replies', async () => {
-    const seller = await signedInPerson(t, db);
+    const seller = await signedInPerson(t);
     const { id } = await postListing(seller.browser);
     await seller.browser.call('PATCH', `/api/listings/${id}/status`, { status: 'sold' });
     expect(await publicProfile(seller.id)).toMatchObject({

@@ -28,7 +28,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     it('refuses visitors (401), ordinary users (403) and staff without two-factor (403, saying to turn it on)', async () => {
       expect((await visitor().call('GET', '/api/staff/inbox')).statusCode).toBe(401);
 
-      const user = await signedInPerson(t, db);
+      const user = await signedInPerson(t);
       for (const [method, url] of [
         ['GET', '/api/staff/inbox'],
         ['GET', '/api/staff/queues'],
@@ -50,7 +50,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('ends every session of the account when the command grants or revokes the role', async () => {
-      const { recoveryCodes, ...user } = await twoFactorPerson(t, db);
+      const { recoveryCodes, ...user } = await twoFactorPerson(t);
       const phone = await signIn(t, user.person, recoveryCodes);
       const granted = await staffCommand(db, 'grant', user.person.email);
       expect(granted.stdout).toContain('Signed out of 2 sessions: they sign in again.');
@@ -71,7 +71,7 @@ describe('staff: role, inbox, reports and moderation', () => {
 
     it('ends the other sessions when two-factor is turned on: one signed in with the password alone cannot open staff pages', async () => {
       // Staff without two-factor yet, signed in with the password in two browsers.
-      const user = await signedInPerson(t, db);
+      const user = await signedInPerson(t);
       expect((await staffCommand(db, 'grant', user.person.email)).code).toBe(0);
       const [first, second] = [await signIn(t, user.person), await signIn(t, user.person)];
       await turnOnTwoFactor(second);
@@ -93,7 +93,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('grants and revokes the role only through the command, which says what it did', async () => {
-      const { recoveryCodes, ...user } = await twoFactorPerson(t, db);
+      const { recoveryCodes, ...user } = await twoFactorPerson(t);
 
       // The compiled script as `./fieldmarket staff` runs it, in a process of its own: its arguments and exit codes.
       const granted = await staffCommandProcess(db, 'grant', user.person.email.toUpperCase());
@@ -118,13 +118,13 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('warns at grant time when the account has no two-factor sign-in yet', async () => {
-      const user = await signedInPerson(t, db);
+      const user = await signedInPerson(t);
       const granted = await staffCommand(db, 'grant', user.person.email);
       expect(granted.stdout).toContain('have not turned on two-factor sign-in');
     });
 
     it('has no API route that changes a role', async () => {
-      const user = await signedInPerson(t, db);
+      const user = await signedInPerson(t);
       await user.browser.call('PUT', '/api/profile', { full_name: 'Jane Farmer', role: 'staff' });
       await user.browser.call('PATCH', '/api/profile', { role: 'staff' });
       const [row] = await db.query<{ role: string }>('select role from app_user where id = $1', [user.id]);
@@ -134,12 +134,12 @@ describe('staff: role, inbox, reports and moderation', () => {
 
   describe('reports', () => {
     it('asks visitors to sign in, and checks the reason, the target and the details', async () => {
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const listingId = await listingOf(seller.id);
       const refused = await visitor().call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'scam' });
       expect(refused.statusCode).toBe(401);
 
-      const reporter = await signedInPerson(t, db);
+      const reporter = await signedInPerson(t);
       const bad = async (payload: Json, status: number, error: string) => {
         const response = await reporter.browser.call('POST', '/api/reports', payload);
         expect(response.statusCode).toBe(status);
@@ -166,9 +166,9 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('takes one open report per reporter and target, and another once staff archived it', async () => {
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const listingId = await listingOf(seller.id, 'Hay bales small square');
-      const reporter = await signedInPerson(t, db);
+      const reporter = await signedInPerson(t);
       const report = { target_kind: 'listing', target_id: listingId, reason: 'misleading', details: 'The bales are round.' };
       const first = await reporter.browser.call('POST', '/api/reports', report);
       expect(first.statusCode).toBe(201);
@@ -178,7 +178,7 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect(again.json()).toMatchObject({ error: STAFF_TEXTS.alreadyReported });
 
       // Someone else may report the same listing; a person may be reported too.
-      const other = await signedInPerson(t, db);
+      const other = await signedInPerson(t);
       expect((await other.browser.call('POST', '/api/reports', report)).statusCode).toBe(201);
       expect(
         (await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'offensive' }))
@@ -191,10 +191,10 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('limits how many reports one person sends in an hour', async () => {
-      const reporter = await signedInPerson(t, db);
+      const reporter = await signedInPerson(t);
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        const seller = await signedInPerson(t, db);
+        const seller = await signedInPerson(t);
         const listingId = await listingOf(seller.id, `Feed barrier number ${i}`);
         statuses.push(
           (await reporter.browser.call('POST', '/api/reports', { target_kind: 'listing', target_id: listingId, reason: 'spam' }))
@@ -221,9 +221,9 @@ describe('staff: role, inbox, reports and moderation', () => {
         },
       });
       const contactId = data<{ id: string }>(contact).id;
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const listingId = await listingOf(seller.id, 'Suffolk ewes in lamb');
-      const reporter = await signedInPerson(t, db);
+      const reporter = await signedInPerson(t);
       const reportId = data<{ id: string }>(
         await reporter.browser.call('POST', '/api/reports', {
           target_kind: 'listing',
@@ -262,7 +262,7 @@ describe('staff: role, inbox, reports and moderation', () => {
       expect((await list('?status=unread')).map((i) => i.id)).toContain(contactId);
 
       // Assignment to staff only.
-      const user = await signedInPerson(t, db);
+      const user = await signedInPerson(t);
       const notStaff = await staff.browser.call('POST', `/api/staff/inbox/report/${reportId}/assign`, { staff_id: user.id });
       expect(notStaff.statusCode).toBe(400);
       expect(notStaff.json()).toMatchObject({ error: STAFF_TEXTS.notStaffMember });
@@ -546,7 +546,7 @@ describe('staff: role, inbox, reports and moderation', () => {
 
   describe('moderation', () => {
     it('hides a listing: gone from browse and its page, the seller told why; restore brings it back; both audited', async () => {
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const listingId = await listingOf(seller.id, 'Unique Zetor crystal tractor');
       const search = async () =>
         data<{ listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings?q=zetor')).listings.map((l) => l.id);
@@ -587,7 +587,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('stops serving a hidden listing’s photos at once (404), serves them again on restore, and withholds a suspended seller’s', async () => {
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const { id: listingId } = await postListing(seller.browser, { title: 'Withheld Fendt photo tractor' });
       await waitForJobs(db);
       const [image] = data<{ images: Array<{ url: string | null }> }>(await visitor().call('GET', `/api/listings/${listingId}`)).images;
@@ -604,7 +604,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('features and unfeatures a live listing for the home page', async () => {
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const listingId = await listingOf(seller.id, 'Featured Kverneland plough');
       const featured = async () =>
         data<{ kind: string; listings: Array<{ id: string }> }>(await visitor().call('GET', '/api/listings/featured'));
@@ -618,7 +618,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('suspending a user closes their open live connections', async () => {
-      const member = await signedInPerson(t, db);
+      const member = await signedInPerson(t);
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
       const socket = io(url, {
@@ -643,7 +643,7 @@ describe('staff: role, inbox, reports and moderation', () => {
     });
 
     it('suspends a user: sessions end, sign-in refused with a clear message, listings hidden; unsuspending restores them', async () => {
-      const seller = await signedInPerson(t, db);
+      const seller = await signedInPerson(t);
       const live = await listingOf(seller.id, 'Suspended seller quad bike');
       const hiddenBefore = await listingOf(seller.id, 'Suspended seller trailer');
       await staff.browser.call('POST', `/api/staff/listings/${hiddenBefore}/hide`, { reason: 'Trailer has no brakes at all' });
@@ -675,7 +675,7 @@ describe('staff: role, inbox, reports and moderation', () => {
           ]),
         );
       expect(await statuses()).toEqual({ [live]: 'removed', [hiddenBefore]: 'removed', [sold]: 'removed' });
-      const reporter = await signedInPerson(t, db);
+      const reporter = await signedInPerson(t);
       expect(
         (await reporter.browser.call('POST', '/api/reports', { target_kind: 'user', target_id: seller.id, reason: 'scam' })).statusCode,
       ).toBe(404);

@@ -21,8 +21,8 @@ describe('success stories', () => {
 
   /** A seller and a buyer who talked about a listing; `sold` marks it sold after. */
   async function talkedAbout({ sellerWrites = true, sold = true } = {}): Promise<{ seller: Member; buyer: Member }> {
-    const seller = await signedInPerson(t, db, newPerson('Sam Seller'));
-    const buyer = await signedInPerson(t, db, newPerson('Bella Buyer'));
+    const seller = await signedInPerson(t, newPerson('Sam Seller'));
+    const buyer = await signedInPerson(t, newPerson('Bella Buyer'));
     const listing = await postListing(seller.browser);
     const conversation = await startConversation(buyer, listing.id);
     await sendMessage(buyer, conversation.id, 'Is it still for sale? I could come on Saturday.');
@@ -34,7 +34,7 @@ describe('success stories', () => {
   const published = async () => (await new Browser(t).call('GET', '/api/stories')).json<{ data: { stories: unknown[] } }>().data.stories;
 
   it('are refused from a member without a deal: none, one side silent, or not sold', async () => {
-    const nobody = await signedInPerson(t, db);
+    const nobody = await signedInPerson(t);
     const silent = await talkedAbout({ sellerWrites: false });
     const unsold = await talkedAbout({ sold: false });
     for (const member of [nobody, silent.buyer, silent.seller, unsold.buyer]) {

@@ -141,7 +141,7 @@ describe('Google sign-in (against a local OAuth 2.0 / OpenID Connect server)', (
     });
 
     it('links an existing password account when Google has verified its address, keeping the password', async () => {
-      const { person, id } = await signedInPerson(t, db);
+      const { person, id } = await signedInPerson(t);
       const googler = newGoogleAccount({ email: person.email });
       const browser = new Browser(t);
       expect((await viaGoogle(browser, googler)).headers.location).toBe('/browse');
@@ -152,7 +152,7 @@ describe('Google sign-in (against a local OAuth 2.0 / OpenID Connect server)', (
     });
 
     it('does not link when Google has not verified the address, and leaves the account as it was', async () => {
-      const { person } = await signedInPerson(t, db);
+      const { person } = await signedInPerson(t);
       const before = await userRow(person.email);
       const browser = new Browser(t);
       const back = await viaGoogle(browser, newGoogleAccount({ email: person.email, email_verified: false }));
@@ -184,7 +184,7 @@ describe('Google sign-in (against a local OAuth 2.0 / OpenID Connect server)', (
     });
 
     it('still asks a linked password account with two-factor on for its code: Google does not bypass it', async () => {
-      const { person, browser: owner } = await signedInPerson(t, db);
+      const { person, browser: owner } = await signedInPerson(t);
       const setup = await owner.call('POST', '/api/profile/two-factor/setup');
       const { secret } = setup.json<{ data: { secret: string } }>().data;
       const enabled = await owner.call('POST', '/api/profile/two-factor/verify', { token: await generate({ secret }) });

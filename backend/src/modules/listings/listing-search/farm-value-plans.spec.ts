@@ -25,7 +25,7 @@ describe('a radius with one farm value, square by square in its own index', () =
   const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '1000000', SEARCH_CACHE_MS: '0' });
 
   beforeAll(async () => {
-    const seller = (await signedInPerson(t, db)).id;
+    const seller = (await signedInPerson(t)).id;
     // 4,000 cattle lots over five places, a little apart at each, with every TB status (officially TB
     // free the most, more than a total counts within 250 miles); and 1,000 listings of other
     // categories holding the same value, which no livestock search may find.

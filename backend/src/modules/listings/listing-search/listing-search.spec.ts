@@ -20,7 +20,7 @@ describe('one search request', () => {
     db = await createTestDatabase();
     // Answers never reused: every request below is searched.
     t = await startTestApp(db, { OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '100000', SEARCH_CACHE_MS: '0' });
-    const seller = (await signedInPerson(t, db)).id;
+    const seller = (await signedInPerson(t)).id;
     await insertListing(db, { seller, title: 'Massey Ferguson tractor' });
     await insertListing(db, { seller, title: 'John Deere tractor with loader', place: 'bridgwater' });
     await insertListing(db, { seller, title: 'Livestock trailer', place: 'york' });

@@ -40,7 +40,7 @@ describe('every plan finds what a plain query finds', () => {
   const { db, t } = useTestApp({ OUTBOX_POLL_SECONDS: '300', API_RATE_LIMIT: '1000000', SEARCH_CACHE_MS: '0' });
 
   beforeAll(async () => {
-    const seller = (await signedInPerson(t, db)).id;
+    const seller = (await signedInPerson(t)).id;
     // Listings spread over five places (a little apart at each), categories, prices, ages and states.
     await insertListingsOverPlaces(db, seller, {
       count: LISTINGS,

@@ -1,0 +1,14 @@
+// The suite's jest configuration with bench/jest-cpu/setup.mjs in every project: CPU per test file and phase.
+//   FM_JEST_CPU_DIR=/tmp/cpu-after npx jest -c bench/jest-cpu/jest.config.mjs [files]
+//   node bench/jest-cpu/summary.mjs /tmp/cpu-after [/tmp/cpu-before]
+import { fileURLToPath } from 'node:url';
+import suite from '../../jest.config.js';
+
+if (!process.env.FM_JEST_CPU_DIR) throw new Error('set FM_JEST_CPU_DIR to the folder the per-file figures go to');
+const setup = fileURLToPath(new URL('./setup.mjs', import.meta.url));
+
+export default {
+  ...suite,
+  rootDir: fileURLToPath(new URL('../..', import.meta.url)),
+  projects: suite.projects.map((project) => ({ ...project, setupFilesAfterEnv: [...(project.setupFilesAfterEnv ?? []), setup] })),
+};
