@@ -57,7 +57,7 @@ const CONFIRMED = `${pruneFilters('s')}
  */
 const CONFIRMING = `listing_keys as (select listing_prune_keys(l.geo_cell, l.lexemes, l.category_id, l.type) as keys from l),
   pruned as (select p.number, p.user_id, p.exact from l, saved_search_prune p
-    where p.key = any(array(select unnest(keys) from listing_keys)) and p.match_version = ? and p.user_id <> l.seller_id and ${pruneFilters('p')}),
+    where p.key = any(array(select unnest(keys) from listing_keys)) and p.match_version = $2 and p.user_id <> l.seller_id and ${pruneFilters('p')}),
   confirmed as (select number from (select number, user_id from pruned where exact
       union all
       select s.number, s.user_id from pruned p join saved_search s on s.number = p.number cross join l where not p.exact and ${CONFIRMED}) c
@@ -78,6 +78,23 @@ const TOLD_NEW_OR_DROP = `known as (select n.number, min(h.price_pence) as lowes
       when l.price_pence < k.lowest and (select s.price_drops from saved_search s where s.number = c.number) then 'drop:' || l.price_pence end
       as occasion
     from (select distinct number from confirmed) c cross join l left join known k on k.number = c.number)`;
+
+/**
+ * Matching one listing ($1, under match columns version $2, recorded as matched at $3): finds its searches and records
+ * what they are told, in one statement; `name` is its prepared statement's on each connection.
+ */
+const matchStatement = (told: string) => `with l as (select l.*, tsvector_to_array(l.search_vector) as lexemes, seller.business_verified_at
+    from listing l join app_user seller on seller.id = l.seller_id where l.id = $1 and l.status = 'live'),
+  ${CONFIRMING},
+  ${told},
+  recorded as (insert into saved_search_hit (listing_id, occasion, price_pence, matched_at, searches)
+    select l.id, t.occasion, l.price_pence, $3, array_agg(t.number order by t.number) from l, told t where t.occasion is not null
+    group by l.id, l.price_pence, t.occasion returning cardinality(searches) as told)
+select told from recorded`;
+const MATCH_STATEMENTS = {
+  published: { name: 'fm_saved_search_match_new', sql: matchStatement(TOLD_NEW) },
+  'price-changed': { name: 'fm_saved_search_match_price', sql: matchStatement(TOLD_NEW_OR_DROP) },
+} as const;
 
 /**
  * Matches each newly published listing, and each listing whose price changed, against every saved
@@ -118,21 +135,16 @@ export class SavedSearchMatcher {
     return this.em.fork().transactional(async (tx) => {
       const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
       // One matching of a listing at a time (what it was told is read, then added to); none while a horizon is read.
-      await run('select pg_advisory_xact_lock_shared(hashtext(?)), pg_advisory_xact_lock(hashtext(?))', [
-        MATCHING_LOCK,
-        `saved-search-match:${listingId}`,
-      ]);
-      const rows = await run<{ told: number }>(
-        `with l as (select l.*, tsvector_to_array(l.search_vector) as lexemes, seller.business_verified_at
-            from listing l join app_user seller on seller.id = l.seller_id where l.id = ? and l.status = 'live'),
-          ${CONFIRMING},
-          ${why === 'published' ? TOLD_NEW : TOLD_NEW_OR_DROP},
-          recorded as (insert into saved_search_hit (listing_id, occasion, price_pence, matched_at, searches)
-            select l.id, t.occasion, l.price_pence, ?, array_agg(t.number order by t.number) from l, told t where t.occasion is not null
-            group by l.id, l.price_pence, t.occasion returning cardinality(searches) as told)
-        select told from recorded`,
-        [listingId, MATCH_COLUMNS_VERSION, now],
+      // The statement is this connection's prepared statement, planned once (its plan does not depend on the listing).
+      const statement = MATCH_STATEMENTS[why];
+      const [state] = await run<{ prepared: boolean }>(
+        `select pg_advisory_xact_lock_shared(hashtext(?)), pg_advisory_xact_lock(hashtext(?)),
+          set_config('plan_cache_mode', 'force_generic_plan', true),
+          exists (select 1 from pg_prepared_statements where name = ?) as prepared`,
+        [MATCHING_LOCK, `saved-search-match:${listingId}`, statement.name],
       );
+      if (!state?.prepared) await run(`prepare ${statement.name} (uuid, int, timestamptz) as ${statement.sql}`, []);
+      const rows = await run<{ told: number }>(`execute ${statement.name}(?, ?, ?)`, [listingId, MATCH_COLUMNS_VERSION, now]);
       const told = rows.reduce((sum, row) => sum + row.told, 0);
       if (told > 0) this.events.publish(tx, 'saved-search.listing-matched', { listingId, matchedAt: now.toISOString() });
       return told;
