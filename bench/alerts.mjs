@@ -65,7 +65,7 @@ const load = () =>
     .map((n) => n.toFixed(1))
     .join(' ');
 let peakRss = 0;
-const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
+const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 200);
 const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const url = new URL(server);
 url.pathname = `/${reuse}`;
@@ -367,7 +367,7 @@ if (DIGEST_LISTINGS > 0) {
   const [{ searches: dailySearches }] = (await client.query(`select count(*)::int as searches from saved_search where frequency = 'daily'`))
     .rows;
   const mailsBefore = (await readdir(config.mail.outboxDir).catch(() => [])).length;
-  peakRss = process.memoryUsage().rss;
+  peakRss = process.memoryUsage.rss();
   const started = performance.now();
   const queued = await app.get(SavedSearchMail).gatherDigest('daily', new Date());
   const done = await drained(15 * 60_000);
@@ -377,7 +377,7 @@ if (DIGEST_LISTINGS > 0) {
   await client.query('delete from saved_search_hit where listing_id = any($1::uuid[])', [ids]);
 }
 clearInterval(rssTimer);
-const rss = process.memoryUsage().rss / 2 ** 20;
+const rss = process.memoryUsage.rss() / 2 ** 20;
 await client.query('delete from saved_search_hit where listing_id = any($1::uuid[])', [listings]);
 await client.end();
 await app.close();
