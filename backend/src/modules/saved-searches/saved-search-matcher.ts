@@ -57,7 +57,7 @@ const CONFIRMED = `${pruneFilters('s')}
  */
 const CONFIRMING = `listing_keys as (select listing_prune_keys(l.geo_cell, l.lexemes, l.category_id, l.type) as keys from l),
   pruned as (select p.number, p.user_id, p.exact from l, saved_search_prune p
-    where p.key = any(array(select unnest(keys) from listing_keys)) and p.match_version = ? and p.user_id <> l.seller_id and ${pruneFilters('p')}),
+    where p.key = any(array(select unnest(keys) from listing_keys)) and p.match_version = $2 and p.user_id <> l.seller_id and ${pruneFilters('p')}),
   confirmed as (select number from (select number, user_id from pruned where exact
       union all
       select s.number, s.user_id from pruned p join saved_search s on s.number = p.number cross join l where not p.exact and ${CONFIRMED}) c
@@ -78,6 +78,27 @@ const TOLD_NEW_OR_DROP = `known as (select n.number, min(h.price_pence) as lowes
       when l.price_pence < k.lowest and (select s.price_drops from saved_search s where s.number = c.number) then 'drop:' || l.price_pence end
       as occasion
     from (select distinct number from confirmed) c cross join l left join known k on k.number = c.number)`;
+
+/** An instant search `s` that may be mailed now: not paused, and not mailed since the time bound to it (instantMailedBefore). */
+const INSTANT_DUE = `s.frequency = 'instant' and s.paused_at is null and (s.last_mailed_at is null or s.last_mailed_at <= ?)`;
+const instantMailedBefore = (now: Date) => new Date(now.getTime() - INSTANT_MAIL_EVERY_MINUTES * 60_000);
+
+/**
+ * Matching one listing ($1, under match columns version $2, recorded as matched at $3): finds its searches and records
+ * what they are told, in one statement; `name` is its prepared statement's on each connection.
+ */
+const matchStatement = (told: string) => `with l as (select l.*, tsvector_to_array(l.search_vector) as lexemes, seller.business_verified_at
+    from listing l join app_user seller on seller.id = l.seller_id where l.id = $1 and l.status = 'live'),
+  ${CONFIRMING},
+  ${told},
+  recorded as (insert into saved_search_hit (listing_id, occasion, price_pence, matched_at, searches)
+    select l.id, t.occasion, l.price_pence, $3, array_agg(t.number order by t.number) from l, told t where t.occasion is not null
+    group by l.id, l.price_pence, t.occasion returning cardinality(searches) as told)
+select told from recorded`;
+const MATCH_STATEMENTS = {
+  published: { name: 'fm_saved_search_match_new', sql: matchStatement(TOLD_NEW) },
+  'price-changed': { name: 'fm_saved_search_match_price', sql: matchStatement(TOLD_NEW_OR_DROP) },
+} as const;
 
 /**
  * Matches each newly published listing, and each listing whose price changed, against every saved
@@ -118,21 +139,16 @@ export class SavedSearchMatcher {
     return this.em.fork().transactional(async (tx) => {
       const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
       // One matching of a listing at a time (what it was told is read, then added to); none while a horizon is read.
-      await run('select pg_advisory_xact_lock_shared(hashtext(?)), pg_advisory_xact_lock(hashtext(?))', [
-        MATCHING_LOCK,
-        `saved-search-match:${listingId}`,
-      ]);
-      const rows = await run<{ told: number }>(
-        `with l as (select l.*, tsvector_to_array(l.search_vector) as lexemes, seller.business_verified_at
-            from listing l join app_user seller on seller.id = l.seller_id where l.id = ? and l.status = 'live'),
-          ${CONFIRMING},
-          ${why === 'published' ? TOLD_NEW : TOLD_NEW_OR_DROP},
-          recorded as (insert into saved_search_hit (listing_id, occasion, price_pence, matched_at, searches)
-            select l.id, t.occasion, l.price_pence, ?, array_agg(t.number order by t.number) from l, told t where t.occasion is not null
-            group by l.id, l.price_pence, t.occasion returning cardinality(searches) as told)
-        select told from recorded`,
-        [listingId, MATCH_COLUMNS_VERSION, now],
+      // The statement is this connection's prepared statement, planned once (its plan does not depend on the listing).
+      const statement = MATCH_STATEMENTS[why];
+      const [state] = await run<{ prepared: boolean }>(
+        `select pg_advisory_xact_lock_shared(hashtext(?)), pg_advisory_xact_lock(hashtext(?)),
+          set_config('plan_cache_mode', 'force_generic_plan', true),
+          exists (select 1 from pg_prepared_statements where name = ?) as prepared`,
+        [MATCHING_LOCK, `saved-search-match:${listingId}`, statement.name],
       );
+      if (!state?.prepared) await run(`prepare ${statement.name} (uuid, int, timestamptz) as ${statement.sql}`, []);
+      const rows = await run<{ told: number }>(`execute ${statement.name}(?, ?, ?)`, [listingId, MATCH_COLUMNS_VERSION, now]);
       const told = rows.reduce((sum, row) => sum + row.told, 0);
       if (told > 0) this.events.publish(tx, 'saved-search.listing-matched', { listingId, matchedAt: now.toISOString() });
       return told;
@@ -141,24 +157,29 @@ export class SavedSearchMatcher {
 
   /**
    * A listing's matching told instant searches: each due for its e-mail gets one now, with its matches up to this
-   * listing's (the rest wait for the sweep).
+   * listing's (the rest wait for the sweep). Which are due is read first, without the horizon: in a burst, most
+   * listings' instant searches were mailed minutes before, and such a listing then never waits for (nor holds up)
+   * the matchings at work.
    */
   @OnDomainEvent('saved-search.listing-matched', { name: 'saved-searches.instant-mail-due', queue: 'mail' })
   async listingMatched(event: DomainEvent<'saved-search.listing-matched'>): Promise<void> {
     const { listingId, matchedAt } = event.payload;
+    const now = this.clock.now();
+    // Only narrows: batchInstantMail checks each search again, locked.
+    const [due] = await this.em.getConnection().execute<Array<{ through: string | null; numbers: number[] | null }>>(
+      `select max(h.id) as through, array_agg(s.number) as numbers from saved_search_hit h cross join unnest(h.searches) as n(number)
+          join saved_search s on s.number = n.number
+        where h.listing_id = ? and h.matched_at = ? and ${INSTANT_DUE} and s.mailed_through < h.id`,
+      [listingId, new Date(matchedAt), instantMailedBefore(now)],
+    );
+    const through = due?.through;
+    const numbers = due?.numbers;
+    if (!through || !numbers) return;
     // Every matching that took an earlier match row has committed once the horizon is read: none is passed over.
     const horizon = await matchedHorizon(this.em);
-    await this.em.fork().transactional(async (tx) => {
-      const [told] = await tx.getConnection().execute<Array<{ through: string | null; numbers: number[] | null }>>(
-        `select max(h.id) as through, array_agg(n) as numbers from saved_search_hit h cross join unnest(h.searches) as n
-            where h.listing_id = ? and h.matched_at = ?`,
-        [listingId, new Date(matchedAt)],
-        'all',
-        tx.getTransactionContext(),
-      );
-      if (!told?.through || !told.numbers) return;
-      await this.batchInstantMail(tx, this.clock.now(), BigInt(told.through) < BigInt(horizon) ? told.through : horizon, told.numbers);
-    });
+    await this.em
+      .fork()
+      .transactional((tx) => this.batchInstantMail(tx, now, BigInt(through) < BigInt(horizon) ? through : horizon, numbers));
   }
 
   /** Instant searches' matches left for the 15 minutes after their last e-mail: mailed once those have passed. */
@@ -179,15 +200,14 @@ export class SavedSearchMatcher {
     const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
     const due = await run<{ id: string; user_id: string; batch: string }>(
       `with due as (select s.id, s.user_id, s.mailed_through, gen_random_uuid() as batch from saved_search s
-          where s.frequency = 'instant' and s.paused_at is null and (s.last_mailed_at is null or s.last_mailed_at <= ?)
-            and s.mailed_through < ?::bigint ${only ? 'and s.number = any(array[?]::int[])' : ''}
+          where ${INSTANT_DUE} and s.mailed_through < ?::bigint ${only ? 'and s.number = any(array[?]::int[])' : ''}
             and exists (select 1 from saved_search_hit h where h.searches && array[s.number] and h.id > s.mailed_through and h.id <= ?::bigint)
           order by s.id limit 500 for update of s skip locked),
         parts as (insert into saved_search_mail_part (batch_id, saved_search_id, after_hit, through_hit)
           select batch, id, mailed_through, ?::bigint from due),
         stamped as (update saved_search s set last_mailed_at = ?, mailed_through = ?::bigint from due where s.id = due.id)
       select id, user_id, batch from due`,
-      [new Date(now.getTime() - INSTANT_MAIL_EVERY_MINUTES * 60_000), through, ...(only ? [only] : []), through, through, now, through],
+      [instantMailedBefore(now), through, ...(only ? [only] : []), through, through, now, through],
     );
     for (const search of due)
       this.events.publish(tx, 'saved-search.mail-due', { userId: search.user_id, batchId: search.batch, kind: 'instant' });
