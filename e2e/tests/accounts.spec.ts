@@ -292,6 +292,23 @@ test.describe('accounts', () => {
     await expect(page.getByRole('tab', { name: 'Saved searches' })).toHaveAttribute('aria-selected', 'true');
   });
 
+  test("a member's own profile comes in the page as sent: it shows without the island's request", async ({ page }) => {
+    const email = uniqueEmail('own');
+    await signUpThroughApi(page.request, email, 'Meadow-Gate-2026', 'Rowan Hedges');
+    await signInThroughApi(page.request, email, 'Meadow-Gate-2026');
+    expect(await (await page.request.get('/profile')).text()).toContain('Rowan Hedges');
+    // The profile API refused in the browser: what the member sees came with the page.
+    let asked = false;
+    await page.route('**/api/profile', (route) => {
+      asked = true;
+      return route.abort();
+    });
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { name: 'Account Information' })).toBeVisible();
+    await expect(page.getByTestId('profile')).toContainText(email);
+    expect(asked).toBe(false);
+  });
+
   test('an off-site redirect is ignored after sign-in', async ({ page }) => {
     const email = uniqueEmail('redirect');
     await signUpThroughApi(page.request, email, 'Meadow-Gate-2026');

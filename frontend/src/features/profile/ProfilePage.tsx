@@ -35,11 +35,11 @@ function tabFromHash(): TabId {
 }
 
 /**
- * /profile: the signed-in user's account, in seven tabs (details, my listings, saved, saved searches, security, privacy, account), with
+ * /profile: the signed-in user's account (rendered on the server when the page could ask for it), in seven tabs (details, my listings, saved, saved searches, security, privacy, account), with
  * one status banner for what the last action did (SPEC §2 "Profile").
  */
-function ProfilePage() {
-  const [profile, setProfile] = useState<Profile | null>(null);
+function ProfilePage({ initialProfile }: { initialProfile?: Profile | undefined }) {
+  const [profile, setProfile] = useState<Profile | null>(initialProfile ?? null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [tab, setTab] = useState<TabId>('details');
@@ -64,11 +64,13 @@ function ProfilePage() {
     if (code && code in GOOGLE_SIGN_IN_ERRORS) {
       setNotice({ kind: 'error', text: GOOGLE_SIGN_IN_ERRORS[code as keyof typeof GOOGLE_SIGN_IN_ERRORS] });
     }
-    // A visitor is sent to sign in (and comes back here); no profile request is made for them.
+    // The server rendered the profile (pages/profile/index.astro); otherwise a visitor is sent to sign in (and comes
+    // back here), and no profile request is made for them.
+    if (initialProfile) return;
     void requireSignedIn().then((user) => {
       if (user) void load();
     });
-  }, [load]);
+  }, [load, initialProfile]);
 
   const notify: Notify = useCallback((next) => setNotice(next), []);
 
