@@ -464,7 +464,10 @@ async function main() {
     ['25-mile radius of an outcode, nearest', '/api/listings?location=TA1&radius=25&sort=nearest'],
     // What a listing page asks for its related listings: its category within 50 miles, nearest first, four,
     // uncounted (the list shows no total; a product before count=false ignores it and counts).
-    ["a listing page's related listings", `/api/listings?category=livestock&location=${taunton.id}&radius=50&sort=nearest&limit=4&count=false`],
+    [
+      "a listing page's related listings",
+      `/api/listings?category=livestock&location=${taunton.id}&radius=50&sort=nearest&limit=4&count=false`,
+    ],
     ['page 1 by cursor', '/api/listings?limit=20'],
     ['page 1000 by cursor', `/api/listings?limit=20&cursor=${page1000}`],
     ['TB status: officially TB free', '/api/listings?category=livestock&tb_status=otf'],

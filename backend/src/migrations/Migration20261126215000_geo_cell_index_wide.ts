@@ -19,6 +19,8 @@ export class Migration20261126215000_geo_cell_index_wide extends Migration {
 
   override down(): void | Promise<void> {
     this.addSql(`drop index "listing_geo_cell_index";`);
-    this.addSql(`create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude");`);
+    this.addSql(
+      `create index "listing_geo_cell_index" on "listing" ("status", "geo_cell", "published_at", "id") include ("latitude", "longitude");`,
+    );
   }
 }

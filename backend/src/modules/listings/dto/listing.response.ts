@@ -106,7 +106,11 @@ export class ListingPage {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
   next_cursor!: string | null;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Matches, on the first page only (and not with count=false); at most 1,000 counted' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Matches, on the first page only (and not with count=false); at most 1,000 counted',
+  })
   total!: number | null;
 
   @ApiProperty({ description: 'More than `total` match' })

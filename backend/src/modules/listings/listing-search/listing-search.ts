@@ -71,7 +71,10 @@ export class ListingSearch {
     };
     // A list that shows no count (a listing page's related listings) is not counted where a walk needs no count to be planned.
     const uncounted = position.counted === false;
-    let plan = uncounted && !asked.text && sql.nearestWalkBounded() ? { kind: 'walk' as const } : await this.planner.plan(sql, query, asked.text, countOrGather);
+    let plan =
+      uncounted && !asked.text && sql.nearestWalkBounded()
+        ? { kind: 'walk' as const }
+        : await this.planner.plan(sql, query, asked.text, countOrGather);
     // A first page counts its matches beside finding them (two connections), unless planning counted already.
     const [found, counted] = await Promise.all([
       plan.kind === 'gather' && gathered ? gathered : pageRows(this.prepared, sql, plan, 'replica'),

@@ -39,7 +39,8 @@ describe("a search's row counts are written into its SQL, never bound", () => {
               limit,
               categoryId,
               minPricePence: categoryId ? 500_000 : undefined,
-              near: sort === 'nearest' || radiusMiles ? { latitude: PLACES.taunton.latitude, longitude: PLACES.taunton.longitude } : undefined,
+              near:
+                sort === 'nearest' || radiusMiles ? { latitude: PLACES.taunton.latitude, longitude: PLACES.taunton.longitude } : undefined,
               radiusMiles,
             };
             for (const { page, sql } of statements(query)) {
