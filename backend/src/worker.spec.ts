@@ -74,11 +74,15 @@ describe('the worker process', () => {
       expect((await fetch(metrics, { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong-token' } })).status).toBe(401);
       const posted = await fetch(metrics, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
       expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
-      const scraped = await fetch(metrics, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
-      expect(scraped.status).toBe(200);
-      expect(await scraped.text()).toMatch(
-        /fieldmarket_job_duration_seconds_count\{queue="mail",name="contact\.[a-z-]+",outcome="completed"\} 1/,
-      );
+      // A job's duration is counted when its handler returns, which is after it wrote the mail: under load the
+      // first scrape can come between the two.
+      await eventually(async () => {
+        const scraped = await fetch(metrics, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+        expect(scraped.status).toBe(200);
+        expect(await scraped.text()).toMatch(
+          /fieldmarket_job_duration_seconds_count\{queue="mail",name="contact\.[a-z-]+",outcome="completed"\} 1/,
+        );
+      });
     } finally {
       if (worker && worker.child.exitCode === null) {
         worker.child.kill('SIGTERM');
