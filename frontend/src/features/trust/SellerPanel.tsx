@@ -15,6 +15,17 @@ export function SellerPanel({ notify }: { notify: Notify }) {
   const [type, setType] = useState<'private' | 'trade' | ''>('');
   const [values, setValues] = useState<Record<TradeField, string>>({ business_name: '', company_number: '', vat_number: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // One request at a time: a check asked while a save is on its way would be about the details before it, and
+  // staff approving it would verify nothing.
+  const [busy, setBusy] = useState(false);
+  const whileBusy = async <T,>(work: () => Promise<T>): Promise<T> => {
+    setBusy(true);
+    try {
+      return await work();
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const show = (data: SellerDetails) => {
     setDetails(data);
@@ -34,7 +45,8 @@ export function SellerPanel({ notify }: { notify: Notify }) {
     if (type === 'trade' && !trimmed.business_name) found['business_name'] = SELLER_TEXTS.businessNameRequired;
     setErrors(found);
     if (Object.keys(found).length) return;
-    const result = await saveSellerDetails(type === 'trade' ? { seller_type: type, ...trimmed } : { seller_type: type });
+    const body = type === 'trade' ? { seller_type: type, ...trimmed } : { seller_type: type };
+    const result = await whileBusy(() => saveSellerDetails(body));
     if (result.ok) {
       show(result.data);
       notify({ kind: 'success', text: 'Seller details saved.' });
@@ -46,7 +58,7 @@ export function SellerPanel({ notify }: { notify: Notify }) {
   };
 
   const ask = async () => {
-    const result = await askBusinessCheck();
+    const result = await whileBusy(askBusinessCheck);
     if (result.ok) show(result.data);
     notify(result.ok ? { kind: 'success', text: SELLER_TEXTS.verificationSent } : { kind: 'error', text: result.error });
   };
@@ -93,7 +105,7 @@ export function SellerPanel({ notify }: { notify: Notify }) {
               )}
             </div>
           ))}
-        <button type="submit" className="btn btn--small">
+        <button type="submit" className="btn btn--small" disabled={busy}>
           Save seller details
         </button>
       </form>
@@ -112,7 +124,7 @@ export function SellerPanel({ notify }: { notify: Notify }) {
                 </p>
               )}
               {check?.status !== 'pending' && (
-                <button type="button" className="btn btn--outline btn--small" onClick={() => void ask()}>
+                <button type="button" className="btn btn--outline btn--small" disabled={busy} onClick={() => void ask()}>
                   Ask our team to verify my business
                 </button>
               )}
