@@ -20,11 +20,16 @@ const THRESHOLD_BYTES = 1024;
 const BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 6;
 
-/** brotli when the client accepts it, else gzip, else none. */
+/** brotli when the client accepts it, else gzip, else none; one it lists with q=0 it refuses (RFC 9110 §12.5.3). */
 export function acceptedEncoding(headers: IncomingHttpHeaders): Encoding | undefined {
   const accepted = headers['accept-encoding'];
   if (accepted === undefined) return undefined;
-  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+  const offered = new Set<string>();
+  for (const item of accepted.split(',')) {
+    const [name = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
+    if (!params.some((param) => /^q=0(?:\.0*)?$/.test(param))) offered.add(name);
+  }
+  return offered.has('br') ? 'br' : offered.has('gzip') ? 'gzip' : undefined;
 }
 
 export function compressBody(body: string | Buffer, encoding: Encoding): Buffer {
