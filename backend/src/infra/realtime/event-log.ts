@@ -9,27 +9,9 @@ export const EVENT_LOG_RETENTION_HOURS = 24;
 export const EVENT_LOG_PAGE = 100;
 
 /**
- * Parameters: user, key, user, user, type, payload (JSON), key. The seq already given to the key
- * (when a key is given and logged), else the next one, logged with the event.
- */
-const APPEND = `
-with existing as (
-  select seq from realtime_event where user_id = ? and key = ?
-), next as (
-  insert into realtime_event_cursor (user_id, last_seq)
-  select ?, 1 where not exists (select 1 from existing)
-  on conflict (user_id) do update set last_seq = realtime_event_cursor.last_seq + 1
-  returning last_seq
-), inserted as (
-  insert into realtime_event (user_id, seq, type, payload, key, created_at)
-  select ?, last_seq, ?, ?, ?, now() from next
-  returning seq
-)
-select seq from existing union all select seq from inserted`;
-
-/**
- * Parameters: users, types, payloads (JSON), keys, as arrays of one length. APPEND for each entry, in
- * one statement: cursors are taken in the users' order, so two appends for the same users wait for
+ * Parameters: users, types, payloads (JSON), keys, as arrays of one length. For each entry, the seq already
+ * given to its key (when a key is given and logged for that user), else the user's next one, logged with the
+ * event; all in one statement: cursors are taken in the users' order, so two appends for the same users wait for
  * each other instead of deadlocking. Each entry's seq, by its place (ord, from 1).
  */
 const APPEND_MANY = `
@@ -80,11 +62,8 @@ export class RealtimeEventLog {
    * user's cursor row until the entry is committed with it.
    */
   async append(userId: string, type: string, payload: unknown, key?: string): Promise<number> {
-    const [row] = await this.em
-      .getConnection()
-      .execute<Array<{ seq: string }>>(APPEND, [userId, key ?? null, userId, userId, type, JSON.stringify(payload), key ?? null]);
-    if (!row) throw new Error('the realtime event log gave no seq');
-    return Number(row.seq);
+    const [seq] = await this.appendMany([{ userId, type, payload, key }]);
+    return seq as number;
   }
 
   /** Appends each event (as append does, for many users at once); their seqs, in the same order. */
