@@ -60,6 +60,9 @@ export async function startSmtpSink(
       });
     },
   });
+  // A sender that dies mid-transaction resets its connection (ECONNRESET), which smtp-server emits as
+  // an error; a real server logs it and goes on serving, and so does this one (unheard, it would throw).
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
