@@ -296,7 +296,11 @@ test.describe('accounts', () => {
     const email = uniqueEmail('own');
     await signUpThroughApi(page.request, email, 'Meadow-Gate-2026', 'Rowan Hedges');
     await signInThroughApi(page.request, email, 'Meadow-Gate-2026');
-    expect(await (await page.request.get('/profile')).text()).toContain('Rowan Hedges');
+    const sent = await (await page.request.get('/profile')).text();
+    expect(sent).toContain('Rowan Hedges');
+    // Until the island hydrates its buttons do nothing, so they come disabled rather than lose a tap.
+    expect(sent).toMatch(/<button[^>]*disabled=""[^>]*>Edit<\/button>/);
+    expect(sent).toMatch(/<button[^>]*role="tab"[^>]*disabled=""[^>]*>Security<\/button>/);
     // The profile API refused in the browser: what the member sees came with the page.
     let asked = false;
     await page.route('**/api/profile', (route) => {
@@ -306,6 +310,8 @@ test.describe('accounts', () => {
     await page.goto('/profile');
     await expect(page.getByRole('heading', { name: 'Account Information' })).toBeVisible();
     await expect(page.getByTestId('profile')).toContainText(email);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await expect(page.getByLabel('Full name')).toHaveValue('Rowan Hedges');
     expect(asked).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import { formAlert } from '../../lib/api-result';
+import { useHydrated } from '../../lib/use-hydrated';
 import { resendConfirmation, updateProfile, type Profile } from './profile-api';
 import {
   memberSinceYear,
@@ -26,6 +27,8 @@ export function ProfileDetails({ profile, onSaved, notify }: { profile: Profile;
   const [errors, setErrors] = useState<Partial<Record<ProfileField, string>>>({});
   const [busy, setBusy] = useState(false);
   const [resent, setResent] = useState(false);
+  // The page is server-rendered with the profile in it: Edit and Resend wait for the island.
+  const hydrated = useHydrated();
 
   const startEditing = () => {
     setValues(profileValues(profile));
@@ -76,7 +79,7 @@ export function ProfileDetails({ profile, onSaved, notify }: { profile: Profile;
         <div className="card__header">
           <h2 id="account-information">Account Information</h2>
           {!editing && (
-            <button type="button" className="btn btn--outline btn--small" onClick={startEditing}>
+            <button type="button" className="btn btn--outline btn--small" onClick={startEditing} disabled={!hydrated}>
               Edit
             </button>
           )}
@@ -97,7 +100,7 @@ export function ProfileDetails({ profile, onSaved, notify }: { profile: Profile;
         {!profile.email_confirmed && (
           <p className="profile-note">
             Posting listings and messaging sellers need a confirmed address.{' '}
-            <button type="button" className="link-button" onClick={() => void resend()} disabled={resent}>
+            <button type="button" className="link-button" onClick={() => void resend()} disabled={!hydrated || resent}>
               {resent ? 'Link sent' : 'Send the confirmation link again'}
             </button>
           </p>

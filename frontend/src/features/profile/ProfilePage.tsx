@@ -1,6 +1,7 @@
 import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { GOOGLE_SIGN_IN_ERRORS } from '@contracts/account';
 import { redirectToSignIn, requireSignedIn } from '../auth/protected-route';
+import { useHydrated } from '../../lib/use-hydrated';
 import { withErrorBoundary } from '../errors/ErrorBoundary';
 import { SellerPanel } from '../trust/SellerPanel';
 import { ProfileDetails } from './ProfileDetails';
@@ -43,6 +44,8 @@ function ProfilePage({ initialProfile }: { initialProfile?: Profile | undefined 
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [tab, setTab] = useState<TabId>('details');
+  // Server-rendered tabs do nothing until the island hydrates, so they wait disabled rather than lose a tap.
+  const hydrated = useHydrated();
   const tabRefs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
 
   const load = useCallback(async () => {
@@ -140,6 +143,7 @@ function ProfilePage({ initialProfile }: { initialProfile?: Profile | undefined 
             aria-controls={`panel-${entry.id}`}
             tabIndex={tab === entry.id ? 0 : -1}
             onClick={() => select(entry.id)}
+            disabled={!hydrated}
             onKeyDown={onTabKey}
           >
             {entry.label}
