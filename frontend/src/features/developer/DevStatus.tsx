@@ -3,6 +3,7 @@ import { api } from '../../lib/api';
 import { settle, timeoutSignal } from '../../lib/api-result';
 import type { components } from '../../lib/api-types';
 import { hasSignedInHint } from '../../lib/signed-in-hint';
+import { useHydrated } from '../../lib/use-hydrated';
 import { startLiveChannel } from '../../stores/live-events';
 import { useStore } from '@nanostores/react';
 import { $realtimeStatus } from '../../stores/realtime-status';
@@ -26,6 +27,7 @@ function diagnosticRoutesState(status: number): string {
 export default function DevStatus() {
   const status = useStore($realtimeStatus);
   const [origin, setOrigin] = useState('');
+  const hydrated = useHydrated();
   const [signedIn, setSignedIn] = useState(false);
   // The health, or why there is none: a 503's envelope names what is down.
   const [health, setHealth] = useState<Health | { error: string } | null>(null);
@@ -97,7 +99,7 @@ export default function DevStatus() {
       )}
       <p className="diagnostics__checked">
         Checked at {checkedAt || '...'}.{' '}
-        <button type="button" className="btn btn--small btn--outline" onClick={() => void check()}>
+        <button type="button" className="btn btn--small btn--outline" onClick={() => void check()} disabled={!hydrated}>
           Check again
         </button>
       </p>
