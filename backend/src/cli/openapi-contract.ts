@@ -20,7 +20,7 @@ import {
 import { ERROR_RESPONSE, ERROR_RESPONSE_SCHEMA } from '../common/api-docs.js';
 import { HEALTH_PROBE_PATHS } from '../common/api-rate-limit.js';
 import { isStateChanging } from '../common/csrf.js';
-import { MAX_PATH_PARAMETER_LENGTH } from '../common/http-exception.filter.js';
+import { MAX_PATH_PARAMETER_LENGTH } from '../common/path-limits.js';
 import { OperatorTokenGuard } from '../common/operator-token.guard.js';
 import { ACCOUNT_TEXTS } from '../contracts/account.js';
 import { STAFF_TEXTS } from '../contracts/staff.js';

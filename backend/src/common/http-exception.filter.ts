@@ -4,6 +4,7 @@ import { dependencyErrorAnswer } from './dependency-errors.js';
 import type { ErrorEnvelope } from './envelope.js';
 import { DetailedHttpException, FieldValidationException, TooManyRequestsException } from './errors.js';
 import { MethodNotAllowedException } from './method-not-allowed.js';
+import { PATH_PART_TOO_LONG } from './path-limits.js';
 
 interface FastifyLikeError {
   code?: string;
@@ -107,9 +108,6 @@ function messageOf(exception: HttpException): string {
   return typeof message === 'string' ? message : exception.message;
 }
 
-/** Fastify's router refuses a path parameter longer than this (its default, kept) before any route runs. */
-export const MAX_PATH_PARAMETER_LENGTH = 100;
-
 /**
  * Fastify's own refusals of a URL, before any route or filter runs (`frameworkErrors`): a path
  * parameter that is not properly percent-encoded, or one too long. Answered in the envelope like
@@ -118,7 +116,7 @@ export const MAX_PATH_PARAMETER_LENGTH = 100;
 export function renderFrameworkError(error: FastifyLikeError, _request: FastifyRequest, reply: FastifyReply): void {
   const [status, message] =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? [414, `A part of the path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.`]
+      ? [414, PATH_PART_TOO_LONG]
       : error.code === 'FST_ERR_BAD_URL'
         ? [400, 'A part of the path is not properly percent-encoded.']
         : [error.statusCode ?? 400, error.message ?? 'Bad request.'];

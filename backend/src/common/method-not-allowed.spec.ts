@@ -34,7 +34,7 @@ describe('a wrong method on an API path', () => {
     ]);
   });
 
-  it('answers 405 with the site mounted too, whose page routes catch every other GET', async () => {
+  it('answers 405 with the site mounted too, whose page routes catch every other GET; a part too long for any id is 414 there too', async () => {
     const frontendDir = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
     const withSite = await startTestApp(db, { FRONTEND_DIR: frontendDir });
     try {
@@ -43,6 +43,15 @@ describe('a wrong method on an API path', () => {
       const metrics = await withSite.app.inject({ method: 'POST', url: '/metrics' });
       expect([metrics.statusCode, metrics.headers.allow]).toEqual([405, 'GET, HEAD']);
       expect((await withSite.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
+      // An id too long for the router is refused as too long, for GET (which the page routes would catch) as for DELETE.
+      for (const method of ['GET', 'DELETE'] as const) {
+        const overlong = await withSite.app.inject({ method, url: `/api/listings/${'x'.repeat(101)}` });
+        expect([method, overlong.statusCode, overlong.json()]).toEqual([
+          method,
+          414,
+          { success: false, error: 'A part of the path is longer than 100 characters.' },
+        ]);
+      }
     } finally {
       await withSite.close();
     }

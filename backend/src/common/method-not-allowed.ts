@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasOverlongPathPart, PATH_PART_TOO_LONG } from './path-limits.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -29,6 +30,9 @@ export function refuseWrongMethods(fastify: FastifyInstance) {
     if (request.routeOptions.url !== undefined && !isCatchAll(request.params)) return;
     const path = request.url.split('?')[0] ?? '';
     if (!heads.mayMatch(path) || hasApiRoute(fastify, request.method, path)) return;
+    // A GET the site's catch-all took because a part is too long for any route's parameter: refused as
+    // the router refuses it for every other method, not "use another method".
+    if (hasOverlongPathPart(path)) throw new HttpException(PATH_PART_TOO_LONG, HttpStatus.URI_TOO_LONG);
     const allowed = METHODS.filter((method) => hasApiRoute(fastify, method, path));
     if (allowed.length > 0) throw new MethodNotAllowedException(request.method, path, allowed);
   };
