@@ -9,6 +9,7 @@ export default tseslint.config(
       '**/dist/**',
       '.tools/**',
       '.data/**',
+      'backend/test-groups/**',
       'frontend/.astro/**',
       'frontend/src/lib/api-types.ts',
       '**/test-results/**',

@@ -1,5 +1,6 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { declaredEntities, ormEntities } from './entities.js';
 import { createOrmConfig } from './orm-config.js';
 import { PreparedQueries } from './prepared-queries.js';
 import { ReplicaReads } from './replica-reads.js';
@@ -17,6 +18,10 @@ export class DatabaseModule {
    * from MikroORM's middleware.
    */
   static forRoot(databaseUrl: string, replicaUrl?: string): DynamicModule {
+    // Every entity declared so far, declared again for this app: @mikro-orm/nestjs empties its list at the first
+    // declaration after an app has closed, and the modules declared theirs once, when imported (spec files that
+    // share one module registry, jest.config.js's groups, build one app after another).
+    ormEntities(declaredEntities());
     return {
       module: DatabaseModule,
       imports: [
