@@ -226,8 +226,8 @@ export class ListingSearchSql {
     if (query.sellerId) this.baseFilters.push(fragment('l.seller_id = ?', query.sellerId));
     if (query.ids) this.baseFilters.push(fragment(`l.id in (${query.ids.map(() => '?::uuid').join(', ') || 'null'})`, ...query.ids));
     if (query.categoryId !== undefined) this.ranged('l.category_id', fragment('l.category_id = ?', query.categoryId));
-    if (query.rentSubcategory) this.baseFilters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
-    if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
+    if (query.rentSubcategory) this.ranged('l.rent_subcategory', fragment('l.rent_subcategory = ?', query.rentSubcategory));
+    if (query.type) this.ranged('l.type', fragment('l.type = ?', query.type));
     // Per head as listing_price_per_head_index holds it (those without a price per head beyond any
     // bound), so a bound is a range of that index; other units are checked row by row.
     const price =
@@ -600,7 +600,13 @@ export class ListingSearchSql {
    */
   private walkMayStarve(plan: SearchPlan): boolean {
     const { sort, verifiedSellersOnly } = this.query;
-    return plan.matches !== undefined && !plan.lexeme && !verifiedSellersOnly && sort !== 'nearest' && sort !== 'relevance';
+    if (plan.matches === undefined || plan.lexeme || verifiedSellersOnly || sort === 'nearest' || sort === 'relevance') return false;
+    // Not when it checks no more than the kind of listing (category, buy or rent, rental
+    // subcategory), each a good share of all listings: such a walk meets a page soon.
+    const kinds = new Set(['l.category_id', 'l.rent_subcategory', 'l.type']);
+    const sorted = this.sortKeys(plan)[0]?.expression.sql;
+    const free = this.ranges.filter(({ on }) => kinds.has(on) || on === sorted).map(({ filter }) => filter);
+    return this.filtersOf(plan).some((filter, i) => i > 0 && !free.includes(filter));
   }
 
   /**
@@ -616,7 +622,8 @@ export class ListingSearchSql {
     // A sort by price or date has an index led by the category too: a category's listings are walked
     // in it. (Most viewed has none: its walk checks the category on each listing, within the budget.)
     const category = this.query.sort === 'popular' ? undefined : 'l.category_id';
-    const ranges = this.ranges.filter(({ on }) => on === keys[0]?.expression.sql || on === category).map(({ filter }) => filter);
+    const sorted = keys[0]?.expression.sql;
+    const ranges = this.ranges.filter(({ on }) => on === sorted || on === category).map(({ filter }) => filter);
     const [status, ...others] = this.filtersOf(plan);
     const keyset = this.query.cursor ? [this.afterCursor(keys)] : [];
     const values = this.sortValues(keys);
