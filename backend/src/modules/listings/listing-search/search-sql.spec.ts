@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ListingSort } from '../../../contracts/listings.js';
 import { PLACES } from '../../../testing/listings.js';
-import { type ListingQuery, ListingSearchSql, type SearchPlan, WALK_BUDGET } from './search-sql.js';
+import { type ListingQuery, ListingSearchSql, type SearchPlan } from './search-sql.js';
 
 const SORTS: ListingSort[] = ['newest', 'oldest', 'price-low', 'price-high', 'popular', 'nearest', 'relevance'];
 const PLANS: SearchPlan[] = [
@@ -73,37 +73,5 @@ describe('a category within a wide radius is counted square by square in the gri
     const narrowRadius = new ListingSearchSql({ sort: 'popular', limit: 20, categoryId: 3, near, radiusMiles: 25 });
     const priced = new ListingSearchSql({ sort: 'popular', limit: 20, categoryId: 3, maxPricePence: 100_000, near, radiusMiles: 250 });
     expect([narrowRadius.countPlanFixed({}), priced.countPlanFixed({})]).toEqual([false, false]);
-  });
-});
-
-describe('a walk of the sort’s index past many non-matches gives up and gathers', () => {
-  const near = { latitude: PLACES.taunton.latitude, longitude: PLACES.taunton.longitude };
-  // A word within 50 miles by price: one listing in 1,500 matched, and the walk of the price index read
-  // some 60,000 rows for a page at a million listings.
-  it('reads at most WALK_BUDGET listings of the sort’s index, then gathers every match of the filters', () => {
-    for (const sort of ['price-low', 'price-high', 'popular', 'oldest'] as const) {
-      const sql = new ListingSearchSql({ sort, limit: 20, near, radiusMiles: 50, categoryId: 3 }).page({
-        kind: 'walk',
-        matches: 1001,
-        text: 'hay',
-      });
-      expect({ sort, budget: sql.sql.includes(`order by l.`) && sql.sql.includes(`limit ${WALK_BUDGET}) l`) }).toEqual({
-        sort,
-        budget: true,
-      });
-      expect({ sort, gathered: /union all\s+select l\.id, .* from listing l where .*l\.geo_cell = any/s.test(sql.sql) }).toEqual({
-        sort,
-        gathered: true,
-      });
-    }
-  });
-
-  it('walks a word’s postings, nearest first and an uncounted browse as before', () => {
-    const walks = [
-      new ListingSearchSql({ sort: 'newest', limit: 20 }).page({ kind: 'walk' }),
-      new ListingSearchSql({ sort: 'nearest', limit: 20, near, radiusMiles: 50 }).page({ kind: 'walk', matches: 1001 }),
-      new ListingSearchSql({ sort: 'oldest', limit: 20, categoryId: 3 }).page({ kind: 'walk', matches: 1001, text: 'hay', lexeme: 'hay' }),
-    ];
-    for (const walk of walks) expect(walk.sql).not.toContain(`limit ${WALK_BUDGET}`);
   });
 });

@@ -98,12 +98,6 @@ export const GATHER_LIMIT = 1_000;
  * thirty, 250 matches cost some 7,500 rows read (1,000 cost 30,000 and 160 ms at a million).
  */
 export const RELEVANCE_WINDOW = 250;
-/**
- * Listings a walk of the sort's index reads at most before it gathers the matches instead
- * (ListingSearchSql.walkOrGather): past it, matches are fewer than a page in so many listings, few
- * enough at a million to gather through their filters' indexes and sort.
- */
-export const WALK_BUDGET = 5_000;
 
 /** One row of a listing as cards show it. */
 export interface ListingRow {
@@ -203,8 +197,6 @@ export class ListingSearchSql {
   private readonly proximity: Fragment | undefined;
   /** Distance along the earth's surface, in metres: what a radius keeps to and nearest first sorts by. */
   private readonly arc: Fragment | undefined;
-  /** The filters of ranges (among baseFilters), each with the SQL of what it ranges over. */
-  private readonly ranges: Array<{ on: string; filter: Fragment }> = [];
   /** The radius's filters (the last of filtersOf). */
   private readonly placeFilters: Fragment[] = [];
   /** The grid squares within the radius (cellsWithin), when few enough to search square by square. */
@@ -212,22 +204,18 @@ export class ListingSearchSql {
   /** The radius's box of latitudes and longitudes (boundsAround). */
   private readonly bounds: Bounds | undefined;
 
-  /**
-   * `imagesColumn`: SQL of a column to add to each row of a page (the images module's); `walkBudget`:
-   * listings a walk reads at most before it gathers (WALK_BUDGET; a test gives fewer).
-   */
+  /** `imagesColumn`: SQL of a column to add to each row of a page (the images module's). */
   constructor(
     private readonly query: ListingQuery,
     private readonly imagesColumn?: string,
-    private readonly walkBudget = WALK_BUDGET,
   ) {
     const statuses = query.statuses ?? ['live'];
     this.baseFilters.push(fragment(`l.status in (${statuses.map(() => '?').join(', ')})`, ...statuses));
     if (query.sellerId) this.baseFilters.push(fragment('l.seller_id = ?', query.sellerId));
     if (query.ids) this.baseFilters.push(fragment(`l.id in (${query.ids.map(() => '?::uuid').join(', ') || 'null'})`, ...query.ids));
-    if (query.categoryId !== undefined) this.ranged('l.category_id', fragment('l.category_id = ?', query.categoryId));
-    if (query.rentSubcategory) this.ranged('l.rent_subcategory', fragment('l.rent_subcategory = ?', query.rentSubcategory));
-    if (query.type) this.ranged('l.type', fragment('l.type = ?', query.type));
+    if (query.categoryId !== undefined) this.baseFilters.push(fragment('l.category_id = ?', query.categoryId));
+    if (query.rentSubcategory) this.baseFilters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
+    if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
     // Per head as listing_price_per_head_index holds it (those without a price per head beyond any
     // bound), so a bound is a range of that index; other units are checked row by row.
     const price =
@@ -236,8 +224,8 @@ export class ListingSearchSql {
         : query.priceUnit
           ? priceInUnit(query.priceUnit)
           : fragment('l.price_pence');
-    if (query.minPricePence !== undefined) this.ranged(price.sql, fragment(`${price.sql} >= ?`, ...price.params, query.minPricePence));
-    if (query.maxPricePence !== undefined) this.ranged(price.sql, fragment(`${price.sql} <= ?`, ...price.params, query.maxPricePence));
+    if (query.minPricePence !== undefined) this.baseFilters.push(fragment(`${price.sql} >= ?`, ...price.params, query.minPricePence));
+    if (query.maxPricePence !== undefined) this.baseFilters.push(fragment(`${price.sql} <= ?`, ...price.params, query.maxPricePence));
     if (query.priceUnit === 'per-head' && query.minPricePence !== undefined)
       this.baseFilters.push(fragment(`${PRICE_PER_HEAD_SORTED} < ${NO_PRICE_PER_HEAD}`));
     if (query.verifiedSellersOnly) this.baseFilters.push(fragment('u.business_verified_at is not null'));
@@ -247,7 +235,7 @@ export class ListingSearchSql {
     if (query.withImagesOnly)
       this.baseFilters.push(fragment(`exists (select 1 from image i where i.listing_id = l.id and i.status = 'ready')`));
     if (query.postedWithinDays)
-      this.ranged('l.published_at', fragment('l.published_at >= now() - make_interval(days => ?::integer)', query.postedWithinDays));
+      this.baseFilters.push(fragment('l.published_at >= now() - make_interval(days => ?::integer)', query.postedWithinDays));
     // Each field's value as the index plan declares it (field-indexes.ts), its key written into the
     // SQL: so even a generic plan finds the field's own index and statistics.
     for (const range of query.attributeRanges ?? []) {
@@ -292,12 +280,6 @@ export class ListingSearchSql {
         this.placeFilters.push(fragment(`${this.arc.sql} <= ?`, ...this.arc.params, metres));
       }
     }
-  }
-
-  /** A filter of a range of `on` (a price, a date, a category): a range of the index of a sort by it. */
-  private ranged(on: string, filter: Fragment): void {
-    this.baseFilters.push(filter);
-    this.ranges.push({ on, filter });
   }
 
   /** Every filter of the search under this plan: the query's, the words', then the radius's. */
@@ -577,7 +559,6 @@ export class ListingSearchSql {
         'join near m on m.id = l.id',
       );
     }
-    if (kind === 'walk' && this.walkMayStarve(plan)) return this.walkOrGather(plan, keys, columns, orderBy);
     if (kind === 'walk') return prefixSelect(fragment(''), this.source(plan), columns, whereOf(filters), orderBy, this.query.limit + 1);
     const matches = whereOf(this.matchFilters(plan));
     const values = this.sortValues(keys);
@@ -590,66 +571,6 @@ export class ListingSearchSql {
             ...matches.params,
           );
     return this.pickedPage(keys, columns, candidates, { prefix: fragment(''), keyset: true });
-  }
-
-  /**
-   * Whether a walk of the sort's index may read many listings for each it keeps: the planner counted
-   * more matches than are gathered, but they may still be few among all listings (a word within 50
-   * miles by price: one listing in 1,500, and the walk read some 60,000 rows for a page at a million).
-   * Not a word's postings, nearest first or relevance, which follow indexes of their own.
-   */
-  private walkMayStarve(plan: SearchPlan): boolean {
-    const { sort, verifiedSellersOnly } = this.query;
-    if (plan.matches === undefined || plan.lexeme || verifiedSellersOnly || sort === 'nearest' || sort === 'relevance') return false;
-    // Not when it checks no more than the kind of listing (category, buy or rent, rental
-    // subcategory), each a good share of all listings: such a walk meets a page soon.
-    const kinds = new Set(['l.category_id', 'l.rent_subcategory', 'l.type']);
-    const sorted = this.sortKeys(plan)[0]?.expression.sql;
-    const free = this.ranges.filter(({ on }) => kinds.has(on) || on === sorted).map(({ filter }) => filter);
-    return this.filtersOf(plan).some((filter, i) => i > 0 && !free.includes(filter));
-  }
-
-  /**
-   * A walk of the sort's index that gives up after WALK_BUDGET listings: when those hold a page of
-   * matches, the page is theirs (they are the first listings in the sort's order, so no match beyond
-   * them comes before); else every match is gathered through the indexes of its filters (planned for
-   * their values) and sorted. Either way a page costs at most the budget's rows and the gathering of
-   * matches that are then few: fewer than a page in WALK_BUDGET listings. The gathering is skipped
-   * when the walk fills the page (its condition is settled once, before the scan).
-   */
-  private walkOrGather(plan: SearchPlan, keys: SortKey[], columns: Fragment, orderBy: Fragment): Fragment {
-    // The walk keeps to the range of its index that the filters allow (a price range by price).
-    // A sort by price or date has an index led by the category too: a category's listings are walked
-    // in it. (Most viewed has none: its walk checks the category on each listing, within the budget.)
-    const category = this.query.sort === 'popular' ? undefined : 'l.category_id';
-    const sorted = keys[0]?.expression.sql;
-    const ranges = this.ranges.filter(({ on }) => on === sorted || on === category).map(({ filter }) => filter);
-    const [status, ...others] = this.filtersOf(plan);
-    const keyset = this.query.cursor ? [this.afterCursor(keys)] : [];
-    const values = this.sortValues(keys);
-    const scanned = whereOf([status as Fragment, ...ranges, ...keyset]);
-    const kept = whereOf([fragment('true'), ...others.filter((filter) => !ranges.includes(filter))]);
-    const walkedOrder = keys.map((key, i) => `l.k${i} ${key.direction}`).join(', ');
-    const walkedKeys = keys.map((_, i) => `k${i}`);
-    const page = checkedCount(this.query.limit);
-    const prefix = fragment(
-      `with walked as materialized (select l.id, ${walkedKeys.map((k) => `l.${k}`).join(', ')} from (select l.*, ${values.sql}
-          from listing l where ${scanned.sql} order by ${orderBy.sql} ${limitOf(this.walkBudget)}) l
-        where ${kept.sql} order by ${walkedOrder} ${limitOf(page + 1)})`,
-      ...values.params,
-      ...scanned.params,
-      ...orderBy.params,
-      ...kept.params,
-    );
-    const matches = whereOf([...this.matchFilters(plan), ...keyset]);
-    const candidates = fragment(
-      `select w.id, ${walkedKeys.map((k) => `w.${k}`).join(', ')} from walked w where (select count(*) from walked) > ${page}
-        union all
-        select l.id, ${values.sql} from listing l where ${matches.sql} and (select count(*) from walked) <= ${page}`,
-      ...values.params,
-      ...matches.params,
-    );
-    return this.pickedPage(keys, columns, candidates, { prefix, keyset: false });
   }
 
   /** Refuses (400) a cursor that is not one of this sort's, as paging with it would. */
