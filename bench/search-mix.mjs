@@ -1,6 +1,6 @@
 // Searches shaped like real use, at scale, run as a whole program against the built product:
 //   node bench/search-mix.mjs --reuse DATABASE [--searches N] [--clients 50] [--seconds 60] [--only a|b]
-//     [--cpu-prof dir] [--main backend/dist/main.js] [--port 3960]
+//     [--cpu-prof dir] [--main backend/dist/main.js] [--port 3960] [--dump slowest.json]
 // DATABASE is one seeded by bench/listings.mjs (a million listings: --seed-only, or a clone of one).
 // It generates N (default 5,000) distinct searches from that database's own words and the UK's
 // places: words from titles, common and rare, some misspelt, some two at once; places with every
@@ -19,7 +19,18 @@
 // Goals (exit 1 when missed): A p95 <= 10 ms and p99 <= 50 ms; B (reuse off) >= 0.5x the baseline's
 // throughput and p99 <= 50 ms. Only 2xx answers count; any other fails the run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
@@ -45,6 +56,8 @@ const seconds = Number(option('--seconds', 60));
 const only = option('--only', undefined);
 const cpuProfDir = option('--cpu-prof', undefined);
 const productMain = option('--main', 'backend/dist/main.js');
+/** Mode A's searches, slowest first, with the statements each sent: for EXPLAIN (ANALYZE) of a shape. */
+const dumpFile = option('--dump', undefined);
 /** The product's two pools together: the ORM's and the prepared statements' (orm-config.ts), 10 connections each. */
 const PRODUCT_CONNECTIONS = 20;
 const GOALS = { p95: 10, p99: 50, ratio: 0.5, concurrentP99: 50 };
@@ -200,17 +213,32 @@ function httpGet(agent, path) {
   });
 }
 
-/** The statements captured since the last call, as the product sent them (selects of listings only). */
+/**
+ * The statements captured since the last call, as the product sent them (selects of listings only).
+ * Read from where the last call stopped: read whole each time, the file (tens of MB by 5,000
+ * searches) made Mode A's loop quadratic, minutes of the bench's own CPU.
+ */
 let captured = 0;
 function capturedStatements() {
-  let lines;
+  let fresh;
   try {
-    lines = readFileSync(capture, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
+    const file = openSync(capture, 'r');
+    try {
+      const size = fstatSync(file).size;
+      const bytes = Buffer.alloc(size - captured);
+      readSync(file, bytes, 0, bytes.length, captured);
+      // Whole lines only: a statement being written stays for the next call.
+      const text = bytes.toString('utf8');
+      const end = text.lastIndexOf('\n') + 1;
+      captured += Buffer.byteLength(text.slice(0, end));
+      fresh = text.slice(0, end).split('\n').filter(Boolean);
+    } finally {
+      closeSync(file);
+    }
+  } catch (error) {
+    if (error.code === 'ENOENT') return [];
+    throw error;
   }
-  const fresh = lines.slice(captured);
-  captured = lines.length;
   return fresh.map((line) => JSON.parse(line)).filter((s) => /^\s*(with|select)\b/i.test(s.text) && /\blisting/.test(s.text));
 }
 
@@ -309,7 +337,9 @@ async function main() {
   const mix = await searches();
   console.log(`${mix.length} distinct searches, ${mix.filter(([, more]) => more).length} of them with Load More pages`);
   const requests = await oneAtATime(mix);
-  const shapes = [...requests].sort((a, b) => b.server - a.server).slice(0, 10);
+  const slowest = [...requests].sort((a, b) => b.server - a.server);
+  if (dumpFile) writeFileSync(dumpFile, JSON.stringify(slowest, null, 1));
+  const shapes = slowest.slice(0, 10);
   const server = requests.map((r) => r.server);
   const client = requests.map((r) => r.ms);
   const a = ['p50', 'p90', 'p95', 'p99', 'max'].map((p) => [p, p === 'max' ? Math.max(...server) : percentile(server, Number(p.slice(1)))]);

@@ -56,3 +56,22 @@ describe("a search's row counts are written into its SQL, never bound", () => {
     expect(() => sql.page({ kind: 'walk' })).toThrow(TypeError);
   });
 });
+
+describe('a category within a wide radius is counted square by square in the grid index', () => {
+  const near = { latitude: PLACES.taunton.latitude, longitude: PLACES.taunton.longitude };
+  // Through the category's index PostgreSQL read every listing of the category into a bitmap, then
+  // their rows for the distance ("livestock within 250 miles by views", the slowest of the mix).
+  it('counts livestock within 100 or 250 miles by the radius’s squares, under a plan fixed by its SQL', () => {
+    for (const radiusMiles of [100, 250]) {
+      const sql = new ListingSearchSql({ sort: 'popular', limit: 20, categoryId: 3, near, radiusMiles });
+      expect({ radiusMiles, fixed: sql.countPlanFixed({}) }).toEqual({ radiusMiles, fixed: true });
+      expect(sql.count(1000, {}).sql).toMatch(/cross join lateral \(select 1 from listing l where l\.geo_cell (=|between) g\./);
+    }
+  });
+
+  it('leaves a narrow radius, or a category with a price, to a count planned for its values', () => {
+    const narrowRadius = new ListingSearchSql({ sort: 'popular', limit: 20, categoryId: 3, near, radiusMiles: 25 });
+    const priced = new ListingSearchSql({ sort: 'popular', limit: 20, categoryId: 3, maxPricePence: 100_000, near, radiusMiles: 250 });
+    expect([narrowRadius.countPlanFixed({}), priced.countPlanFixed({})]).toEqual([false, false]);
+  });
+});

@@ -424,7 +424,21 @@ export class ListingSearchSql {
    * grid squares (byIndexedValue): that index counts the radius's squares for the value alone.
    */
   countPlanFixed(plan: SearchPlan): boolean {
-    return Boolean(this.cells || this.bounds) && !plan.text && (!narrowed(this.query) || this.byIndexedValue());
+    return Boolean(this.cells || this.bounds) && !plan.text && (!narrowed(this.query) || this.byIndexedValue() || this.wideByCategory());
+  }
+
+  /**
+   * Whether a radius too wide to walk square by square is narrowed by its category alone: the grid
+   * index holds each listing's category, so its squares count the category's matches from the index
+   * alone, nearest first, a good share of each square's entries matching (as nearestWalkBounded
+   * assumes of a category). Counted through the category's own index instead, PostgreSQL read all of
+   * a category's listings into a bitmap and then their rows for the distance ("livestock within 250
+   * miles by views").
+   */
+  private wideByCategory(): boolean {
+    const { categoryId, ...rest } = this.query;
+    const wide = this.cells === undefined || this.cells.length > MAX_WALKED_CELLS;
+    return categoryId !== undefined && wide && !narrowed(rest);
   }
 
   private walksCells(plan: SearchPlan): boolean {
