@@ -5,7 +5,7 @@ import type { ListingCard } from '../dto/listing.response.js';
 import { ListingCards } from '../listing-cards.js';
 import { ListingSearch } from './listing-search.js';
 import type { SearchQuery } from './search-query.js';
-import type { ListingQuery } from './search-sql.js';
+import { arcMetresSql, centreCosine, type ListingQuery } from './search-sql.js';
 
 /**
  * Saved searches' side of search: which queries a listing is among the answers of, decided by the
@@ -44,7 +44,7 @@ export class ListingMatches {
     return this.search.finding(queries, listingId);
   }
 
-  /** Of these listings, the ones live now (cheaply, for many at once: liveCards then shows a few of them). */
+  /** Of these listings, the ones live now (cheaply, for many at once: liveCardsOf then shows a few of them). */
   async liveIds(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.prepared.all<{ id: string }>(`select id from listing where id = any(array[?]::uuid[]) and status = 'live'`, [
@@ -53,11 +53,37 @@ export class ListingMatches {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** These listings as cards, those still live only, newest first, with their distance from the query's place. */
-  async liveCards(ids: string[], query: ListingQuery): Promise<ListingCard[]> {
-    if (ids.length === 0) return [];
-    const { near } = query;
-    const page = await this.cards.list({ ids, near, sort: 'newest', limit: ids.length }, 'primary');
-    return this.cards.cards(page.rows.slice(0, ids.length), near);
+  /**
+   * Cards for several lists of listings (an e-mail's sections), read once for all of them: each list's still live
+   * only, newest first, with its distance from the list's own place, as browse's cards work it out (arcMetresSql).
+   */
+  async liveCardsOf(lists: ReadonlyArray<{ ids: string[]; near?: { latitude: number; longitude: number } }>): Promise<ListingCard[][]> {
+    const ids = [...new Set(lists.flatMap((list) => list.ids))];
+    if (ids.length === 0) return lists.map(() => []);
+    const placed = lists.flatMap((list, i) => (list.near ? list.ids.map((id) => ({ i, id, near: list.near! })) : []));
+    const [page, distances] = await Promise.all([
+      this.cards.list({ ids, sort: 'newest', limit: ids.length }, 'primary'),
+      placed.length === 0
+        ? []
+        : this.prepared.all<{ i: number; id: string; distance_m: string }>(
+            `select x.i, l.id, round(${arcMetresSql('x.latitude', 'x.cosine', 'x.longitude')}::numeric, 1) as distance_m
+              from unnest(array[?]::int[], array[?]::uuid[], array[?]::float8[], array[?]::float8[], array[?]::float8[])
+                as x(i, id, latitude, cosine, longitude) join listing l on l.id = x.id`,
+            [
+              placed.map((pair) => pair.i),
+              placed.map((pair) => pair.id),
+              placed.map((pair) => pair.near.latitude),
+              placed.map((pair) => centreCosine(pair.near.latitude)),
+              placed.map((pair) => pair.near.longitude),
+            ],
+          ),
+    ]);
+    const distance = new Map(distances.map((row) => [`${row.i} ${row.id}`, row.distance_m]));
+    const rows = page.rows.slice(0, ids.length);
+    return lists.map((list, i) => {
+      const mine = new Set(list.ids);
+      const shown = rows.filter((row) => mine.has(row.id)).map((row) => ({ ...row, distance_m: distance.get(`${i} ${row.id}`) ?? null }));
+      return this.cards.cards(shown, list.near);
+    });
   }
 }
