@@ -5,7 +5,10 @@ import type { ListingCard } from '../dto/listing.response.js';
 import { ListingCards } from '../listing-cards.js';
 import { ListingSearch } from './listing-search.js';
 import type { SearchQuery } from './search-query.js';
-import { arcMetresSql, centreCosine, type ListingQuery } from './search-sql.js';
+import { arcMetresSql, centreCosine, type ListingQuery, type ListingRow } from './search-sql.js';
+
+/** Card rows read at once (ListingMatches.cardRows). */
+const CARD_ROWS_PER_READ = 512;
 
 /**
  * Saved searches' side of search: which queries a listing is among the answers of, decided by the
@@ -61,8 +64,8 @@ export class ListingMatches {
     const ids = [...new Set(lists.flatMap((list) => list.ids))];
     if (ids.length === 0) return lists.map(() => []);
     const placed = lists.flatMap((list, i) => (list.near ? list.ids.map((id) => ({ i, id, near: list.near! })) : []));
-    const [page, distances] = await Promise.all([
-      this.cards.list({ ids, sort: 'newest', limit: ids.length }, 'primary'),
+    const [rows, distances] = await Promise.all([
+      this.cardRows(ids),
       placed.length === 0
         ? []
         : this.prepared.all<{ i: number; id: string; distance_m: string }>(
@@ -79,11 +82,31 @@ export class ListingMatches {
           ),
     ]);
     const distance = new Map(distances.map((row) => [`${row.i} ${row.id}`, row.distance_m]));
-    const rows = page.rows.slice(0, ids.length);
     return lists.map((list, i) => {
       const mine = new Set(list.ids);
       const shown = rows.filter((row) => mine.has(row.id)).map((row) => ({ ...row, distance_m: distance.get(`${i} ${row.id}`) ?? null }));
       return this.cards.cards(shown, list.near);
     });
+  }
+
+  /**
+   * These listings' card rows, the live ones, newest first. Read CARD_ROWS_PER_READ at a time, each read's ids padded
+   * (the last repeated) to a power of two: the cards' SQL names each id (in (...)) and is a prepared statement,
+   * so a read of any other count would be a statement of its own on every connection.
+   */
+  private async cardRows(ids: string[]): Promise<ListingRow[]> {
+    const reads = [];
+    for (let i = 0; i < ids.length; i += CARD_ROWS_PER_READ) {
+      const chunk = ids.slice(i, i + CARD_ROWS_PER_READ);
+      const padded = [
+        ...chunk,
+        ...Array<string>(2 ** Math.ceil(Math.log2(Math.max(8, chunk.length))) - chunk.length).fill(chunk[chunk.length - 1] as string),
+      ];
+      reads.push(this.cards.list({ ids: padded, sort: 'newest', limit: padded.length }, 'primary'));
+    }
+    const rows = (await Promise.all(reads)).flatMap((page) => page.rows);
+    // Newest first across the reads, as each read is (published_at to the millisecond, then id).
+    const at = (row: ListingRow) => Date.parse(row.published_at);
+    return rows.sort((a, b) => at(b) - at(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
 }
