@@ -6,7 +6,7 @@ import type { DomainEvents } from '../../infra/queue/domain-events.service.js';
  * statements instead of about ten a mail), and a job retried after a crash sends at most these again, each under its
  * first sending's Message-ID.
  */
-export const MAILS_PER_JOB = 50;
+export const MAILS_PER_JOB = 20;
 
 /** Publishes, in `tx`, the e-mails of these batches (saved_search_mail_part's batch_id) to be sent, MAILS_PER_JOB a job. */
 export function publishMailsDue(events: DomainEvents, tx: EntityManager, kind: 'instant' | 'daily' | 'weekly', batchIds: string[]): void {
