@@ -96,8 +96,16 @@ export interface DomainEventPayloads {
    * Declared so that an entry of it queued by an earlier version is still handled.
    */
   'saved-search.matched': { savedSearchId: string; listingId: string; occasion: string };
-  /** Saved-search matches were gathered into one e-mail (an instant batch or a digest): it is to be sent. */
+  /**
+   * No longer published (saved-search.mails-due replaced it): one e-mail's batch to be sent. Declared so that an
+   * entry of it queued by an earlier version is still handled.
+   */
   'saved-search.mail-due': { userId: string; batchId: string; kind: 'instant' | 'daily' | 'weekly' };
+  /**
+   * Saved-search matches were gathered into e-mails (instant batches or digests), one a batch (saved_search_mail_part's
+   * batch_id): they are to be sent, by one job that reads what they show for all of them at once.
+   */
+  'saved-search.mails-due': { batchIds: string[]; kind: 'instant' | 'daily' | 'weekly' };
   /** Messages to this recipient stayed unread for 15 minutes: they are to be e-mailed (once per conversation per hour). */
   'conversation.unread-reminder': { conversationId: string; recipientId: string };
 

@@ -9,10 +9,12 @@ import { CLOCK, type Clock } from '../../infra/clock/clock.js';
 import { MailService } from '../../infra/mail/mail.service.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
+import { PermanentFailure } from '../../infra/queue/permanent-failure.js';
 import type { ListingCard } from '../listings/dto/listing.response.js';
 import { ListingMatches } from '../listings/listing-search/listing-matches.js';
 import { User } from '../users/user.entity.js';
 import { type DigestFrequency, lastDigestDue } from './digest-schedule.js';
+import { publishMailsDue } from './mails-due.js';
 import { matchedHorizon } from './saved-search-matcher.js';
 import { SavedSearch } from './saved-search.entity.js';
 import { SavedSearchesService } from './saved-searches.service.js';
@@ -25,6 +27,23 @@ interface Section {
   cards: ListingCard[];
   drops: Set<string>;
   more: number;
+}
+
+/** One e-mail: a batch's sections, to its user. */
+interface Mail {
+  batchId: string;
+  user: User;
+  sections: Section[];
+}
+
+/** A section before its cards are read: the listings it shows (at most 20), of how many still live, from where. */
+interface Draft {
+  batchId: string;
+  search: SavedSearch;
+  ids: string[];
+  liveCount: number;
+  drops: Set<string>;
+  near?: { latitude: number; longitude: number };
 }
 
 /**
@@ -88,10 +107,8 @@ export class SavedSearchMail {
           'all',
           tx.getTransactionContext(),
         );
-        const batches = rows.filter((row) => row.batch !== null);
-        for (const row of batches) {
-          this.events.publish(tx, 'saved-search.mail-due', { userId: row.user_id, batchId: row.batch as string, kind: frequency });
-        }
+        const batches = rows.flatMap((row) => (row.batch === null ? [] : [row.batch]));
+        publishMailsDue(this.events, tx, frequency, batches);
         return { users: rows.length, mails: batches.length };
       });
       mails += step.mails;
@@ -99,63 +116,118 @@ export class SavedSearchMail {
     }
   }
 
-  /** Sends one alert e-mail. Its Message-ID is the batch's, so a repeat after a crash is recognised as the same mail. */
+  /** An entry queued by an earlier version, one e-mail a job: sent as a batch of one. */
   @OnDomainEvent('saved-search.mail-due', { name: 'saved-searches.send-mail', queue: 'mail' })
   async send(event: DomainEvent<'saved-search.mail-due'>): Promise<void> {
-    const { userId, batchId, kind } = event.payload;
-    const em = this.em.fork();
-    const user = await em.findOne(User, { id: userId });
-    if (!user || user.deletedAt || user.suspendedAt || !user.emailNotifications) return;
-    const sections = await this.sections(em, batchId);
-    if (sections.length === 0) return;
-    const unsubscribe = `${this.config.publicUrl}/api/saved-searches/unsubscribe?token=${sections.map((s) => s.search.unsubscribeToken).join(',')}`;
-    const unsubscribePage = `${this.config.publicUrl}/saved-searches/unsubscribe?token=${sections.map((s) => s.search.unsubscribeToken).join(',')}`;
-    const manage = `${this.config.publicUrl}/profile#saved-searches`;
-    const count = sections.reduce((sum, section) => sum + section.cards.length + section.more, 0);
-    const subject =
-      kind === 'instant'
-        ? `${count === 1 ? 'A new match' : `${count} new matches`} for your saved search "${sections[0]?.search.name}"`
-        : `Your ${kind} saved-search digest: ${count === 1 ? '1 new match' : `${count} new matches`}`;
-    await this.mail.send({
-      key: `saved-search-alert-${batchId}`,
-      to: user.email,
-      subject,
-      text: this.text(user.fullName, sections, unsubscribePage, manage),
-      html: this.html(user.fullName, sections, unsubscribePage, manage),
-      listUnsubscribe: unsubscribe,
-      oneClickUnsubscribe: true,
-    });
+    await this.sendBatches([event.payload.batchId], event.payload.kind);
   }
 
-  /** The batch's searches, each with its listings still live (newest first, at most 20). */
-  private async sections(em: EntityManager, batchId: string): Promise<Section[]> {
-    const rows = await em.getConnection().execute<Array<{ saved_search_id: string; listing_id: string; occasion: string }>>(
-      `select p.saved_search_id, h.listing_id, h.occasion from saved_search_mail_part p join saved_search s on s.id = p.saved_search_id
+  @OnDomainEvent('saved-search.mails-due', { name: 'saved-searches.send-mails', queue: 'mail' })
+  async sendMails(event: DomainEvent<'saved-search.mails-due'>): Promise<void> {
+    await this.sendBatches(event.payload.batchIds, event.payload.kind);
+  }
+
+  /**
+   * Sends these batches' e-mails, one a batch, what they show read for all of them at once. Each mail's Message-ID is
+   * its batch's, so one sent again (the job retried after a crash part-way) is recognised as the same mail.
+   */
+  async sendBatches(batchIds: string[], kind: 'instant' | DigestFrequency): Promise<void> {
+    const em = this.em.fork();
+    const mails = await this.mails(em, batchIds);
+    for (const { batchId, user, sections } of mails) {
+      const tokens = sections.map((s) => s.search.unsubscribeToken).join(',');
+      const unsubscribe = `${this.config.publicUrl}/api/saved-searches/unsubscribe?token=${tokens}`;
+      const unsubscribePage = `${this.config.publicUrl}/saved-searches/unsubscribe?token=${tokens}`;
+      const manage = `${this.config.publicUrl}/profile#saved-searches`;
+      const count = sections.reduce((sum, section) => sum + section.cards.length + section.more, 0);
+      const subject =
+        kind === 'instant'
+          ? `${count === 1 ? 'A new match' : `${count} new matches`} for your saved search "${sections[0]?.search.name}"`
+          : `Your ${kind} saved-search digest: ${count === 1 ? '1 new match' : `${count} new matches`}`;
+      try {
+        await this.mail.send({
+          key: `saved-search-alert-${batchId}`,
+          to: user.email,
+          subject,
+          text: this.text(user.fullName, sections, unsubscribePage, manage),
+          html: this.html(user.fullName, sections, unsubscribePage, manage),
+          listUnsubscribe: unsubscribe,
+          oneClickUnsubscribe: true,
+        });
+      } catch (error) {
+        // A recipient refused for good is not tried again, and does not hold up the others' mails.
+        if (!(error instanceof PermanentFailure)) throw error;
+        this.logger.warn(`saved-search e-mail ${batchId} refused: ${error.message}`);
+      }
+    }
+  }
+
+  /**
+   * The batches' e-mails still to be sent: each to a user who takes e-mail (not deleted nor suspended, the privacy
+   * switch on), a section per search with its listings still live (newest first, at most 20); none with nothing left.
+   */
+  private async mails(em: EntityManager, batchIds: string[]): Promise<Mail[]> {
+    if (batchIds.length === 0) return [];
+    const rows = await em
+      .getConnection()
+      .execute<Array<{ batch_id: string; saved_search_id: string; listing_id: string; occasion: string }>>(
+        `select p.batch_id, p.saved_search_id, h.listing_id, h.occasion from saved_search_mail_part p join saved_search s on s.id = p.saved_search_id
           join saved_search_hit h on h.searches && array[s.number] and h.id > p.after_hit and h.id <= p.through_hit
-        where p.batch_id = ? order by h.matched_at desc, h.id desc`,
-      [batchId],
+        where p.batch_id = any(array[?]::uuid[]) order by h.matched_at desc, h.id desc`,
+        [batchIds],
+      );
+    const searches = await em.find(
+      SavedSearch,
+      { id: { $in: [...new Set(rows.map((row) => row.saved_search_id))] } },
+      { orderBy: { createdAt: 'asc' } },
     );
-    const searchIds = [...new Set(rows.map((row) => row.saved_search_id))];
-    const searches = await em.find(SavedSearch, { id: { $in: searchIds } }, { orderBy: { createdAt: 'asc' } });
-    // Which are still live, for every section at once; cards only for the few each section shows.
+    const users = new Map(
+      (await em.find(User, { id: { $in: [...new Set(searches.map((search) => search.user.id))] } }))
+        .filter((user) => !user.deletedAt && !user.suspendedAt && user.emailNotifications)
+        .map((user) => [user.id, user]),
+    );
+    // Which are still live, for every section at once; cards only for the few each section shows, read once for all.
     const live = await this.listings.liveIds([...new Set(rows.map((row) => row.listing_id))]);
-    const sections: Section[] = [];
+    // A search's rows by batch (a search is in one batch of a job; an entry of an earlier version's job is one batch).
+    const bySearch = new Map<string, Map<string, typeof rows>>();
+    for (const row of rows) {
+      const batches = bySearch.get(row.saved_search_id) ?? new Map<string, typeof rows>();
+      batches.set(row.batch_id, [...(batches.get(row.batch_id) ?? []), row]);
+      bySearch.set(row.saved_search_id, batches);
+    }
+    const drafts: Draft[] = [];
     for (const search of searches) {
-      const mine = rows.filter((row) => row.saved_search_id === search.id);
-      const liveIds = [...new Set(mine.map((row) => row.listing_id))].filter((id) => live.has(id));
-      if (liveIds.length === 0) continue;
+      if (!users.has(search.user.id)) continue;
       let resolved;
       try {
         resolved = await this.listings.resolved(this.searches.queryOf(search));
       } catch {
         continue; // its place is no longer in the list: nothing it finds can be shown
       }
-      const cards = await this.listings.liveCards(liveIds.slice(0, DIGEST_LISTINGS_PER_SEARCH), resolved);
-      if (cards.length === 0) continue;
-      const drops = new Set(mine.filter((row) => row.occasion.startsWith('drop:')).map((row) => row.listing_id));
-      sections.push({ search, cards, drops, more: liveIds.length - cards.length });
+      for (const [batchId, mine] of bySearch.get(search.id) ?? []) {
+        const liveIds = [...new Set(mine.map((row) => row.listing_id))].filter((id) => live.has(id));
+        if (liveIds.length === 0) continue;
+        const drops = new Set(mine.filter((row) => row.occasion.startsWith('drop:')).map((row) => row.listing_id));
+        drafts.push({
+          batchId,
+          search,
+          ids: liveIds.slice(0, DIGEST_LISTINGS_PER_SEARCH),
+          liveCount: liveIds.length,
+          drops,
+          near: resolved.near,
+        });
+      }
     }
-    return sections;
+    const cards = await this.listings.liveCardsOf(drafts);
+    const mails = new Map<string, Mail>();
+    drafts.forEach((draft, i) => {
+      const shown = cards[i] ?? [];
+      if (shown.length === 0) return;
+      const mail = mails.get(draft.batchId) ?? { batchId: draft.batchId, user: users.get(draft.search.user.id) as User, sections: [] };
+      mail.sections.push({ search: draft.search, cards: shown, drops: draft.drops, more: draft.liveCount - shown.length });
+      mails.set(draft.batchId, mail);
+    });
+    return [...mails.values()];
   }
 
   private text(name: string, sections: Section[], unsubscribe: string, manage: string): string {

@@ -7,6 +7,7 @@ import { DomainEvents } from '../../infra/queue/domain-events.service.js';
 import { OnDomainEvent, ScheduledJob } from '../../infra/queue/job-registry.js';
 import { isUuid } from '../../common/uuid.js';
 import { arcMetresSql } from '../listings/listing-search/search-sql.js';
+import { publishMailsDue } from './mails-due.js';
 import { MATCH_COLUMNS_VERSION } from './search-percolator.js';
 
 type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
@@ -198,7 +199,7 @@ export class SavedSearchMatcher {
   private async batchInstantMail(tx: EntityManager, now: Date, through: string, only?: number[]): Promise<number> {
     if (only?.length === 0) return 0;
     const run: Run = (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
-    const due = await run<{ id: string; user_id: string; batch: string }>(
+    const due = await run<{ batch: string }>(
       `with due as (select s.id, s.user_id, s.mailed_through, gen_random_uuid() as batch from saved_search s
           where ${INSTANT_DUE} and s.mailed_through < ?::bigint ${only ? 'and s.number = any(array[?]::int[])' : ''}
             and exists (select 1 from saved_search_hit h where h.searches && array[s.number] and h.id > s.mailed_through and h.id <= ?::bigint)
@@ -206,11 +207,15 @@ export class SavedSearchMatcher {
         parts as (insert into saved_search_mail_part (batch_id, saved_search_id, after_hit, through_hit)
           select batch, id, mailed_through, ?::bigint from due),
         stamped as (update saved_search s set last_mailed_at = ?, mailed_through = ?::bigint from due where s.id = due.id)
-      select id, user_id, batch from due`,
+      select batch from due`,
       [instantMailedBefore(now), through, ...(only ? [only] : []), through, through, now, through],
     );
-    for (const search of due)
-      this.events.publish(tx, 'saved-search.mail-due', { userId: search.user_id, batchId: search.batch, kind: 'instant' });
+    publishMailsDue(
+      this.events,
+      tx,
+      'instant',
+      due.map((search) => search.batch),
+    );
     return due.length;
   }
 }

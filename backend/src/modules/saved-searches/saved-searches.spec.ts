@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
+import { formatDistance } from '../../contracts/listing-display.js';
 import { SAVED_SEARCH_CAP, SAVED_SEARCH_TEXTS } from '../../contracts/saved-searches.js';
 import { signedInPerson } from '../../testing/accounts.js';
 import { ControlledClock } from '../../testing/clock.js';
@@ -564,6 +565,46 @@ describe('saved searches', () => {
       await digests.gatherDigest('daily', new Date(due.getTime() + 24 * 3600_000));
       await waitForJobs(db);
       expect(await mailsTo(jane.person.email)).toHaveLength(1);
+    });
+
+    it("sends several users' digests from one job, each with its own searches and distances from its own place; a refused address holds up nobody", async () => {
+      const seller = await signedInPerson(t);
+      const jane = await signedInPerson(t);
+      const john = await signedInPerson(t);
+      const refused = await signedInPerson(t);
+      await save(jane, `q=pig+ark&location=${PLACES.taunton.id}&radius=50`, { frequency: 'daily' });
+      await save(john, `q=pig+ark&location=${PLACES.exeter.id}&radius=50`, { frequency: 'daily' });
+      await save(john, 'q=feed+trough', { frequency: 'daily' });
+      await save(refused, 'q=pig+ark', { frequency: 'daily' });
+      await db.query(`update app_user set email = 'refused-' || id || '@farm.invalid' where id = $1`, [refused.id]);
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Pig ark, galvanised', place: 'bridgwater' }), 'published');
+      await matcher().match(await insertListing(db, { seller: seller.id, title: 'Feed trough, 3 m' }), 'published');
+      await waitForJobs(db);
+      const sendJobs = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              `select count(*) as n from outbox_job where name in ('saved-searches.send-mail', 'saved-searches.send-mails')`,
+            )
+          )[0]?.n,
+        );
+      const jobsBefore = await sendJobs();
+      const digests = t.app.get(SavedSearchMail);
+      await digests.gatherDigest('daily', lastDigestDue('daily', new Date(Date.now() + 3 * 24 * 3600_000)));
+      await waitForJobs(db);
+      // The three users' e-mails (one refused by its domain) are read and sent by one job, not one job each.
+      expect((await sendJobs()) - jobsBefore).toBe(1);
+      const [janes] = await mailsTo(jane.person.email);
+      const [johns] = await mailsTo(john.person.email);
+      // As the site's cards write it: metres to a tenth, miles to a tenth.
+      const away = (from: { latitude: number; longitude: number }) => formatDistance(Math.round(miles(from, PLACES.bridgwater) * 10) / 10);
+      expect(janes?.subject).toBe('Your daily saved-search digest: 1 new match');
+      expect(janes?.text).toContain(`Bridgwater, England · ${away(PLACES.taunton)}\n`);
+      expect(janes?.text).not.toContain('Feed trough');
+      expect(johns?.subject).toBe('Your daily saved-search digest: 2 new matches');
+      expect(johns?.text).toContain(`Bridgwater, England · ${away(PLACES.exeter)}\n`);
+      expect(johns?.text).toContain('Your saved search "feed trough"');
+      expect(johns?.text).toContain('Taunton, England\n');
     });
 
     it('sends nothing to a user who turned e-mail off, or who is suspended', async () => {
