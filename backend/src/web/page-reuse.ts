@@ -40,7 +40,7 @@ export class PageReuse {
   /** The key a visitor's request may be answered under, or undefined when it must be rendered for them. */
   keyFor(request: IncomingMessage): string | undefined {
     if (this.ttlMs <= 0 || request.method !== 'GET' || !request.url) return undefined;
-    if (hasCookie(request.headers.cookie, SESSION_COOKIE)) return undefined;
+    if (hasSessionCookie(request.headers.cookie)) return undefined;
     return request.url;
   }
 
@@ -160,8 +160,9 @@ export class PageReuse {
   }
 }
 
-function hasCookie(header: string | undefined, name: string): boolean {
-  return header !== undefined && header.split(';').some((pair) => pair.trim().startsWith(`${name}=`));
+/** A member's request: their pages are their own. */
+export function hasSessionCookie(header: string | undefined): boolean {
+  return header !== undefined && header.split(';').some((pair) => pair.trim().startsWith(`${SESSION_COOKIE}=`));
 }
 
 function mayBeShared(headers: OutgoingHttpHeaders): boolean {
