@@ -1,5 +1,5 @@
 // Server-rendered pages against the API call each makes, run as a whole program against the built product:
-//   node bench/page-render.mjs --reuse DATABASE [rounds] [--seconds N] [--port 3990]
+//   node bench/page-render.mjs --reuse DATABASE [rounds] [--seconds N] [--port 3990] [--only NAME] [--cpu-prof dir]
 // DATABASE is one kept by bench/listings.mjs (a million listings: `node bench/listings.mjs --seed-only`); it is
 // migrated at start. The product runs on it with its pages (frontend/dist) and the /api limit lifted.
 // For each page (/browse, /browse with words, /rent, a category page, a listing, a seller's public profile) and the
@@ -10,6 +10,8 @@
 //     (default 10), page and API interleaved, the median of the 2xx answers per second and CPU per answer.
 // Goals (issue 19 §2), each printed last, the run exiting 1 on a miss: a page's throughput at least half its API
 // call's, and its server time p95 at most 25 ms. The machine's load average is printed beside the figures.
+// --only NAME: that page alone (e.g. /profile/{id}); --cpu-prof dir: the product runs with node --cpu-prof and
+// writes its profile into dir when it stops (bench/cpu-profile-summary.mjs reads it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +23,7 @@ const require = createRequire(resolve('backend/package.json'));
 const pg = require('pg');
 
 const args = process.argv.slice(2);
-const WITH_VALUE = ['--reuse', '--seconds', '--port'];
+const WITH_VALUE = ['--reuse', '--seconds', '--port', '--only', '--cpu-prof'];
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const database = option('--reuse');
 if (!database) {
@@ -32,6 +34,8 @@ requireWrk('bench/page-render.mjs');
 const rounds = Number(args.find((arg, i) => /^\d+$/.test(arg) && !WITH_VALUE.includes(args[i - 1])) ?? 3);
 const seconds = Number(option('--seconds', 10));
 const port = Number(option('--port', 3990));
+const only = option('--only');
+const cpuProfDir = option('--cpu-prof');
 const SEQUENTIAL = 200;
 const GOALS = { ratio: 0.5, p95Ms: 25 };
 const BROWSER_HEADERS = ['Accept-Encoding: gzip, deflate, br'];
@@ -72,7 +76,7 @@ async function sequential(path, count) {
 const product = new ProductProcess();
 try {
   const { listingId, sellerId } = await sampleListing();
-  const scenarios = [
+  const all = [
     { name: '/browse', page: '/browse', api: '/api/listings' },
     { name: '/browse?q=tractor', page: '/browse?q=tractor', api: '/api/listings?q=tractor' },
     { name: '/rent', page: '/rent', api: '/api/listings?category=rentals' },
@@ -80,6 +84,8 @@ try {
     { name: '/listing/{id}', page: `/listing/${listingId}`, api: `/api/listings/${listingId}` },
     { name: '/profile/{id}', page: `/profile/${sellerId}`, api: `/api/profile/public/${sellerId}` },
   ];
+  const scenarios = only ? all.filter((scenario) => scenario.name === only) : all;
+  if (scenarios.length === 0) throw new Error(`--only ${only}: no such page (${all.map((scenario) => scenario.name).join(', ')})`);
   await product.start({
     main: 'backend/dist/main.js',
     databaseUrl: url.toString(),
@@ -87,6 +93,7 @@ try {
     dataDir: scratch,
     // Pages too; a quiet log (the access log would be the bench's biggest cost).
     env: { FRONTEND_DIR: './frontend/dist', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true' },
+    nodeArgs: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : [],
   });
   const load = () => loadavg()[0].toFixed(1);
   console.log(`product on ${database}; load average ${load()}`);

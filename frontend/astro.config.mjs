@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { cspDigestMemo } from './scripts/csp-digest-memo.mjs';
 import { pageScriptChunks } from './scripts/page-script-chunk.mjs';
 
 const pageScripts = pageScriptChunks();
@@ -44,7 +45,8 @@ export default defineConfig({
   // project references into backend/ and workers/, which the frontend build must not depend on.
   vite: {
     tsconfig: 'tsconfig.json',
-    plugins: [pageScripts.plugin],
+    // cspDigestMemo: each page's style and script hashes computed once, not on every request.
+    plugins: [pageScripts.plugin, cspDigestMemo()],
     build: {
       rolldownOptions: {
         output: {

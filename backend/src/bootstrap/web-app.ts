@@ -20,6 +20,7 @@ import { REALTIME_BUS } from '../infra/realtime/realtime.module.js';
 import { mountFrontend } from '../web/frontend.js';
 import { PageReuse } from '../web/page-reuse.js';
 import { SearchAnswers } from '../modules/listings/listing-search/search-answers.js';
+import { ProfileService } from '../modules/profile/profile.service.js';
 import { compressAnswers } from '../web/compression.js';
 import { registerSecurityHeaders } from '../web/security-headers.js';
 import { protectApi } from './api-protection.js';
@@ -69,6 +70,7 @@ export async function createWebApp(config: AppConfig, databaseUrl: string, clock
   if (config.frontendDir) {
     const pageReuse = new PageReuse(config.searchCacheMs, 500);
     app.get(SearchAnswers).onCleared(() => pageReuse.clear());
+    app.get(ProfileService).onPublicProfileChanged(() => pageReuse.clear());
     await mountFrontend(fastify, config.frontendDir, new URL(config.publicUrl).origin, pageReuse);
   }
   await app.init();

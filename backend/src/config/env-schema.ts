@@ -240,7 +240,7 @@ export const ENV = {
     min: 0,
     max: 60_000,
     description:
-      "How long (ms) an answer of browse and search, and a visitor's browse, rentals or category page, is reused for the same query; 0 turns it off",
+      "How long (ms) an answer of browse and search, and a visitor's browse, rentals, category or public profile page, is reused for the same query; 0 turns it off",
   }),
   CONTACT_RATE_WINDOW_SECONDS: int({ default: 900, min: 1, max: 86_400, description: 'Length of the contact rate-limit window' }),
   API_RATE_LIMIT: int({

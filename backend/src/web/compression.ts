@@ -18,6 +18,13 @@ const THRESHOLD_BYTES = 1024;
 
 /** brotli at quality 5: a tenth of the size of a search answer, at well under a millisecond for one. */
 const BROTLI_QUALITY = 5;
+/**
+ * brotli for a page compressed for one request only (a listing page, a member's page): quality 4 takes a third
+ * less CPU than 5 (0.40 against 0.60 ms on a 36 kB listing page, 0.43 against 0.71 on a 46 kB profile) for 7% more
+ * bytes (9.0 against 8.4 kB, 9.5 against 8.9).
+ * A page kept for visitors is compressed once, at BROTLI_QUALITY.
+ */
+const BROTLI_QUALITY_ONCE = 4;
 const GZIP_LEVEL = 6;
 
 /** brotli when the client accepts it, else gzip, else none; one it lists with q=0 it refuses (RFC 9110 §12.5.3). */
@@ -32,16 +39,17 @@ export function acceptedEncoding(headers: IncomingHttpHeaders): Encoding | undef
   return offered.has('br') ? 'br' : offered.has('gzip') ? 'gzip' : undefined;
 }
 
-export function compressBody(body: string | Buffer, encoding: Encoding): Buffer {
+/** `once`: the body is sent once (not kept and sent again), so it is compressed faster, a little larger. */
+export function compressBody(body: string | Buffer, encoding: Encoding, once = false): Buffer {
   return encoding === 'br'
-    ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
+    ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: once ? BROTLI_QUALITY_ONCE : BROTLI_QUALITY } })
     : gzipSync(body, { level: GZIP_LEVEL });
 }
 
-/** A stream compressor, for a body written in pieces (a member's page as Astro streams it). */
+/** A stream compressor, for a body written in pieces (a member's page as Astro streams it), sent once. */
 export function createCompressor(encoding: Encoding): Transform {
   return encoding === 'br'
-    ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
+    ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY_ONCE } })
     : createGzip({ level: GZIP_LEVEL });
 }
 

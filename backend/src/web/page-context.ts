@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { PageContext } from '../contracts/page-context.js';
+import { hasSessionCookie } from './page-reuse.js';
 
 /** Headers of a page's API call that describe the call itself. */
 const CALL_HEADERS = ['accept', 'content-type', 'x-requested-with'] as const;
@@ -15,7 +16,11 @@ const VISITOR_HEADERS = ['cookie', 'user-agent'] as const;
  * address's budget, as they did when pages called the API over HTTP.
  */
 export function pageContext(fastify: FastifyInstance, visitor: FastifyRequest, publicOrigin: string): PageContext {
-  return { publicOrigin, fetchApi: (request) => callApiAs(fastify, visitor, request) };
+  return {
+    publicOrigin,
+    fetchApi: (request) => callApiAs(fastify, visitor, request),
+    session: hasSessionCookie(visitor.headers.cookie),
+  };
 }
 
 async function callApiAs(fastify: FastifyInstance, visitor: FastifyRequest, request: Request): Promise<Response> {

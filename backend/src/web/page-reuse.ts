@@ -40,7 +40,7 @@ export class PageReuse {
   /** The key a visitor's request may be answered under, or undefined when it must be rendered for them. */
   keyFor(request: IncomingMessage): string | undefined {
     if (this.ttlMs <= 0 || request.method !== 'GET' || !request.url) return undefined;
-    if (hasCookie(request.headers.cookie, SESSION_COOKIE)) return undefined;
+    if (hasSessionCookie(request.headers.cookie)) return undefined;
     return request.url;
   }
 
@@ -52,11 +52,14 @@ export class PageReuse {
     return this.unshared.has(key) ? undefined : this.rendering.get(key);
   }
 
-  /** Sends a kept or captured page, compressed as the client accepts (each encoding made once per page). */
-  send(request: IncomingMessage, response: ServerResponse, page: RenderedPage): void {
+  /**
+   * Sends a kept or captured page, compressed as the client accepts (each encoding made once per page; faster
+   * for a page not kept, which is compressed for this request alone).
+   */
+  send(request: IncomingMessage, response: ServerResponse, page: RenderedPage, kept = true): void {
     const type = String(page.headers['content-type'] ?? '');
     const encoding = page.body.length > 0 && COMPRESSIBLE.test(type) ? acceptedEncoding(request.headers) : undefined;
-    const body = encoding ? (page.encoded[encoding] ??= compressBody(page.body, encoding)) : page.body;
+    const body = encoding ? (page.encoded[encoding] ??= compressBody(page.body, encoding, !kept)) : page.body;
     response.statusMessage = STATUS_CODES[page.status] ?? '';
     response.writeHead(page.status, {
       ...page.headers,
@@ -108,7 +111,7 @@ export class PageReuse {
       const page: RenderedPage = { status, headers: keptHeaders(sent), body: Buffer.concat(chunks), encoded: {} };
       const shared = optedIn !== undefined && status === 200 && mayBeShared(sent) && page.body.length <= MAX_PAGE_BYTES;
       finish(shared ? page : undefined);
-      this.send(request, response, page);
+      this.send(request, response, page, shared);
       return response;
     }) as typeof response.end;
     return {
@@ -160,8 +163,9 @@ export class PageReuse {
   }
 }
 
-function hasCookie(header: string | undefined, name: string): boolean {
-  return header !== undefined && header.split(';').some((pair) => pair.trim().startsWith(`${name}=`));
+/** A member's request: their pages are their own. */
+export function hasSessionCookie(header: string | undefined): boolean {
+  return header !== undefined && header.split(';').some((pair) => pair.trim().startsWith(`${SESSION_COOKIE}=`));
 }
 
 function mayBeShared(headers: OutgoingHttpHeaders): boolean {

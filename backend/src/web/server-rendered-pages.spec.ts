@@ -188,6 +188,39 @@ describe('listing pages reused for visitors (SEARCH_CACHE_MS)', () => {
     expect((await get(origin, '/browse?category=equipment', '127.0.0.10')).body).toContain('Kuhn GMD 3511 mower');
   });
 
+  it("answers a visitor's repeat of a public profile from its first rendering, and shows the member's changes at once", async () => {
+    const member = await signedInPerson(t);
+    const path = `/profile/${member.id}`;
+    const first = await get(origin, path, '127.0.0.12');
+    expect(first.status).toBe(200);
+    expect(first.text).toContain(member.person.name);
+    // Their browser asks again each time; the web process answers from the one rendering.
+    expect(first.headers['cache-control']).toBe('no-cache');
+    // The page makes three API calls: rendering each load would pass the visitor's 12 a minute by the 5th.
+    for (let load = 0; load < API_LIMIT * 2; load++) {
+      const again = await get(origin, path, '127.0.0.12');
+      expect({ load, status: again.status }).toEqual({ load, status: 200 });
+      expect(again.text).toBe(first.text);
+      expect(again.headers[REUSE_FOR_VISITORS_HEADER]).toBeUndefined();
+    }
+    const own = await get(origin, path, '127.0.0.13', { cookie: member.browser.cookies });
+    expect(own.headers['cache-control']).toBe('no-store');
+
+    expect(
+      (await member.browser.call('PUT', '/api/profile', { full_name: member.person.name, bio: 'Hay and straw, small bales.' })).statusCode,
+    ).toBe(200);
+    expect((await get(origin, path, '127.0.0.14')).text).toContain('Hay and straw, small bales.');
+    const hidden = {
+      profile_visible: false,
+      contact_visible: true,
+      listings_visible: true,
+      email_notifications: true,
+      push_notifications: true,
+    };
+    expect((await member.browser.call('PUT', '/api/profile/privacy', { privacy_settings: hidden })).statusCode).toBe(200);
+    expect((await get(origin, path, '127.0.0.14')).status).toBe(404);
+  });
+
   it("renders a member's page for them each time (their own budget), never from a visitor's", async () => {
     const member = await signedInPerson(t);
     const cookie = member.browser.cookies;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { countOf, formatPrice, formatRelativeTime } from './format';
+import { countOf, formatDate, formatPrice, formatRelativeTime } from './format';
 
 describe('formatPrice', () => {
   it('formats whole pounds in en-GB', () => {
@@ -10,6 +10,23 @@ describe('formatPrice', () => {
   it('rounds pence away', () => {
     expect(formatPrice(1249.5)).toBe('£1,250');
     expect(formatPrice(99.4)).toBe('£99');
+  });
+});
+
+describe('formatDate', () => {
+  it('writes dates as the pages always have, in each form they use, the same form twice over', () => {
+    const summer = new Date('2026-06-30T23:30:00Z');
+    expect(formatDate(summer, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })).toBe('30 June 2026');
+    // British Summer Time: half past midnight on 1 July in London.
+    expect(formatDate(summer, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' })).toBe('1 Jul 2026');
+    expect(formatDate(summer, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })).toBe('30 Jun 2026');
+    expect(
+      formatDate(new Date('2026-12-03T10:00:00Z'), { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' }),
+    ).toBe('3 Dec 2026');
+  });
+
+  it('says Invalid Date for a date that is none, as toLocaleDateString did, rather than failing the page', () => {
+    expect(formatDate(new Date('not a date'), { day: 'numeric', month: 'long', year: 'numeric' })).toBe('Invalid Date');
   });
 });
 

@@ -14,7 +14,9 @@ describe('sitemapXml', () => {
 
 describe('siteOrigin', () => {
   const site = new URL('https://fieldmarket.co.uk');
-  const fromWebProcess = { page: { publicOrigin: 'http://localhost:3000', fetchApi: () => Promise.reject(new Error('unused')) } };
+  const fromWebProcess = {
+    page: { publicOrigin: 'http://localhost:3000', fetchApi: () => Promise.reject(new Error('unused')), session: false },
+  };
 
   it("takes the web process's public origin, whatever the environment says", () => {
     expect(siteOrigin({ locals: fromWebProcess, site }, { PUBLIC_URL: 'https://elsewhere.example' })).toBe('http://localhost:3000');

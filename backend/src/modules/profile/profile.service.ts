@@ -8,6 +8,7 @@ import { RateLimiter, waitText } from '../../infra/rate-limit/rate-limiter.js';
 import { Passwords } from '../auth/passwords.js';
 import type { Session } from '../auth/session.entity.js';
 import { Sessions } from '../auth/sessions.service.js';
+import { ClearAfterWrites } from '../../common/clear-after-writes.js';
 import { ShortLivedCache } from '../../common/short-lived-cache.js';
 import { type ProfileStatistics, UserDataRegistry } from '../users/user-data.registry.js';
 import { User } from '../users/user.entity.js';
@@ -29,6 +30,11 @@ const PASSWORD_CHECKS = { limit: 10, windowSeconds: 15 * 60 };
 /** How long visitors see a public profile's statistics unchanged (its owner always sees them fresh). */
 const PUBLIC_STATISTICS_MS = 60_000;
 export const PHONE_REVEALS_PER_VIEWER = { limit: 10, windowSeconds: 24 * 60 * 60 };
+/**
+ * What a sign-in writes to a member without changing what visitors see of their profile: "last active" shows by
+ * the day and week, and rewriting it on every session touch would keep visitors' pages from ever being reused.
+ */
+const NOT_ON_PUBLIC_PROFILE: ReadonlySet<string> = new Set<string>(['lastActiveAt', 'updatedAt'] satisfies Array<keyof User>);
 /** A Google account proves it is its owner by signing in with Google again, this recently. */
 export const REAUTHENTICATION_MINUTES = 5;
 
@@ -40,6 +46,7 @@ export class ProfileService {
    * per profile: a popular seller's page does not run them on the primary for every visitor.
    */
   private readonly publicStatistics = new ShortLivedCache<ProfileStatistics>(PUBLIC_STATISTICS_MS, 5_000);
+  private readonly changedListeners: Array<() => void> = [];
 
   constructor(
     @Inject(EntityManager) private readonly em: EntityManager,
@@ -50,7 +57,24 @@ export class ProfileService {
     @Inject(RateLimiter) private readonly limits: RateLimiter,
     @Inject(AccountDeletion) private readonly deletion: AccountDeletion,
     @Inject(ReplicaReads) private readonly replica: ReplicaReads,
-  ) {}
+  ) {
+    em.getEventManager().registerSubscriber(
+      new ClearAfterWrites(
+        ({ entity, payload }) => entity instanceof User && Object.keys(payload).some((field) => !NOT_ON_PUBLIC_PROFILE.has(field)),
+        () => {
+          for (const listener of this.changedListeners) listener();
+        },
+      ),
+    );
+  }
+
+  /**
+   * Calls `listener` when a member's account changes through this process (their name, bio, privacy, business,
+   * deletion): what was rendered from their public profile (visitors' pages) goes.
+   */
+  onPublicProfileChanged(listener: () => void): void {
+    this.changedListeners.push(listener);
+  }
 
   async profileOf(userId: string): Promise<ProfileResponse> {
     const user = await this.em.findOneOrFail(User, { id: userId });

@@ -2,6 +2,7 @@ import type { CategorySlug } from '@contracts/categories';
 import { fieldsFor, RENT_SUBCATEGORIES, type RentSubcategory, validUntil } from '@contracts/listings';
 import type { ListingDetail } from './listings-api';
 import { tbAreaOf } from './livestock-movement';
+import { formatDate } from '../../lib/format';
 
 /** The category's own fields of a listing, as label and words ("Hours: 2,400 hours"), in the contracts' order. */
 export function categoryFacts(
@@ -51,7 +52,7 @@ export function categoryFacts(
 }
 
 function longDate(isoDate: string): string {
-  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return formatDate(new Date(`${isoDate}T00:00:00Z`), { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
 /** JSON-LD for a listing (schema.org Product with an Offer in GBP), safe inside a <script> element. */

@@ -1,5 +1,6 @@
 import { REVIEW_RULES, starsError } from '@contracts/reviews';
 import { textFieldError, trimText } from '@contracts/text-rules';
+import { formatDate } from '../../lib/format';
 
 /** "★★★★☆" for 4 stars. */
 export function starsText(stars: number): string {
@@ -21,7 +22,7 @@ export function reviewsSummary(count: number, average: number | null): string {
 
 /** "26 Nov 2026". */
 export function reviewDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' });
+  return formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' });
 }
 
 /** The review form's values, checked as the API checks them: the field errors, or none. */

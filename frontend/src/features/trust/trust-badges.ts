@@ -1,3 +1,5 @@
+import { formatDate } from '../../lib/format';
+
 /** What a seller's badges say (issue 23 §2): private or trade, and "Business verified" only when staff checked. */
 export interface SellerBadgeFacts {
   seller_type: 'private' | 'trade' | null;
@@ -16,7 +18,7 @@ export function sellerBadgesHtml(facts: SellerBadgeFacts): string {
 
 /** "Business verified 3 Dec 2026". */
 export function verifiedSinceText(iso: string): string {
-  return `Business verified ${new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' })}`;
+  return `Business verified ${formatDate(new Date(iso), { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' })}`;
 }
 
 /** A seller's reviews as cards and listing pages show them (null under 3 reviews: nothing is shown). */

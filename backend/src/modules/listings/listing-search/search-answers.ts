@@ -1,6 +1,6 @@
-import { type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
+import { ClearAfterWrites } from '../../../common/clear-after-writes.js';
 import { ShortLivedCache } from '../../../common/short-lived-cache.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/env.js';
@@ -38,10 +38,15 @@ export class SearchAnswers {
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EntityManager) em: EntityManager) {
     this.cache = new ShortLivedCache<ListingPage>(config.searchCacheMs, 1_000);
     em.getEventManager().registerSubscriber(
-      new ClearAfterListingWrites(() => {
-        this.cache.clear();
-        for (const listener of this.clearedListeners) listener();
-      }),
+      new ClearAfterWrites(
+        ({ entity, payload }) =>
+          SEARCH_SOURCES.some((source) => entity instanceof source) ||
+          (entity instanceof User && Object.keys(payload).some((field) => SELLER_FACTS_ON_CARDS.has(field))),
+        () => {
+          this.cache.clear();
+          for (const listener of this.clearedListeners) listener();
+        },
+      ),
     );
   }
 
@@ -52,35 +57,5 @@ export class SearchAnswers {
   /** Calls `listener` whenever the answers are cleared: what was rendered from them (visitors' pages) goes too. */
   onCleared(listener: () => void): void {
     this.clearedListeners.push(listener);
-  }
-}
-
-/**
- * Clears at the flush (a search starting now must not reuse an answer from before) and, inside a
- * transaction, again at its commit (a search between the flush and the commit read the old rows).
- */
-class ClearAfterListingWrites implements EventSubscriber {
-  private readonly pending = new WeakSet<object>();
-
-  constructor(private readonly clear: () => void) {}
-
-  afterFlush({ em, uow }: FlushEventArgs): void {
-    const touched = uow
-      .getChangeSets()
-      .some(
-        (cs) =>
-          SEARCH_SOURCES.some((source) => cs.entity instanceof source) ||
-          (cs.entity instanceof User && Object.keys(cs.payload).some((field) => SELLER_FACTS_ON_CARDS.has(field))),
-      );
-    if (!touched) return;
-    this.clear();
-    const transaction = em.getTransactionContext<object>();
-    if (transaction) this.pending.add(transaction);
-  }
-
-  afterTransactionCommit({ transaction }: TransactionEventArgs): void {
-    if (!transaction || !this.pending.has(transaction)) return;
-    this.pending.delete(transaction);
-    this.clear();
   }
 }
