@@ -7,8 +7,12 @@ import { defineConfig, devices } from '@playwright/test';
 process.env.FM_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fieldmarket-e2e-'));
 process.env.FM_E2E_OWN_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fieldmarket-e2e-own-'));
 const port = Number(process.env.FM_E2E_PORT ?? 3310);
-/** The embedded PostgreSQL of the product on `port` (its password is in DATA_DIR/postgres.secret). */
-const postgresPortFor = (port: number) => (port + 50_000 > 65_535 ? port - 10_000 : port + 50_000);
+/**
+ * The embedded PostgreSQL of the product on `port` (its password is in DATA_DIR/postgres.secret): below Linux's
+ * ephemeral ports (32768-60999), which the jest suite running beside takes for its own servers and connections; one
+ * of them held 53310 once as the product started.
+ */
+const postgresPortFor = (port: number) => (port + 20_000 < 32_768 ? port + 20_000 : port - 1_000);
 
 /** What a test needs to reach a product instance from outside its HTTP API (tests/product.ts). */
 export interface ProductInstance {
