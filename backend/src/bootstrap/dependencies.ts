@@ -50,14 +50,17 @@ export async function waitFor(
     } catch (error) {
       const reason = describe(error);
       const elapsed = Date.now() - started;
-      if (elapsed + delay > waitMs) {
+      // The whole wait is used: the last pause ends at its end, for one more try (it used to stop as soon as the next
+      // full pause would have passed it, after 1 s of a 2-s wait on a busy machine).
+      if (elapsed >= waitMs) {
         throw new DependencyUnavailableError(
           `Cannot reach ${service.name} at ${where}: ${reason}. Tried ${attempt} time${attempt === 1 ? '' : 's'} over ${Math.round(elapsed / 1000)} s; ` +
             `check that ${service.name} is running and that ${service.variable} is right (STARTUP_WAIT_SECONDS sets how long to wait).`,
         );
       }
-      logger.warn(`${service.name} at ${where} is not reachable yet (${reason}); retrying in ${delay} ms`);
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      const pause = Math.min(delay, waitMs - elapsed);
+      logger.warn(`${service.name} at ${where} is not reachable yet (${reason}); retrying in ${pause} ms`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
       delay = Math.min(delay * 2, 5_000);
     }
   }
