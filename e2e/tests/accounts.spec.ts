@@ -386,6 +386,9 @@ test.describe('accounts', () => {
       await page.setViewportSize(size);
       await page.goto('/profile');
       await expect(page.getByRole('heading', { name: 'Account Information' })).toBeVisible();
+      // The page as a member uses it: hydrated (Edit enabled) and the seller panel loaded, not the page as first sent.
+      await expect(page.getByRole('button', { name: 'Edit' })).toBeEnabled();
+      await expect(page.getByRole('heading', { name: 'Seller details' })).toBeVisible();
       await shot(`profile-${label}`);
       await page.getByRole('tab', { name: 'Security' }).click();
       await page.getByRole('button', { name: 'Enable 2FA' }).click();
