@@ -90,16 +90,19 @@ export class ListingMatches {
   }
 
   /**
-   * These listings' card rows, the live ones, newest first, CARD_ROWS_PER_READ at a time. The ids go as one array
-   * parameter; the limit, which the SQL writes as a literal, is rounded up to a power of two, so a read of any count
-   * is one of a few prepared statements rather than one of its own on every connection.
+   * These listings' card rows, the live ones, newest first. Read CARD_ROWS_PER_READ at a time, each read's ids padded
+   * (the last repeated) to a power of two: the cards' SQL names each id (in (...)) and is a prepared statement,
+   * so a read of any other count would be a statement of its own on every connection.
    */
   private async cardRows(ids: string[]): Promise<ListingRow[]> {
     const reads = [];
     for (let i = 0; i < ids.length; i += CARD_ROWS_PER_READ) {
       const chunk = ids.slice(i, i + CARD_ROWS_PER_READ);
-      const limit = 2 ** Math.ceil(Math.log2(Math.max(8, chunk.length)));
-      reads.push(this.cards.list({ ids: chunk, sort: 'newest', limit }, 'primary'));
+      const padded = [
+        ...chunk,
+        ...Array<string>(2 ** Math.ceil(Math.log2(Math.max(8, chunk.length))) - chunk.length).fill(chunk[chunk.length - 1] as string),
+      ];
+      reads.push(this.cards.list({ ids: padded, sort: 'newest', limit: padded.length }, 'primary'));
     }
     const rows = (await Promise.all(reads)).flatMap((page) => page.rows);
     // Newest first across the reads, as each read is (published_at to the millisecond, then id).

@@ -212,8 +212,7 @@ export class ListingSearchSql {
     const statuses = query.statuses ?? ['live'];
     this.baseFilters.push(fragment(`l.status in (${statuses.map(() => '?').join(', ')})`, ...statuses));
     if (query.sellerId) this.baseFilters.push(fragment('l.seller_id = ?', query.sellerId));
-    // One array parameter, not one per id: the statement is prepared, and a list's every length was another statement.
-    if (query.ids) this.baseFilters.push(fragment(`l.id = any(array[?]::uuid[])`, query.ids));
+    if (query.ids) this.baseFilters.push(fragment(`l.id in (${query.ids.map(() => '?::uuid').join(', ') || 'null'})`, ...query.ids));
     if (query.categoryId !== undefined) this.baseFilters.push(fragment('l.category_id = ?', query.categoryId));
     if (query.rentSubcategory) this.baseFilters.push(fragment('l.rent_subcategory = ?', query.rentSubcategory));
     if (query.type) this.baseFilters.push(fragment('l.type = ?', query.type));
