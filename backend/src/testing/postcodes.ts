@@ -52,6 +52,8 @@ export class FakePostcodes {
   /** Answer 500 to everything (a broken service). */
   failing = false;
   private readonly postcodes = new Map<string, FakePostcode>();
+  /** Answers being held back (delayMs), dropped at stop(). */
+  private readonly pending = new Set<NodeJS.Timeout>();
   private readonly server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://stand-in').pathname);
     this.requests.push(path);
@@ -59,7 +61,8 @@ export class FakePostcodes {
       if (response.destroyed) return;
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ status, ...body }));
     };
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
       if (this.failing) return answer(500, { error: 'Internal server error' });
       const [, kind, code = ''] = path.split('/');
       if (kind === 'postcodes') {
@@ -85,6 +88,7 @@ export class FakePostcodes {
       }
       return answer(404, { error: 'Resource not found' });
     }, this.delayMs);
+    this.pending.add(timer);
   });
 
   constructor(postcodes: FakePostcode[] = Object.values(POSTCODES)) {
@@ -104,6 +108,8 @@ export class FakePostcodes {
   }
 
   async stop(): Promise<void> {
+    for (const timer of this.pending) clearTimeout(timer);
+    this.pending.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
