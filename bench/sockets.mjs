@@ -1,6 +1,7 @@
 // Live-channel benchmark, run as a whole program against the built product (backend/dist):
 //   node bench/sockets.mjs [--sockets=10000] [--samples=600] [--rate=20] [--pairs=200]
-//                          [--profile-samples=100] [--skip-redis] [--cpu-prof=dir]
+//                          [--profile-samples=100] [--skip-redis] [--cpu-prof=dir] [--timeline]
+//                          [--one-on-redis]
 // Creates a fresh database (on DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432) and
 // writes straight into it (no sign-up round trips) N users with a session each, and `pairs` pairs of
 // them with a conversation about a listing of the second one's. Then:
@@ -18,6 +19,9 @@
 // The idle sockets are held by a child process of the bench (the pairs' sockets by the bench
 // itself), so the bench's own garbage collection with 10,000 client sockets does not count as
 // server latency; the bench's event-loop delay is reported with each figure all the same.
+// --timeline: after each chat run, when its 12 slowest messages were sent and the server's GC pauses over 5 ms,
+// in seconds into the run (a stall shows as a run of slow sends, each a little faster than the one before).
+// --one-on-redis: the one-process run keeps its queues on Redis instead of PostgreSQL (to tell their costs apart).
 // --cpu-prof=dir: the web processes run with node --cpu-prof and write a profile each into dir when
 // they stop (read it with node bench/cpu-profile-summary.mjs <file>).
 import { fork, spawn } from 'node:child_process';
@@ -40,6 +44,8 @@ const PAIRS = Math.min(Number(option('pairs', 200)), Math.floor(SOCKETS / 2));
 const PROFILE_SAMPLES = Number(option('profile-samples', 100));
 const SKIP_REDIS = args.includes('--skip-redis');
 const CPU_PROF = option('cpu-prof', undefined);
+const TIMELINE = args.includes('--timeline');
+const ONE_ON_REDIS = args.includes('--one-on-redis');
 const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const CONNECT_BATCH = 250;
@@ -309,9 +315,21 @@ async function timeMessages(label, pairs, samples, rate, via) {
     const wait = started + (i * 1000) / rate - performance.now();
     if (wait > 0) await sleep(wait);
     const pair = pairs[i % pairs.length];
-    runs.push(sendOne(pair, `bench ${label} ${i}`, via(pair)));
+    const at = performance.now() - started;
+    runs.push(sendOne(pair, `bench ${label} ${i}`, via(pair)).then((r) => ({ ...r, at })));
   }
   const results = await Promise.all(runs);
+  if (TIMELINE) {
+    const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+    const slowest = results.toSorted((a, b) => b.latency - a.latency).slice(0, 12);
+    console.log(
+      `${label}: the 12 slowest, sent at (into the run): ${slowest.map((r) => `${seconds(r.at)} ${r.latency.toFixed(0)} ms`).join(', ')}`,
+    );
+    const pauses = gcPauses.filter((p) => p.at >= started && p.ms > 5);
+    console.log(
+      `${label}: GC pauses over 5 ms: ${pauses.map((p) => `${seconds(p.at - started)} ${p.kind} ${p.ms} ms`).join(', ') || 'none'}`,
+    );
+  }
   const pauses = gcPauses.filter((p) => p.at >= started).map((p) => p.ms);
   return {
     latencies: results.map((r) => r.latency),
@@ -431,7 +449,7 @@ async function main() {
     ...process.env,
     NODE_ENV: 'production',
     DATABASE_URL: dbUrl.href,
-    REDIS_URL: '',
+    REDIS_URL: ONE_ON_REDIS ? REDIS_URL : '',
     HOST: '127.0.0.1',
     DATA_DIR: runDir,
     FRONTEND_DIR: 'none',
