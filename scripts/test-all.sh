@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Every check and test suite. Called by `./fieldmarket test` after it has provisioned Node 24, the
 # dependencies and a build.
-# The browser tests start first and run beside everything else: they mostly wait (on the browser, the
-# product, their own timeouts) and use about half a core, so the static checks (lint, format, types, API
-# contract, compose file) and the jest suite run side by side at a lower CPU priority (nice) in the time they
-# leave, and the browser tests keep the CPU they need when they need it. Each step's output is
+# The browser tests start first and run beside everything else; the static checks (lint, format, types, API
+# contract, compose file) and the jest suite run side by side at a lower CPU priority (nice) in the CPU they
+# leave, so the browser tests, whose waits have the tightest timeouts, keep the CPU when they need it (alone
+# they use about one and a half of two cores, mostly the browser's). Each step's output is
 # kept and shown in one piece when the step ends, under its name; a failing step fails the command, and
 # failing static checks stop the browser tests and jest. Each step's duration and the total are
 # printed at the end.
