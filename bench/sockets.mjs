@@ -75,7 +75,7 @@ function load() {
   const average = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
   let pressure = '';
   try {
-    pressure = `, CPU wait ${/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]}%`;
+    pressure = `, runnable tasks waiting for a CPU ${/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]}%`;
   } catch {
     // no pressure information on this kernel
   }
@@ -521,7 +521,9 @@ async function main() {
   }
 
   await db.end();
-  console.log('\nsummary (ms; load = 1-minute load average and CPU wait when the figure was taken)');
+  console.log(
+    '\nsummary (ms; load = 1-minute load average and the share of time runnable tasks waited for a CPU (not I/O wait) when the figure was taken)',
+  );
   console.log(
     `  memory: one process ${kbPerSocket.toFixed(1)} kB per socket${twoKbPerSocket ? `, two processes ${twoKbPerSocket.toFixed(1)}` : ''}`,
   );
