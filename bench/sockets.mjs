@@ -1,7 +1,7 @@
 // Live-channel benchmark, run as a whole program against the built product (backend/dist):
 //   node bench/sockets.mjs [--sockets=10000] [--samples=600] [--rate=20] [--pairs=200]
 //                          [--profile-samples=100] [--skip-redis] [--cpu-prof=dir] [--timeline]
-//                          [--one-on-redis]
+//                          [--one-on-redis] [--node-args=--flag,--flag=value]
 // Creates a fresh database (on DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432) and
 // writes straight into it (no sign-up round trips) N users with a session each, and `pairs` pairs of
 // them with a conversation about a listing of the second one's. Then:
@@ -21,6 +21,7 @@
 // server latency; the bench's event-loop delay is reported with each figure all the same.
 // --timeline: after each chat run, when its 12 slowest messages were sent and the server's GC pauses over 5 ms,
 // in seconds into the run (a stall shows as a run of slow sends, each a little faster than the one before).
+// --node-args: Node/V8 options for the web processes only, comma-separated (the bench itself runs without them).
 // --one-on-redis: the one-process run keeps its queues on Redis instead of PostgreSQL (to tell their costs apart).
 // --cpu-prof=dir: the web processes run with node --cpu-prof and write a profile each into dir when
 // they stop (read it with node bench/cpu-profile-summary.mjs <file>).
@@ -45,6 +46,8 @@ const PROFILE_SAMPLES = Number(option('profile-samples', 100));
 const SKIP_REDIS = args.includes('--skip-redis');
 const CPU_PROF = option('cpu-prof', undefined);
 const TIMELINE = args.includes('--timeline');
+// Node options for the web processes only (not the bench's own), e.g. --node-args=--max-semi-space-size=64.
+const SERVER_NODE_ARGS = (args.find((a) => a.startsWith('--node-args='))?.slice('--node-args='.length) ?? '').split(',').filter(Boolean);
 const ONE_ON_REDIS = args.includes('--one-on-redis');
 const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -156,7 +159,7 @@ async function startWeb(env, label) {
   const base = `http://127.0.0.1:${port}`;
   const profiling = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF, label)}`] : [];
   // --trace-gc: each collection's pause, read from the server's output (the rest passes through).
-  const child = spawn(process.execPath, [...profiling, '--trace-gc', 'backend/dist/main.js'], {
+  const child = spawn(process.execPath, [...profiling, ...SERVER_NODE_ARGS, '--trace-gc', 'backend/dist/main.js'], {
     env: { ...env, PORT: String(port), PUBLIC_URL: base },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
