@@ -85,26 +85,35 @@ export class RealtimeEventLog {
     });
   }
 
-  /** The user's events after `after`, oldest first, at most one page; and the newest seq given. */
+  /**
+   * The user's events after `after`, oldest first, at most one page; and the newest seq given. One statement, so
+   * both come from one snapshot: read apart, an event committed between the two reads was counted in `latest` but
+   * not returned, and a client that finds no events below `latest` takes them as purged and skips past them (a
+   * message lost to a phone that was polling).
+   */
   async after(userId: string, after: number): Promise<{ events: LoggedEvent[]; latest: number }> {
-    const em = this.em.fork();
-    const [rows, cursor] = await Promise.all([
-      em
-        .getConnection()
-        .execute<Array<{ seq: string; type: string; payload: unknown; created_at: Date }>>(
-          `select seq, type, payload, created_at from realtime_event where user_id = ? and seq > ? order by seq limit ?`,
-          [userId, after, EVENT_LOG_PAGE],
-        ),
-      em.getConnection().execute<Array<{ last_seq: string }>>(`select last_seq from realtime_event_cursor where user_id = ?`, [userId]),
-    ]);
+    const rows = await this.em
+      .fork()
+      .getConnection()
+      .execute<Array<{ latest: string; seq: string | null; type: string; payload: unknown; created_at: Date }>>(
+        `select coalesce((select last_seq from realtime_event_cursor where user_id = ?), 0) as latest, e.seq, e.type, e.payload, e.created_at
+         from (select 1) one
+         left join lateral (
+           select seq, type, payload, created_at from realtime_event where user_id = ? and seq > ? order by seq limit ?
+         ) e on true
+        order by e.seq`,
+        [userId, userId, after, EVENT_LOG_PAGE],
+      );
     return {
-      events: rows.map((row) => ({
-        seq: Number(row.seq),
-        type: row.type,
-        payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
-        created_at: new Date(row.created_at).toISOString(),
-      })),
-      latest: Number(cursor[0]?.last_seq ?? 0),
+      events: rows
+        .filter((row) => row.seq !== null)
+        .map((row) => ({
+          seq: Number(row.seq),
+          type: row.type,
+          payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+          created_at: new Date(row.created_at).toISOString(),
+        })),
+      latest: Number(rows[0]?.latest ?? 0),
     };
   }
 

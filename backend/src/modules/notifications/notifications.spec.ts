@@ -7,7 +7,7 @@ import type { NotificationView } from '../../contracts/notifications.js';
 import type { DomainEvent, DomainEventName, DomainEventPayloads } from '../../events/domain-events.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../events/client-events.js';
 import { DomainEvents } from '../../infra/queue/domain-events.service.js';
-import { RealtimeEventLog } from '../../infra/realtime/event-log.js';
+import { EVENT_LOG_PAGE, RealtimeEventLog } from '../../infra/realtime/event-log.js';
 import { Realtime } from '../../infra/realtime/realtime.js';
 import { Browser, newPerson, signedInPerson } from '../../testing/accounts.js';
 import { listingBody, postListing } from '../../testing/listings.js';
@@ -469,6 +469,28 @@ describe('notifications', () => {
       const { events } = await log.after(jane.id, starts[0] as number);
       expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6].map((n) => (starts[0] as number) + n));
       expect(events.find((e) => e.seq === first?.[0])?.payload).toEqual({ i: 0 });
+    });
+
+    it('never counts in latest_seq an event it does not return, while events are being logged', async () => {
+      // A client that reads no events below latest_seq takes them as purged and skips them: while polling, a
+      // message logged during the read would be lost.
+      const jane = await signedInPerson(t);
+      const log = t.app.get(RealtimeEventLog);
+      let handled = (await log.after(jane.id, 0)).latest;
+      let appending = true;
+      const appends = (async () => {
+        for (let i = 0; i < 300; i++) await log.append(jane.id, 'PROFILE_UPDATED', { i });
+        appending = false;
+      })();
+      const skipped: number[] = [];
+      while (appending) {
+        const { events, latest } = await log.after(jane.id, handled);
+        const last = events.at(-1)?.seq ?? handled;
+        if (events.length < EVENT_LOG_PAGE && last < latest) skipped.push(latest - last);
+        handled = last;
+      }
+      await appends;
+      expect(skipped).toEqual([]);
     });
 
     it('refuses a bad `after` with a clear message, and visitors', async () => {
