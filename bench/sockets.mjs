@@ -37,7 +37,8 @@ import pg from 'pg';
 import { io } from 'socket.io-client';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+// --name=value: everything after the first '=' (a value may hold '=' itself, as --node-args does).
+const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const SOCKETS = Number(option('sockets', 10_000));
 const SAMPLES = Number(option('samples', 600));
 const RATE = Number(option('rate', 20));
@@ -47,8 +48,9 @@ const SKIP_REDIS = args.includes('--skip-redis');
 const CPU_PROF = option('cpu-prof', undefined);
 const TIMELINE = args.includes('--timeline');
 // Node options for the web processes only (not the bench's own), e.g. --node-args=--max-semi-space-size=64.
-const SERVER_NODE_ARGS = (args.find((a) => a.startsWith('--node-args='))?.slice('--node-args='.length) ?? '').split(',').filter(Boolean);
+const SERVER_NODE_ARGS = option('node-args', '').split(',').filter(Boolean);
 const ONE_ON_REDIS = args.includes('--one-on-redis');
+const ONE_PROCESS = ONE_ON_REDIS ? 'one web process (queues on Redis)' : 'one web process';
 const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const CONNECT_BATCH = 250;
@@ -322,18 +324,19 @@ async function timeMessages(label, pairs, samples, rate, via) {
     runs.push(sendOne(pair, `bench ${label} ${i}`, via(pair)).then((r) => ({ ...r, at })));
   }
   const results = await Promise.all(runs);
+  const duringRun = gcPauses.filter((p) => p.at >= started);
   if (TIMELINE) {
     const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
     const slowest = results.toSorted((a, b) => b.latency - a.latency).slice(0, 12);
     console.log(
       `${label}: the 12 slowest, sent at (into the run): ${slowest.map((r) => `${seconds(r.at)} ${r.latency.toFixed(0)} ms`).join(', ')}`,
     );
-    const pauses = gcPauses.filter((p) => p.at >= started && p.ms > 5);
+    const long = duringRun.filter((p) => p.ms > 5);
     console.log(
-      `${label}: GC pauses over 5 ms: ${pauses.map((p) => `${seconds(p.at - started)} ${p.kind} ${p.ms} ms`).join(', ') || 'none'}`,
+      `${label}: GC pauses over 5 ms: ${long.map((p) => `${seconds(p.at - started)} ${p.kind} ${p.ms} ms`).join(', ') || 'none'}`,
     );
   }
-  const pauses = gcPauses.filter((p) => p.at >= started).map((p) => p.ms);
+  const pauses = duringRun.map((p) => p.ms);
   return {
     latencies: results.map((r) => r.latency),
     responses: results.map((r) => r.response),
@@ -460,6 +463,7 @@ async function main() {
     API_RATE_LIMIT: '1000000',
     QUEUE_PREFIX: `fmbench_${runId}`,
   };
+  if (ONE_ON_REDIS) redisPrefixes.push(env.QUEUE_PREFIX);
   const migrate = spawn(process.execPath, ['backend/dist/cli/migrate.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   if ((await new Promise((resolve) => migrate.once('exit', resolve))) !== 0) throw new Error('migrate failed');
   const db = new pg.Client({ connectionString: dbUrl.href });
@@ -486,12 +490,12 @@ async function main() {
   const rssAfter = rssMbOf(one.pid);
   const kbPerSocket = ((rssAfter - rssBefore) * 1024) / SOCKETS;
   console.log(
-    `one web process: ${SOCKETS} sockets open in ${connectS.toFixed(1)} s (${(SOCKETS / connectS).toFixed(0)}/s); ` +
+    `${ONE_PROCESS}: ${SOCKETS} sockets open in ${connectS.toFixed(1)} s (${(SOCKETS / connectS).toFixed(0)}/s); ` +
       `RSS ${rssBefore.toFixed(0)} -> ${rssAfter.toFixed(0)} MB, ${kbPerSocket.toFixed(1)} kB per socket; load ${load()}`,
   );
   listenForMessages(pairs);
   const atOne = () => one.base;
-  const oneChat = await measure('one web process', pairs, pairUsers, atOne, atOne, db);
+  const oneChat = await measure(ONE_PROCESS, pairs, pairUsers, atOne, atOne, db);
   closeAll();
   await releaseHolders();
   await stopWeb(one);
