@@ -2,14 +2,23 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { browserPath, PRODUCT_START_TIMEOUT_MS, productsStartedUnawaited } from './playwright.config.js';
 
+/** Before the tests: say which browser they run in, and wait for every product to answer. */
+export default async function globalSetup(): Promise<void> {
+  await noteBrowser();
+  await waitForProducts();
+}
+
+/** For the test command's closing notes (FM_TEST_NOTES_DIR, set by scripts/test-all.sh). */
+async function noteBrowser(): Promise<void> {
+  if (!process.env.FM_TEST_NOTES_DIR) return;
+  await writeFile(join(process.env.FM_TEST_NOTES_DIR, 'browser.note'), `The browser tests ran in ${browserPath}.`);
+}
+
 /**
- * Says which browser the tests run in, in the test command's closing notes, and waits for the products playwright.config.ts starts beside the others (Playwright itself waits only
+ * Waits for the products playwright.config.ts starts beside the others (Playwright itself waits only
  * for the last one), so that no test runs before its product answers.
  */
-export default async function waitForProducts(): Promise<void> {
-  if (process.env.FM_TEST_NOTES_DIR) {
-    await writeFile(join(process.env.FM_TEST_NOTES_DIR, 'browser.note'), `The browser tests ran in ${browserPath}.`);
-  }
+async function waitForProducts(): Promise<void> {
   const deadline = Date.now() + PRODUCT_START_TIMEOUT_MS;
   for (const product of productsStartedUnawaited) {
     const health = `${product.baseURL}/api/health`;

@@ -93,10 +93,10 @@ function productServer(product: ProductInstance, { awaited }: { awaited: boolean
  * cores the full browser in headless mode took most of the CPU of a browser test run: the suite took 5.3 min in it and
  * 3.6 min in the shell (27 November, nothing else running).
  */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+// With neither installed, Playwright's error names the shell, which is what to install.
 export const browserPath =
-  process.env.CHROMIUM_PATH ??
-  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ??
-  '/usr/bin/chromium';
+  process.env.CHROMIUM_PATH ?? [HEADLESS_SHELL, '/usr/bin/chromium'].find((path) => existsSync(path)) ?? HEADLESS_SHELL;
 
 export default defineConfig({
   testDir: 'tests',

@@ -6,10 +6,9 @@
 # they leave, so the browser tests, whose waits have the tightest timeouts, keep the CPU when they need it (alone
 # they use about one and a half of two cores, mostly the browser's). jest waits for the static checks: started
 # beside them it was no faster on two cores (306.8, 380.2 s against 325.4, 342.8 s after them, 27 November).
-# Each step's output is
-# kept and shown in one piece when the step ends, under its name; a failing step fails the command, and
-# failing static checks stop the browser tests and skip jest. Each step's duration and the total are
-# printed at the end.
+# Each step's output is kept and shown in one piece when the step ends, under its name; a failing step fails
+# the command, and failing static checks stop the browser tests and skip jest. Each step's duration and the
+# total are printed at the end.
 # Integration tests use DATABASE_URL / REDIS_URL when set (each file gets its own database or key
 # prefix); otherwise an embedded PostgreSQL, and a private redis-server when one is installed. The
 # browser tests always run the product on its embedded defaults, started as `./fieldmarket start` does.
