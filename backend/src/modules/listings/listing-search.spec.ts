@@ -448,6 +448,15 @@ describe('word postings', () => {
     expect(await words()).toEqual(expect.arrayContaining(['zetor', 'crystal', 'tractor']));
     await db.query(`update listing set views = views + 1 where id = $1`, [id]);
     expect(await words()).toEqual(expect.arrayContaining(['zetor', 'crystal', 'tractor']));
+    // Each posting carries the listing's price, and follows a change of it (words sorted by price read it).
+    const prices = async () =>
+      (await db.query<{ price: string }>('select distinct price_pence::text as price from listing_term where listing_id = $1', [id])).map(
+        (r) => r.price,
+      );
+    const [listed] = await db.query<{ price: string }>('select price_pence::text as price from listing where id = $1', [id]);
+    expect(await prices()).toEqual([listed?.price]);
+    await db.query(`update listing set price_pence = 123456 where id = $1`, [id]);
+    expect(await prices()).toEqual(['123456']);
     // Each posting's rank is the listing's rank in a search for that word alone.
     const ranks = await db.query<{ lexeme: string; stored: string; searched: string }>(
       `select t.lexeme, t.rank::text as stored,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GATHER_LIMIT, type ListingQuery, type ListingSearchSql, narrowed, type SearchPlan } from './search-sql.js';
+import { byPostingIndex, GATHER_LIMIT, type ListingQuery, type ListingSearchSql, narrowed, type SearchPlan } from './search-sql.js';
 import { ListingWords } from './words.js';
 
 /** Matches counted at most (a browse shows "1,000+" beyond). */
@@ -44,11 +44,11 @@ export class SearchPlanner {
       return { ...asked, kind: 'walk', matches, lexeme: rarest.lexeme, lexemeOnly: true };
     }
     const kind = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' && text ? 'newest' : 'walk';
-    // The rarest word's postings find the matches when they are needed newest first (or all of them,
-    // where the word alone is rare enough: with other filters, the filters may be what leaves few).
+    // The rarest word's postings find the matches when they are needed in an order the postings
+    // are indexed in (newest first, by price), or all of them where the word alone is rare enough
+    // (with other filters, the filters may be what leaves few).
     const byPostings =
-      rarest &&
-      (kind === 'gather' ? alone || rarest.postings <= TOTAL_CAP : kind === 'newest' || query.sort === 'newest' || query.sort === 'oldest');
+      rarest && (kind === 'gather' ? alone || rarest.postings <= TOTAL_CAP : kind === 'newest' || byPostingIndex(query.sort));
     return { ...asked, kind, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
   }
 }

@@ -130,6 +130,11 @@ describe('every plan finds what a plain query finds', () => {
       'q=lot&min_price=60&sort=relevance',
       'q=lot+hay&min_price=60&sort=relevance',
       'q=lot+hay&min_price=60&sort=oldest',
+      // Words by price: the rarest word's postings in their index of price, over the range asked.
+      'q=lot&min_price=60&sort=price-low',
+      'q=lot&min_price=60&max_price=9000&sort=price-high',
+      'q=lot+hay&max_price=9000&sort=price-low',
+      `q=lot&location=${PLACES.taunton.id}&radius=250&sort=price-high`,
     ].map((search) => new URLSearchParams(search));
     for (let n = 0; n < 100 + many.length; n++) {
       const params = many[n] ?? search(rand);

@@ -156,6 +156,15 @@ export function narrowed(query: ListingQuery): boolean {
   );
 }
 
+/**
+ * Whether a word's postings hold this sort's values in an index of their own (publication, price:
+ * listing_term's key and listing_term_by_price), so a walk of a word's postings in that order reads
+ * only the word's listings. (Views change too often to be copied into every posting.)
+ */
+export function byPostingIndex(sort: ListingSort): boolean {
+  return sort === 'newest' || sort === 'oldest' || sort === 'price-low' || sort === 'price-high';
+}
+
 /** A piece of SQL with the values its `?` placeholders bind, in order. */
 export interface Fragment {
   sql: string;
@@ -285,11 +294,24 @@ export class ListingSearchSql {
   /** Every filter of the search under this plan: the query's, the words', then the radius's. */
   private filtersOf(plan: SearchPlan): Fragment[] {
     const words: Fragment[] = [];
-    if (plan.lexeme) words.push(fragment('t.lexeme = ?', plan.lexeme));
+    if (plan.lexeme) words.push(fragment('t.lexeme = ?', plan.lexeme), ...this.postingPriceFilters());
     // (Repeating what the postings already say would make PostgreSQL count the word twice and expect one row.)
     if (plan.text && !(plan.lexeme && plan.lexemeOnly))
       words.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, plan.text));
     return [...this.baseFilters, ...words, ...this.placeFilters];
+  }
+
+  /**
+   * A price range (as listed, in no other unit) on the postings' own prices too, so a word's postings
+   * are read from their index by word and price over that range only.
+   */
+  private postingPriceFilters(): Fragment[] {
+    const { minPricePence, maxPricePence, priceUnit } = this.query;
+    if (priceUnit) return [];
+    return [
+      ...(minPricePence === undefined ? [] : [fragment('t.price_pence >= ?', minPricePence)]),
+      ...(maxPricePence === undefined ? [] : [fragment('t.price_pence <= ?', maxPricePence)]),
+    ];
   }
 
   /**
@@ -325,22 +347,30 @@ export class ListingSearchSql {
     ];
     // A walk through a word's postings follows their index: the same values, read from the posting.
     const postings = plan.lexeme !== undefined && (plan.kind ?? 'walk') === 'walk';
-    const byPublication = (direction: 'asc' | 'desc'): SortKey[] =>
+    const byPosting = (
+      name: 'published_at' | 'price_pence',
+      cast: CursorType,
+      value: SortKey['value'],
+      direction: 'asc' | 'desc',
+    ): SortKey[] =>
       postings
         ? [
-            { expression: fragment('t.published_at'), value: (r) => r.published_at, direction, cast: 'timestamptz' },
+            { expression: fragment(`t.${name}`), value, direction, cast },
             { expression: fragment('t.listing_id'), value: (r) => r.id, direction, cast: 'uuid' },
           ]
-        : column('l.published_at', 'timestamptz', (r) => r.published_at, direction);
+        : column(`l.${name}`, cast, value, direction);
+    const byPublication = (direction: 'asc' | 'desc'): SortKey[] =>
+      byPosting('published_at', 'timestamptz', (r) => r.published_at, direction);
+    const byPrice = (direction: 'asc' | 'desc'): SortKey[] => byPosting('price_pence', 'bigint', (r) => Number(r.price_pence), direction);
     switch (this.query.sort) {
       case 'newest':
         return byPublication('desc');
       case 'oldest':
         return byPublication('asc');
       case 'price-low':
-        return column('l.price_pence', 'bigint', (r) => Number(r.price_pence), 'asc');
+        return byPrice('asc');
       case 'price-high':
-        return column('l.price_pence', 'bigint', (r) => Number(r.price_pence), 'desc');
+        return byPrice('desc');
       case 'popular':
         return column('l.views', 'integer', (r) => r.views, 'desc');
       case 'price-per-head':
@@ -411,7 +441,7 @@ export class ListingSearchSql {
   pagePlanFixed(plan: SearchPlan): boolean {
     if ((plan.kind ?? 'walk') !== 'walk') return false;
     if (this.query.sort === 'nearest') return this.proximity !== undefined;
-    if (plan.lexeme !== undefined) return this.query.sort === 'newest' || this.query.sort === 'oldest' || this.rankedByPostings(plan);
+    if (plan.lexeme !== undefined) return byPostingIndex(this.query.sort) || this.rankedByPostings(plan);
     const valueIndexed = (this.query.attributeMatches ?? []).length > 0 && !this.byIndexedValue();
     return this.walksCells(plan) && (this.query.sort === 'newest' || this.query.sort === 'oldest') && !valueIndexed;
   }
