@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { byPostingIndex, GATHER_LIMIT, type ListingQuery, type ListingSearchSql, narrowed, type SearchPlan } from './search-sql.js';
-import { ListingWords } from './words.js';
+import { ListingWords, type PostingFilters } from './words.js';
 
 /** Matches counted at most (a browse shows "1,000+" beyond). */
 export const TOTAL_CAP = 1_000;
@@ -29,13 +29,15 @@ export class SearchPlanner {
     // Counted beside the page (ListingSearch), not first.
     if (sql.boundedWalk(asked)) return { ...asked, kind: 'walk' };
     const alone = onlyWords(query);
+    const within = postingFiltersOnly(query);
     const search = text ? await this.words.required(text, TOTAL_CAP) : undefined;
-    // A single word alone is counted from its postings, several words from the rarest one's postings
-    // (when that is conclusive); other searches, with other filters, through their index.
+    // A single word alone is counted from its postings, several words (or words with filters their
+    // postings hold) from the rarest one's postings when that is conclusive; other searches, with
+    // other filters, through their index.
     const matches =
       alone && search?.words.length === 1
         ? search.words[0].postings
-        : ((alone && search && !search.phrase ? await this.words.countTogether(search.words, TOTAL_CAP) : undefined) ??
+        : ((search && !search.phrase && (alone || within) ? await this.words.countTogether(search.words, TOTAL_CAP, within) : undefined) ??
           (await count(asked)));
     const rarest = search?.words[0];
     // One word is ranked from its postings' own index of rank, however many listings hold it; with
@@ -48,7 +50,8 @@ export class SearchPlanner {
     // are indexed in (newest first, by price), or all of them where the word alone is rare enough
     // (with other filters, the filters may be what leaves few).
     const byPostings =
-      rarest && (kind === 'gather' ? alone || rarest.postings <= TOTAL_CAP : kind === 'newest' || byPostingIndex(query.sort));
+      rarest &&
+      (kind === 'gather' ? alone || within !== undefined || rarest.postings <= TOTAL_CAP : kind === 'newest' || byPostingIndex(query.sort));
     return { ...asked, kind, matches, lexeme: byPostings ? rarest.lexeme : undefined, lexemeOnly: search?.words.length === 1 };
   }
 }
@@ -56,4 +59,16 @@ export class SearchPlanner {
 /** A search by words alone, among live listings: its matches are the listings holding every word. */
 function onlyWords(query: ListingQuery): boolean {
   return !narrowed(query) && !query.near;
+}
+
+/**
+ * The filters of a search by words and filters that their postings hold (a price range as listed,
+ * in no other unit; a publication date), nothing else: the words' postings then find its matches by themselves.
+ */
+function postingFiltersOnly(query: ListingQuery): PostingFilters | undefined {
+  const { minPricePence, maxPricePence, postedWithinDays, ...rest } = query;
+  // (Any date is no date: DATE_RANGES.all is 0 days.)
+  const within = { minPricePence, maxPricePence, postedWithinDays: postedWithinDays || undefined };
+  if (query.priceUnit || Object.values(within).every((value) => value === undefined) || !onlyWords(rest)) return undefined;
+  return within;
 }

@@ -135,6 +135,12 @@ describe('every plan finds what a plain query finds', () => {
       'q=lot&min_price=60&max_price=9000&sort=price-high',
       'q=lot+hay&max_price=9000&sort=price-low',
       `q=lot&location=${PLACES.taunton.id}&radius=250&sort=price-high`,
+      // Words with a date (and a price): their postings hold both, and count the matches.
+      'q=lot&date=month&sort=newest',
+      'q=lot&date=month&min_price=60&sort=price-low',
+      'q=lot+hay&date=week&sort=oldest',
+      'q=lot+hay&date=month&max_price=9000&sort=relevance',
+      'q=hay&date=week&sort=relevance',
     ].map((search) => new URLSearchParams(search));
     for (let n = 0; n < 100 + many.length; n++) {
       const params = many[n] ?? search(rand);

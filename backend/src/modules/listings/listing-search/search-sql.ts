@@ -294,7 +294,7 @@ export class ListingSearchSql {
   /** Every filter of the search under this plan: the query's, the words', then the radius's. */
   private filtersOf(plan: SearchPlan): Fragment[] {
     const words: Fragment[] = [];
-    if (plan.lexeme) words.push(fragment('t.lexeme = ?', plan.lexeme), ...this.postingPriceFilters());
+    if (plan.lexeme) words.push(fragment('t.lexeme = ?', plan.lexeme), ...this.postingFilters(plan));
     // (Repeating what the postings already say would make PostgreSQL count the word twice and expect one row.)
     if (plan.text && !(plan.lexeme && plan.lexemeOnly))
       words.push(fragment(`l.search_vector @@ websearch_to_tsquery('english', ?)`, plan.text));
@@ -302,15 +302,22 @@ export class ListingSearchSql {
   }
 
   /**
-   * A price range (as listed, in no other unit) on the postings' own prices too, so a word's postings
-   * are read from their index by word and price over that range only.
+   * The filters a word's postings hold (a price range as listed, in no other unit; a publication
+   * date) on the postings too, so that they are read from their index over that range only: when
+   * walked in that index's order (by price; newest or oldest) or all read (gathered). Not on a walk
+   * in another posting index's order: its generic plan, not knowing how much of the word the range
+   * holds, would read the word's postings in the range and sort them all (0.2 s for "wheat" between
+   * £200 and £1,000 by relevance).
    */
-  private postingPriceFilters(): Fragment[] {
-    const { minPricePence, maxPricePence, priceUnit } = this.query;
-    if (priceUnit) return [];
+  private postingFilters(plan: SearchPlan): Fragment[] {
+    const { minPricePence, maxPricePence, priceUnit, postedWithinDays, sort } = this.query;
+    const all = (plan.kind ?? 'walk') !== 'walk';
+    const byPrice = !priceUnit && (all || sort === 'price-low' || sort === 'price-high');
+    const byDate = all || sort === 'newest' || sort === 'oldest';
     return [
-      ...(minPricePence === undefined ? [] : [fragment('t.price_pence >= ?', minPricePence)]),
-      ...(maxPricePence === undefined ? [] : [fragment('t.price_pence <= ?', maxPricePence)]),
+      ...(byPrice && minPricePence !== undefined ? [fragment('t.price_pence >= ?', minPricePence)] : []),
+      ...(byPrice && maxPricePence !== undefined ? [fragment('t.price_pence <= ?', maxPricePence)] : []),
+      ...(byDate && postedWithinDays ? [fragment('t.published_at >= now() - make_interval(days => ?::integer)', postedWithinDays)] : []),
     ];
   }
 
