@@ -40,7 +40,7 @@ import { Migration20261126161700_saved_search_match_columns } from './Migration2
 import { Migration20261126190000_saved_search_hits } from './Migration20261126190000_saved_search_hits.js';
 import { Migration20261126200000_search_indexes } from './Migration20261126200000_search_indexes.js';
 import { Migration20261126215000_geo_cell_index_wide } from './Migration20261126215000_geo_cell_index_wide.js';
-import { Migration20261127060000_listing_term_price } from './Migration20261127060000_listing_term_price.js';
+import { Migration20261127060000_listing_term_filters } from './Migration20261127060000_listing_term_filters.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -85,5 +85,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126190000_saved_search_hits', class: Migration20261126190000_saved_search_hits },
   { name: 'Migration20261126200000_search_indexes', class: Migration20261126200000_search_indexes },
   { name: 'Migration20261126215000_geo_cell_index_wide', class: Migration20261126215000_geo_cell_index_wide },
-  { name: 'Migration20261127060000_listing_term_price', class: Migration20261127060000_listing_term_price },
+  { name: 'Migration20261127060000_listing_term_filters', class: Migration20261127060000_listing_term_filters },
 ];

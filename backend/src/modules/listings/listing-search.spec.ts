@@ -457,6 +457,15 @@ describe('word postings', () => {
     expect(await prices()).toEqual([listed?.price]);
     await db.query(`update listing set price_pence = 123456 where id = $1`, [id]);
     expect(await prices()).toEqual(['123456']);
+    // And its category and place (words within a radius, in a category, are counted from them).
+    await db.query(`update listing set category_id = 3, latitude = 54.5, longitude = -2.5 where id = $1`, [id]);
+    const places = await db.query<{ category_id: number; latitude: number; longitude: number; geo_cell: number; listed_cell: number }>(
+      `select distinct t.category_id, t.latitude, t.longitude, t.geo_cell, l.geo_cell as listed_cell
+        from listing_term t join listing l on l.id = t.listing_id where t.listing_id = $1`,
+      [id],
+    );
+    expect(places).toEqual([expect.objectContaining({ category_id: 3, latitude: 54.5, longitude: -2.5 })]);
+    expect(places[0]?.geo_cell).toBe(places[0]?.listed_cell);
     // Each posting's rank is the listing's rank in a search for that word alone.
     const ranks = await db.query<{ lexeme: string; stored: string; searched: string }>(
       `select t.lexeme, t.rank::text as stored,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { byPostingIndex, GATHER_LIMIT, type ListingQuery, type ListingSearchSql, narrowed, type SearchPlan } from './search-sql.js';
-import { ListingWords, type PostingFilters } from './words.js';
+import { ListingWords } from './words.js';
 
 /** Matches counted at most (a browse shows "1,000+" beyond). */
 export const TOTAL_CAP = 1_000;
@@ -29,7 +29,7 @@ export class SearchPlanner {
     // Counted beside the page (ListingSearch), not first.
     if (sql.boundedWalk(asked)) return { ...asked, kind: 'walk' };
     const alone = onlyWords(query);
-    const within = postingFiltersOnly(query);
+    const within = sql.postingConditions();
     const search = text ? await this.words.required(text, TOTAL_CAP) : undefined;
     // A single word alone is counted from its postings, several words (or words with filters their
     // postings hold) from the rarest one's postings when that is conclusive; other searches, with
@@ -59,16 +59,4 @@ export class SearchPlanner {
 /** A search by words alone, among live listings: its matches are the listings holding every word. */
 function onlyWords(query: ListingQuery): boolean {
   return !narrowed(query) && !query.near;
-}
-
-/**
- * The filters of a search by words and filters that their postings hold (a price range as listed,
- * in no other unit; a publication date), nothing else: the words' postings then find its matches by themselves.
- */
-function postingFiltersOnly(query: ListingQuery): PostingFilters | undefined {
-  const { minPricePence, maxPricePence, postedWithinDays, ...rest } = query;
-  // (Any date is no date: DATE_RANGES.all is 0 days.)
-  const within = { minPricePence, maxPricePence, postedWithinDays: postedWithinDays || undefined };
-  if (query.priceUnit || Object.values(within).every((value) => value === undefined) || !onlyWords(rest)) return undefined;
-  return within;
 }

@@ -141,6 +141,12 @@ describe('every plan finds what a plain query finds', () => {
       'q=lot+hay&date=week&sort=oldest',
       'q=lot+hay&date=month&max_price=9000&sort=relevance',
       'q=hay&date=week&sort=relevance',
+      // Words within a radius (with a category, a price, a date): counted and gathered from the postings' grid squares.
+      `q=lot&location=${PLACES.york.id}&radius=25&sort=newest`,
+      `q=hay&category=equipment&location=${PLACES.exeter.id}&radius=50&sort=price-low`,
+      `q=lot+hay&location=${PLACES.taunton.id}&radius=100&date=month&sort=nearest`,
+      `q=hay&location=${PLACES.york.id}&radius=250&min_price=60&sort=relevance`,
+      `q=lot&category=land&location=${PLACES.exeter.id}&radius=10&max_price=9000&sort=oldest`,
     ].map((search) => new URLSearchParams(search));
     for (let n = 0; n < 100 + many.length; n++) {
       const params = many[n] ?? search(rand);

@@ -208,6 +208,8 @@ export class ListingSearchSql {
   private readonly arc: Fragment | undefined;
   /** The radius's filters (the last of filtersOf). */
   private readonly placeFilters: Fragment[] = [];
+  /** The radius's filters on a word's postings `t` (postingFilters). */
+  private readonly postingPlace: Fragment[] = [];
   /** The grid squares within the radius (cellsWithin), when few enough to search square by square. */
   private readonly cells: number[] | undefined;
   /** The radius's box of latitudes and longitudes (boundsAround). */
@@ -287,6 +289,14 @@ export class ListingSearchSql {
           );
         }
         this.placeFilters.push(fragment(`${this.arc.sql} <= ?`, ...this.arc.params, metres));
+        // The same place on a word's postings (which hold the coordinates and grid square): its squares, then the distance.
+        const postingArc = arcMetresSql('?::float8', '?::float8', '?::float8', 't');
+        if (this.cells) this.postingPlace.push(fragment('t.geo_cell = any(array[?]::integer[])', this.cells));
+        else if (bounds)
+          this.postingPlace.push(
+            fragment('t.latitude between ? and ? and t.longitude between ? and ?', bounds.south, bounds.north, bounds.west, bounds.east),
+          );
+        this.postingPlace.push(fragment(`${postingArc} <= ?`, latitude, centreCosine(latitude), longitude, metres));
       }
     }
   }
@@ -302,23 +312,61 @@ export class ListingSearchSql {
   }
 
   /**
-   * The filters a word's postings hold (a price range as listed, in no other unit; a publication
-   * date) on the postings too, so that they are read from their index over that range only: when
-   * walked in that index's order (by price; newest or oldest) or all read (gathered). Not on a walk
-   * in another posting index's order: its generic plan, not knowing how much of the word the range
-   * holds, would read the word's postings in the range and sort them all (0.2 s for "wheat" between
-   * £200 and £1,000 by relevance).
+   * The filters of a page on a word's postings `t` as well, so that they are read from the postings'
+   * index over that range only: when the postings are all read (gathered), every filter they hold
+   * (postingConditions); when walked, the one in that walk's order (a price range by price, a date
+   * newest or oldest first). Not one in another order: a generic plan, not knowing how much of the
+   * word the range holds, would read the word's postings in the range and sort them all (0.2 s for
+   * "wheat" between £200 and £1,000 by relevance).
    */
   private postingFilters(plan: SearchPlan): Fragment[] {
-    const { minPricePence, maxPricePence, priceUnit, postedWithinDays, sort } = this.query;
-    const all = (plan.kind ?? 'walk') !== 'walk';
-    const byPrice = !priceUnit && (all || sort === 'price-low' || sort === 'price-high');
-    const byDate = all || sort === 'newest' || sort === 'oldest';
-    return [
-      ...(byPrice && minPricePence !== undefined ? [fragment('t.price_pence >= ?', minPricePence)] : []),
-      ...(byPrice && maxPricePence !== undefined ? [fragment('t.price_pence <= ?', maxPricePence)] : []),
-      ...(byDate && postedWithinDays ? [fragment('t.published_at >= now() - make_interval(days => ?::integer)', postedWithinDays)] : []),
-    ];
+    const { price, date, place, category } = this.postingParts();
+    if ((plan.kind ?? 'walk') !== 'walk') return [...price, ...date, ...place, ...category];
+    const { sort } = this.query;
+    return [...(sort === 'price-low' || sort === 'price-high' ? price : []), ...(sort === 'newest' || sort === 'oldest' ? date : [])];
+  }
+
+  /**
+   * The search's filters beside its words as conditions on a word's postings `t`, when the postings
+   * hold them all (ListingWords.countTogether counts from them): a price range as listed (in no
+   * other unit), a publication date, a radius, and within a radius the category (the postings'
+   * index by grid square holds it). `readBy`: the postings' index they are best read through.
+   * Undefined when there are none, or another filter needs the listing itself.
+   */
+  postingConditions(): { where: Fragment[]; readBy: 'price' | 'place' | 'publication' } | undefined {
+    // Everything else must be unasked.
+    const {
+      minPricePence: _min,
+      maxPricePence: _max,
+      postedWithinDays: _days,
+      near: _near,
+      radiusMiles: _radius,
+      priceUnit,
+      categoryId,
+      ...rest
+    } = this.query;
+    const { price, date, place, category } = this.postingParts();
+    const held = !priceUnit && (categoryId === undefined || place.length > 0) && !narrowed(rest);
+    const where = [...price, ...date, ...place, ...category];
+    if (!held || where.length === 0) return undefined;
+    return { where, readBy: place.length > 0 ? 'place' : price.length > 0 ? 'price' : 'publication' };
+  }
+
+  /** The filters a word's postings hold, each on `t`: the category only within a radius (postingConditions). */
+  private postingParts(): Record<'price' | 'date' | 'place' | 'category', Fragment[]> {
+    const { minPricePence, maxPricePence, priceUnit, postedWithinDays, categoryId } = this.query;
+    const place = this.postingPlace;
+    return {
+      price: priceUnit
+        ? []
+        : [
+            ...(minPricePence === undefined ? [] : [fragment('t.price_pence >= ?', minPricePence)]),
+            ...(maxPricePence === undefined ? [] : [fragment('t.price_pence <= ?', maxPricePence)]),
+          ],
+      date: postedWithinDays ? [fragment('t.published_at >= now() - make_interval(days => ?::integer)', postedWithinDays)] : [],
+      place,
+      category: categoryId !== undefined && place.length > 0 ? [fragment('t.category_id = ?', categoryId)] : [],
+    };
   }
 
   /**
@@ -933,13 +981,13 @@ export class ListingSearchSql {
 }
 
 /**
- * The great-circle distance in metres from a listing `l` to a centre, on earthdistance's sphere: SQL
+ * The great-circle distance in metres from a listing `l` (or a row `of` with its coordinates) to a centre, on earthdistance's sphere: SQL
  * with the centre's latitude, the cosine of that latitude (centreCosine) and its longitude as given
  * (placeholders, or a saved search's columns). Browse's radius and reverse search's share it.
  */
-export function arcMetresSql(latitude: string, cosine: string, longitude: string): string {
-  return `(${2 * EARTH_RADIUS_METRES}::float8 * asin(sqrt(power(sin(radians(l.latitude - ${latitude}) / 2), 2)
-          + ${cosine} * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ${longitude}) / 2), 2))))`;
+export function arcMetresSql(latitude: string, cosine: string, longitude: string, of = 'l'): string {
+  return `(${2 * EARTH_RADIUS_METRES}::float8 * asin(sqrt(power(sin(radians(${of}.latitude - ${latitude}) / 2), 2)
+          + ${cosine} * cos(radians(${of}.latitude)) * power(sin(radians(${of}.longitude - ${longitude}) / 2), 2))))`;
 }
 
 /** The cosine of a centre's latitude, as arcMetresSql takes it. */

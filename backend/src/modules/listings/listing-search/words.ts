@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
-import { limitOf, type ListingQuery } from './search-sql.js';
+import { limitOf, type ListingSearchSql } from './search-sql.js';
 
 /** A word every match of a search must hold (a stem, as full text makes it), with its live listings counted. */
 export interface RequiredWord {
@@ -16,8 +16,8 @@ export interface RequiredWords {
   phrase: boolean;
 }
 
-/** Filters a word's postings answer by themselves: a price range as listed (pence), a publication date. */
-export type PostingFilters = Pick<ListingQuery, 'minPricePence' | 'maxPricePence' | 'postedWithinDays'>;
+/** A search's filters as conditions on a word's postings, and the index they are best read through. */
+export type PostingConditions = NonNullable<ReturnType<ListingSearchSql['postingConditions']>>;
 
 /** Postings of a search's rarest word checked at most when counting several words (countTogether). */
 const POSTINGS_PROBED = 2_000;
@@ -64,33 +64,33 @@ export class ListingWords {
 
   /**
    * The listings holding every one of these words (rarest first, as `required` gives them), within
-   * what their postings also hold (a price range as listed, a publication date) when asked, counted
-   * up to `cap` + 1 through the rarest word's postings (newest first, or by price over a price
-   * range), each checked for the others' postings in the same index (no listing is read). At most
-   * POSTINGS_PROBED are checked: undefined when that leaves the count unknown (a rare pair of common words).
+   * the search's other filters where the postings hold them (`within`, ListingSearchSql.postingConditions),
+   * counted up to `cap` + 1 through the rarest word's postings (newest first, by price over a price
+   * range, or by grid square within a radius), each checked for the others' postings in the same
+   * index (no listing is read). At most POSTINGS_PROBED are checked: undefined when that leaves the
+   * count unknown (a rare pair of common words).
    */
-  async countTogether([rarest, ...others]: RequiredWords['words'], cap: number, within: PostingFilters = {}): Promise<number | undefined> {
-    const { minPricePence, maxPricePence, postedWithinDays } = within;
+  async countTogether([rarest, ...others]: RequiredWords['words'], cap: number, within?: PostingConditions): Promise<number | undefined> {
+    const readBy = within?.readBy ?? 'publication';
     // The postings of a listing share its publication and price: the other words are probed by the
-    // key of the index the rarest word's postings are read from.
-    const priced = minPricePence !== undefined || maxPricePence !== undefined;
-    const key = priced ? 'price_pence' : 'published_at';
+    // key of the index the rarest word's postings are read by (their primary key but by price).
+    const key = readBy === 'price' ? 'price_pence' : 'published_at';
     const probes = others
       // A probe per posting (a subquery with a limit: PostgreSQL would rather hash every posting of the other word).
       .map(() => `(select true from listing_term o where o.lexeme = ? and o.${key} = t.${key} and o.listing_id = t.listing_id limit 1)`)
       .join(' and ');
-    const bounds = [
-      ...(minPricePence === undefined ? [] : [{ sql: 't.price_pence >= ?', value: minPricePence }]),
-      ...(maxPricePence === undefined ? [] : [{ sql: 't.price_pence <= ?', value: maxPricePence }]),
-      ...(!postedWithinDays ? [] : [{ sql: 't.published_at >= now() - make_interval(days => ?::integer)', value: postedWithinDays }]),
-    ];
-    const order = priced ? 't.price_pence, t.listing_id' : 't.published_at desc, t.listing_id desc';
+    const conditions = [{ sql: 't.lexeme = ?', params: [rarest.lexeme] }, ...(within?.where ?? [])];
+    const order = {
+      price: 'order by t.price_pence, t.listing_id',
+      publication: 'order by t.published_at desc, t.listing_id desc',
+      place: '',
+    }[readBy];
     const [row] = await this.prepared.bound<{ matches: number; probed: number }>(
       `with probed as materialized (select t.listing_id, t.${key} from listing_term t
-          where ${['t.lexeme = ?', ...bounds.map((bound) => bound.sql)].join(' and ')} order by ${order} limit ?)
+          where ${conditions.map((condition) => `(${condition.sql})`).join(' and ')} ${order} limit ?)
         select (select count(*)::int from (select 1 from probed t where ${probes || 'true'} limit ?) m) as matches,
           (select count(*)::int from probed) as probed`,
-      [rarest.lexeme, ...bounds.map((bound) => bound.value), POSTINGS_PROBED, ...others.map((word) => word.lexeme), cap + 1],
+      [...conditions.flatMap((condition) => condition.params), POSTINGS_PROBED, ...others.map((word) => word.lexeme), cap + 1],
       'replica',
     );
     const matches = row?.matches ?? 0;
