@@ -926,8 +926,10 @@ export class ListingSearchSql {
    * row. A generic plan cannot tell how many listings a price range or a word matches (it guesses a
    * few hundred) and would find them through the price or text index, every one; the `offset 0`
    * fences the place off from the other filters, so the grid index is walked, over the reach's few
-   * squares. Without other filters (nothing to mistake) the place is simply among the filters, as
-   * the grid index alone can then answer.
+   * squares. The reach's listings are found by id in that index alone (it holds the coordinates),
+   * and only theirs are read: read whole for the distance, a reach's squares in a town held some
+   * 23,000 listings for 500 within the reach (0.15 s). Without other filters (nothing to mistake)
+   * the place is simply among the filters, as the grid index alone can then answer.
    */
   private foundByPlace(plan: SearchPlan, place: Fragment): { source: Fragment; where: Fragment[] } {
     if (plan.lexeme || (!narrowed(this.query) && !plan.text)) return { source: fragment(this.listings(plan)), where: [place] };
@@ -935,7 +937,7 @@ export class ListingSearchSql {
     const seller = this.query.verifiedSellersOnly ? ' join app_user u on u.id = l.seller_id' : '';
     return {
       source: fragment(
-        `(select l.* from listing l where (${status.sql}) and (${place.sql}) offset 0) l${seller}`,
+        `(select l.* from listing l where l.id = any(array(select l.id from listing l where (${status.sql}) and (${place.sql})))) l${seller}`,
         ...status.params,
         ...place.params,
       ),
