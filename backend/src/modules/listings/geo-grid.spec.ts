@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { boundsAround, cellsWhollyWithin, cellsWithin, EARTH_RADIUS_METRES, GEO_CELL, METRES_PER_MILE, type Bounds } from './geo-grid.js';
+import {
+  boundsAround,
+  cellRange,
+  cellsWhollyWithin,
+  cellsWithin,
+  EARTH_RADIUS_METRES,
+  GEO_CELL,
+  METRES_PER_MILE,
+  type Bounds,
+} from './geo-grid.js';
 
 /** Haversine on the same sphere, written out again so that the grid's own sum is not checked against itself. */
 function miles(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -39,6 +48,24 @@ describe('grid squares', () => {
         else expect(farthest).toBeGreaterThan(radius * 0.999);
       }
       if (radius >= 25) expect(inside.length).toBeGreaterThan(0);
+    },
+  );
+  it.each(centres)(
+    'a wide radius (250 miles) from %f, %f: every point of its box is within its range of squares, and every square of the range is in its rows',
+    (lat, lon) => {
+      const box = boundsAround(lat, lon, 250) as Bounds;
+      const { low, high } = cellRange(box);
+      const { latitudeDegrees: height, longitudeDegrees: width, rowStride } = GEO_CELL;
+      const cellOf = (pLat: number, pLon: number) => Math.floor((pLat + 90) / height) * rowStride + Math.floor((pLon + 180) / width);
+      for (let i = 0; i <= 20; i++)
+        for (let j = 0; j <= 20; j++) {
+          const cell = cellOf(box.south + ((box.north - box.south) * i) / 20, box.west + ((box.east - box.west) * j) / 20);
+          expect(cell).toBeGreaterThanOrEqual(low);
+          expect(cell).toBeLessThanOrEqual(high);
+        }
+      // Neither a row south of the box nor one north of it.
+      expect(low).toBeGreaterThan(cellOf(box.south - height, box.east));
+      expect(high).toBeLessThan(cellOf(box.north + height, box.west));
     },
   );
 });

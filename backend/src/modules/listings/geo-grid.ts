@@ -114,6 +114,18 @@ export function rowsWithin(latitude: number, box: Bounds): Array<{ low: number; 
     .map((r) => ({ low: r * rowStride + west, high: r * rowStride + east }));
 }
 
+/**
+ * The lowest and highest square numbers of a box (its south-west and north-east squares): every
+ * square of the box is between them (and others, of the rows' other longitudes), so a radius too
+ * wide to list its squares still reads the grid index from the box's first row to its last only.
+ */
+export function cellRange(box: Bounds): { low: number; high: number } {
+  const { latitudeDegrees: height, longitudeDegrees: width, rowStride } = GEO_CELL;
+  const row = (lat: number) => Math.floor((lat + 90) / height);
+  const column = (lon: number) => Math.floor((lon + 180) / width);
+  return { low: row(box.south) * rowStride + column(box.west), high: row(box.north) * rowStride + column(box.east) };
+}
+
 /** Great-circle distance on earthdistance's sphere: the same sum as the radius filter's SQL. */
 function metresBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const radians = (degrees: number) => (degrees * Math.PI) / 180;

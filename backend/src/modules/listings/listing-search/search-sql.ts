@@ -2,6 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import type { SellerType } from '../../../contracts/trust.js';
 import {
   boundsAround,
+  cellRange,
   cellsWhollyWithin,
   cellsWithin,
   EARTH_RADIUS_METRES,
@@ -287,6 +288,12 @@ export class ListingSearchSql {
           this.placeFilters.push(
             fragment('l.latitude between ? and ? and l.longitude between ? and ?', bounds.south, bounds.north, bounds.west, bounds.east),
           );
+          // Too many squares to list: the box's range of them, so that the grid index is read from the
+          // box's first row (a price range within 250 miles of a northern town read 420,000 entries south of the box first).
+          if (!this.cells) {
+            const { low, high } = cellRange(bounds);
+            this.placeFilters.push(fragment('l.geo_cell between ? and ?', low, high));
+          }
         }
         this.placeFilters.push(fragment(`${this.arc.sql} <= ?`, ...this.arc.params, metres));
         // The same place on a word's postings (which hold the coordinates and grid square): its squares, then the distance.
