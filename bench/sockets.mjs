@@ -19,7 +19,8 @@
 // The idle sockets are held by a child process of the bench (the pairs' sockets by the bench
 // itself), so the bench's own garbage collection with 10,000 client sockets does not count as
 // server latency; the bench's event-loop delay is reported with each figure all the same.
-// --timeline: after each chat run, when its 12 slowest messages were sent and the server's GC pauses over 5 ms,
+// --timeline: after each chat run, when its 12 slowest messages were sent and the server's GC pauses over 5 ms
+// (a full collection's with the marking it did on the main thread before its pause),
 // in seconds into the run (a stall shows as a run of slow sends, each a little faster than the one before).
 // --node-args: Node/V8 options for the web processes only, comma-separated (the bench itself runs without them).
 // --one-on-redis: the one-process run keeps its queues on Redis instead of PostgreSQL (to tell their costs apart).
@@ -168,7 +169,16 @@ async function startWeb(env, label) {
   servers.push(child);
   createInterface({ input: child.stdout }).on('line', (line) => {
     const gc = /: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)\b.*?MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/.exec(line);
-    if (gc) gcPauses.push({ at: performance.now(), kind: gc[1], ms: Number(gc[2]) });
+    // A full collection's marking, where it ran partly on the main thread: "(+ 145.9 ms in 230 steps since start of
+    // marking, ..., walltime since start of marking 300 ms)", main-thread time the pause alone does not show.
+    const marking = /\(\+ ([\d.]+) ms in \d+ steps since start of marking.*?walltime since start of marking ([\d.]+) ms\)/.exec(line);
+    if (gc)
+      gcPauses.push({
+        at: performance.now(),
+        kind: gc[1],
+        ms: Number(gc[2]),
+        marking: marking ? { mainMs: Number(marking[1]), overMs: Number(marking[2]) } : undefined,
+      });
     else console.log(line);
   });
   for (let i = 0; ; i++) {
@@ -331,9 +341,11 @@ async function timeMessages(label, pairs, samples, rate, via) {
     console.log(
       `${label}: the 12 slowest, sent at (into the run): ${slowest.map((r) => `${seconds(r.at)} ${r.latency.toFixed(0)} ms`).join(', ')}`,
     );
-    const long = duringRun.filter((p) => p.ms > 5);
+    const long = duringRun.filter((p) => p.ms > 5 || (p.marking?.mainMs ?? 0) > 5);
+    const marked = (p) =>
+      p.marking ? ` (+ ${p.marking.mainMs} ms of marking on the main thread over the ${p.marking.overMs} ms before)` : '';
     console.log(
-      `${label}: GC pauses over 5 ms: ${long.map((p) => `${seconds(p.at - started)} ${p.kind} ${p.ms} ms`).join(', ') || 'none'}`,
+      `${label}: GC pauses over 5 ms: ${long.map((p) => `${seconds(p.at - started)} ${p.kind} ${p.ms} ms${marked(p)}`).join(', ') || 'none'}`,
     );
   }
   const pauses = duringRun.map((p) => p.ms);
