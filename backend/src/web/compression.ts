@@ -19,12 +19,13 @@ const THRESHOLD_BYTES = 1024;
 /** brotli at quality 5: a tenth of the size of a search answer, at well under a millisecond for one. */
 const BROTLI_QUALITY = 5;
 /**
- * brotli for a page compressed for one request only (a listing page, a member's page): quality 4 takes a third
- * less CPU than 5 (0.40 against 0.60 ms on a 36 kB listing page, 0.43 against 0.71 on a 46 kB profile) for 7% more
- * bytes (9.0 against 8.4 kB, 9.5 against 8.9).
+ * brotli for a page compressed for one request only (a listing page, a member's page): quality 2 takes well under
+ * half the CPU of 4 and a third of 5 (on a 36 kB listing page: 0.25, 0.57 and 0.80 ms) for 7% more bytes than 4
+ * and 15% more than 5 (9.9, 9.2 and 8.6 kB); gzip at the same CPU (level 1, 0.26 ms) gives 10.4 kB. A listing
+ * page is the page visitors open most, and each is compressed for its one request.
  * A page kept for visitors is compressed once, at BROTLI_QUALITY.
  */
-const BROTLI_QUALITY_ONCE = 4;
+const BROTLI_QUALITY_ONCE = 2;
 const GZIP_LEVEL = 6;
 
 /** brotli when the client accepts it, else gzip, else none; one it lists with q=0 it refuses (RFC 9110 §12.5.3). */
