@@ -56,7 +56,7 @@ const seconds = Number(option('--seconds', 60));
 const only = option('--only', undefined);
 const cpuProfDir = option('--cpu-prof', undefined);
 const productMain = option('--main', 'backend/dist/main.js');
-/** Mode A's searches, slowest first, with the statements each sent: for EXPLAIN (ANALYZE) of a shape. */
+/** Mode A's searches, slowest first, with the statements each sent: for EXPLAIN (ANALYZE) of a shape (bench/explain-dump.mjs). */
 const dumpFile = option('--dump', undefined);
 /** The product's two pools together: the ORM's and the prepared statements' (orm-config.ts), 10 connections each. */
 const PRODUCT_CONNECTIONS = 20;
