@@ -1,9 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { byPostingIndex, GATHER_LIMIT, type ListingQuery, type ListingSearchSql, narrowed, type SearchPlan } from './search-sql.js';
 import { ListingWords } from './words.js';
+import { searchRows } from './search-rows.js';
+import { PreparedQueries } from '../../../infra/database/prepared-queries.js';
 
 /** Matches counted at most (a browse shows "1,000+" beyond). */
 export const TOTAL_CAP = 1_000;
+
+/**
+ * A radius's grid entries read at most to gather its matches from the grid index (index alone, a
+ * few milliseconds at a million listings); a radius holding more is walked.
+ */
+const GRID_ENTRIES_GATHERED = 20_000;
 
 /**
  * Chooses how to find a search's rows (ListingSearchSql's plans): words and places are counted
@@ -12,7 +20,10 @@ export const TOTAL_CAP = 1_000;
  */
 @Injectable()
 export class SearchPlanner {
-  constructor(@Inject(ListingWords) private readonly words: ListingWords) {}
+  constructor(
+    @Inject(ListingWords) private readonly words: ListingWords,
+    @Inject(PreparedQueries) private readonly prepared: PreparedQueries,
+  ) {}
 
   /** `count`: the search's matches under a plan, counted by its SQL up to TOTAL_CAP + 1. */
   async plan(
@@ -46,6 +57,12 @@ export class SearchPlanner {
       return { ...asked, kind: 'walk', matches, lexeme: rarest.lexeme, lexemeOnly: true };
     }
     const kind = matches <= GATHER_LIMIT ? 'gather' : query.sort === 'relevance' && text ? 'newest' : 'walk';
+    // Many matches within a radius of few listings: all gathered from the grid index, where a walk of
+    // the sort's index could read far past them (ListingSearchSql.gathersFromGrid).
+    if (kind === 'walk' && sql.gathersFromGrid(asked)) {
+      const [entries] = await searchRows<{ total: number }>(this.prepared, sql.gridEntries(GRID_ENTRIES_GATHERED), true, 'replica');
+      if ((entries?.total ?? Infinity) <= GRID_ENTRIES_GATHERED) return { ...asked, kind: 'gather', matches };
+    }
     // The rarest word's postings find the matches when they are needed in an order the postings
     // are indexed in (newest first, by price), or all of them where the word alone is rare enough
     // (with other filters, the filters may be what leaves few).

@@ -147,6 +147,10 @@ describe('every plan finds what a plain query finds', () => {
       `q=lot+hay&location=${PLACES.taunton.id}&radius=100&date=month&sort=nearest`,
       `q=hay&location=${PLACES.york.id}&radius=250&min_price=60&sort=relevance`,
       `q=lot&category=land&location=${PLACES.exeter.id}&radius=10&max_price=9000&sort=oldest`,
+      // More matches than are gathered within a radius of few squares, filtered by what the grid index holds: all gathered from it.
+      `location=${PLACES.york.id}&radius=25&min_price=1&sort=popular`,
+      `location=${PLACES.york.id}&radius=25&min_price=1&date=month&sort=price-high`,
+      `location=${PLACES.exeter.id}&radius=10&max_price=1000000&sort=oldest`,
     ].map((search) => new URLSearchParams(search));
     for (let n = 0; n < 100 + many.length; n++) {
       const params = many[n] ?? search(rand);

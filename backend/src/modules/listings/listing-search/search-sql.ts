@@ -593,6 +593,59 @@ export class ListingSearchSql {
     );
   }
 
+  /**
+   * Whether every match of a radius of few enough grid squares to list can be gathered from the grid
+   * index alone, however many: no words, no filter but those the index holds (a category, a price as
+   * listed, a date), in an order it holds (newest, oldest, by price, by views). The gathering reads
+   * the radius's entries (gridEntries says how many), where a walk of the sort's index reads until a
+   * page of matches (far past it when the matches are a small share of all listings: a price range in
+   * a category within 50 miles by views read 30,000 rows, 0.1-0.7 s at a million; a remote town within
+   * 10 miles by price, 0.3 s).
+   */
+  gathersFromGrid(plan: SearchPlan): boolean {
+    const {
+      categoryId: _category,
+      minPricePence: _min,
+      maxPricePence: _max,
+      postedWithinDays: _days,
+      priceUnit,
+      sort,
+      ...rest
+    } = this.query;
+    return (
+      this.cells !== undefined &&
+      this.cells.length <= MAX_WALKED_CELLS &&
+      !plan.text &&
+      !priceUnit &&
+      sort !== 'nearest' &&
+      !narrowed({ ...rest, sort }) &&
+      this.sortValuesInGridIndex(plan, this.sortKeys(plan))
+    );
+  }
+
+  /** The live listings in the radius's grid squares (not only those within it), counted up to `cap` + 1 from the grid index. */
+  gridEntries(cap: number): Fragment {
+    return fragment(
+      `select count(*)::int as total from (select 1 from listing l where l.status = 'live' and l.geo_cell = any(array[?]::integer[]) ${limitOf(cap + 1)}) entries`,
+      this.cells ?? [],
+    );
+  }
+
+  /**
+   * Where a gathered page's matches are read from: for a gathering from the grid index (gathersFromGrid),
+   * the radius's squares' entries with the columns that index holds, behind a fence (`offset 0`), so
+   * that PostgreSQL reads that index alone and not, misjudging how many a category's price range
+   * holds, that range's rows.
+   */
+  private gatheredFrom(plan: SearchPlan): Fragment {
+    if ((plan.kind ?? 'walk') !== 'gather' || !this.gathersFromGrid(plan)) return fragment(this.listings(plan));
+    return fragment(
+      `(select l.id, l.status, l.geo_cell, l.published_at, l.latitude, l.longitude, l.category_id, l.price_pence, l.views
+        from listing l where l.status = 'live' and l.geo_cell = any(array[?]::integer[]) offset 0) l`,
+      this.cells,
+    );
+  }
+
   /** The columns of a page's rows (ListingRow). */
   private pageColumns(plan: SearchPlan): Fragment {
     const rank = this.rankOf(plan);
@@ -656,7 +709,12 @@ export class ListingSearchSql {
     const values = this.sortValues(keys);
     const candidates =
       kind === 'gather'
-        ? fragment(`select l.id, ${values.sql} from ${this.listings(plan)} where ${matches.sql}`, ...values.params, ...matches.params)
+        ? fragment(
+            `select l.id, ${values.sql} from ${this.gatheredFrom(plan).sql} where ${matches.sql}`,
+            ...values.params,
+            ...this.gatheredFrom(plan).params,
+            ...matches.params,
+          )
         : fragment(
             `select l.id, ${values.sql} from ${this.listings(plan)} where ${matches.sql} order by ${this.newestOrder(plan)} ${limitOf(RELEVANCE_WINDOW)}`,
             ...values.params,
