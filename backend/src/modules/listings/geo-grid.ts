@@ -20,6 +20,10 @@ export const MARGIN = 1.01;
  */
 export const GEO_CELL = { latitudeDegrees: 0.125, longitudeDegrees: 0.2, rowStride: 10_000 } as const;
 
+/** The grid row of a latitude and the column of a longitude (a square's number is row * rowStride + column). */
+const rowOf = (latitude: number): number => Math.floor((latitude + 90) / GEO_CELL.latitudeDegrees);
+const columnOf = (longitude: number): number => Math.floor((longitude + 180) / GEO_CELL.longitudeDegrees);
+
 /** The SQL of a point's square (the generated column's expression). */
 export function geoCellSql(latitude: string, longitude: string): string {
   const { latitudeDegrees, longitudeDegrees, rowStride } = GEO_CELL;
@@ -63,13 +67,11 @@ export function boundsAround(latitude: number, longitude: number, miles: number)
 export function cellsWithin(latitude: number, longitude: number, miles: number, box: Bounds): number[] | undefined {
   const { south, north, west, east } = box;
   const { latitudeDegrees: height, longitudeDegrees: width, rowStride } = GEO_CELL;
-  const row = (lat: number) => Math.floor((lat + 90) / height);
-  const column = (lon: number) => Math.floor((lon + 180) / width);
-  if ((row(north) - row(south) + 1) * (column(east) - column(west) + 1) > MAX_CELLS) return undefined;
+  if ((rowOf(north) - rowOf(south) + 1) * (columnOf(east) - columnOf(west) + 1) > MAX_CELLS) return undefined;
   const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high);
   const cells: Array<{ cell: number; metres: number }> = [];
-  for (let r = row(south); r <= row(north); r++) {
-    for (let c = column(west); c <= column(east); c++) {
+  for (let r = rowOf(south); r <= rowOf(north); r++) {
+    for (let c = columnOf(west); c <= columnOf(east); c++) {
       // The square's point nearest the centre (its edges are lines of latitude and longitude).
       const lat = clamp(latitude, r * height - 90, (r + 1) * height - 90);
       const lon = clamp(longitude, c * width - 180, (c + 1) * width - 180);
@@ -102,13 +104,12 @@ export function cellsWhollyWithin(latitude: number, longitude: number, miles: nu
  * edges, the row nearest `latitude` first: for a radius too wide to list its squares.
  */
 export function rowsWithin(latitude: number, box: Bounds): Array<{ low: number; high: number }> {
-  const { latitudeDegrees: height, longitudeDegrees: width, rowStride } = GEO_CELL;
-  const row = (lat: number) => Math.floor((lat + 90) / height);
-  const west = Math.floor((box.west + 180) / width);
-  const east = Math.floor((box.east + 180) / width);
+  const { rowStride } = GEO_CELL;
+  const west = columnOf(box.west);
+  const east = columnOf(box.east);
   const rows: number[] = [];
-  for (let r = row(box.south); r <= row(box.north); r++) rows.push(r);
-  const centre = row(latitude);
+  for (let r = rowOf(box.south); r <= rowOf(box.north); r++) rows.push(r);
+  const centre = rowOf(latitude);
   return rows
     .sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre))
     .map((r) => ({ low: r * rowStride + west, high: r * rowStride + east }));
@@ -120,10 +121,8 @@ export function rowsWithin(latitude: number, box: Bounds): Array<{ low: number; 
  * wide to list its squares still reads the grid index from the box's first row to its last only.
  */
 export function cellRange(box: Bounds): { low: number; high: number } {
-  const { latitudeDegrees: height, longitudeDegrees: width, rowStride } = GEO_CELL;
-  const row = (lat: number) => Math.floor((lat + 90) / height);
-  const column = (lon: number) => Math.floor((lon + 180) / width);
-  return { low: row(box.south) * rowStride + column(box.west), high: row(box.north) * rowStride + column(box.east) };
+  const { rowStride } = GEO_CELL;
+  return { low: rowOf(box.south) * rowStride + columnOf(box.west), high: rowOf(box.north) * rowStride + columnOf(box.east) };
 }
 
 /** Great-circle distance on earthdistance's sphere: the same sum as the radius filter's SQL. */
