@@ -290,7 +290,9 @@ export class ListingSearchSql {
           );
           // Too many squares to list: the box's range of them, so that the grid index is read from the
           // box's first row (a price range within 250 miles of a northern town read 420,000 entries south of the box first).
-          if (!this.cells) {
+          // Not nearest first, found through the place index: with the range, its generic plan read the
+          // grid index over the range instead (0.3 s for the nearest within 250 miles).
+          if (!this.cells && query.sort !== 'nearest') {
             const { low, high } = cellRange(bounds);
             this.placeFilters.push(fragment('l.geo_cell between ? and ?', low, high));
           }
