@@ -41,6 +41,7 @@ import { Migration20261126190000_saved_search_hits } from './Migration2026112619
 import { Migration20261126200000_search_indexes } from './Migration20261126200000_search_indexes.js';
 import { Migration20261126215000_geo_cell_index_wide } from './Migration20261126215000_geo_cell_index_wide.js';
 import { Migration20261127060000_listing_term_filters } from './Migration20261127060000_listing_term_filters.js';
+import { Migration20261127081000_expiry_indexes } from './Migration20261127081000_expiry_indexes.js';
 
 /** Migrations in the order they apply; written by `npm run migration:create`, so the compiled app needs no file discovery. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -86,4 +87,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126200000_search_indexes', class: Migration20261126200000_search_indexes },
   { name: 'Migration20261126215000_geo_cell_index_wide', class: Migration20261126215000_geo_cell_index_wide },
   { name: 'Migration20261127060000_listing_term_filters', class: Migration20261127060000_listing_term_filters },
+  { name: 'Migration20261127081000_expiry_indexes', class: Migration20261127081000_expiry_indexes },
 ];

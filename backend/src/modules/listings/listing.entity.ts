@@ -21,7 +21,6 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
 @Index({ properties: ['status', 'views', 'id'] })
 @Index({ properties: ['status', 'featured', 'publishedAt'] })
 @Index({ properties: ['seller', 'status'] })
-@Index({ properties: ['status', 'expiresAt'] })
 // Words with the category beside them (btree_gin): words in a category are one scan of this index, and
 // words alone use it as a text index.
 @Index({
@@ -48,6 +47,15 @@ import type { StoredSearchQuery } from './listing-search/search-query.js';
   expression: `create index "listing_price_per_head_newest_index" on "listing"
     ("status", "category_id", "published_at", "id", (coalesce(listing_price_in_unit("price_pence", "price_unit", "attributes", 'per-head'), 9007199254740991)))
     where "category_id" = 3`,
+})
+// The expiry job's reads (Migration20261127081000_expiry_indexes): the live listings not yet warned, and those warned.
+@Index({
+  name: 'listing_expiry_warning_index',
+  expression: `create index "listing_expiry_warning_index" on "listing" ("expires_at") where "status" = 'live' and "expiry_warned_at" is null`,
+})
+@Index({
+  name: 'listing_expiry_due_index',
+  expression: `create index "listing_expiry_due_index" on "listing" ("expires_at") where "status" = 'live' and "expiry_warned_at" is not null`,
 })
 @Index({
   name: 'listing_location_index',

@@ -436,6 +436,15 @@ describe('listings: posting and managing', () => {
     expect((await new Browser(t).call('GET', `/api/listings/${listing.id}`)).statusCode).toBe(404);
   });
 
+  it('expires a listing past its expiry that was never warned (the job did not run for a week) in one run', async () => {
+    const { browser } = await signedInPerson(t);
+    const listing = await post(browser);
+    await db.query(`update listing set expires_at = now() - interval '2 days' where id = $1`, [listing.id]);
+    const lifecycle = t.app.get((await import('./listings-lifecycle.js')).ListingsLifecycle);
+    await lifecycle.expire();
+    expect(await db.query('select status from listing where id = $1', [listing.id])).toEqual([{ status: 'expired' }]);
+  });
+
   it('exports the seller’s listings and saved listings, and forgets them when the account is deleted', async () => {
     const seller = await signedInPerson(t);
     const buyer = await signedInPerson(t, newPerson('Billy Buyer'));
