@@ -640,7 +640,7 @@ export class ListingSearchSql {
    * holds, that range's rows.
    */
   private gatheredFrom(plan: SearchPlan): Fragment {
-    if ((plan.kind ?? 'walk') !== 'gather' || !this.gathersFromGrid(plan)) return fragment(this.listings(plan));
+    if (!this.gathersFromGrid(plan)) return fragment(this.listings(plan));
     return fragment(
       `(select l.id, l.status, l.geo_cell, l.published_at, l.latitude, l.longitude, l.category_id, l.price_pence, l.views
         from listing l where l.status = 'live' and l.geo_cell = any(array[?]::integer[]) offset 0) l`,
@@ -709,19 +709,15 @@ export class ListingSearchSql {
     if (kind === 'walk') return prefixSelect(fragment(''), this.source(plan), columns, whereOf(filters), orderBy, this.query.limit + 1);
     const matches = whereOf(this.matchFilters(plan));
     const values = this.sortValues(keys);
-    const candidates =
-      kind === 'gather'
-        ? fragment(
-            `select l.id, ${values.sql} from ${this.gatheredFrom(plan).sql} where ${matches.sql}`,
-            ...values.params,
-            ...this.gatheredFrom(plan).params,
-            ...matches.params,
-          )
-        : fragment(
-            `select l.id, ${values.sql} from ${this.listings(plan)} where ${matches.sql} order by ${this.newestOrder(plan)} ${limitOf(RELEVANCE_WINDOW)}`,
-            ...values.params,
-            ...matches.params,
-          );
+    // Gathered: every match; else relevance's window of the newest matches.
+    const source = kind === 'gather' ? this.gatheredFrom(plan) : fragment(this.listings(plan));
+    const window = kind === 'gather' ? '' : ` order by ${this.newestOrder(plan)} ${limitOf(RELEVANCE_WINDOW)}`;
+    const candidates = fragment(
+      `select l.id, ${values.sql} from ${source.sql} where ${matches.sql}${window}`,
+      ...values.params,
+      ...source.params,
+      ...matches.params,
+    );
     return this.pickedPage(keys, columns, candidates, { prefix: fragment(''), keyset: true });
   }
 
